@@ -1,0 +1,19 @@
+// Builds dist/ when it is missing or older than any source file, so `npm start` works on a fresh clone.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+function newestMtimeMs(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const mtime = entry.isDirectory() ? newestMtimeMs(path) : statSync(path).mtimeMs;
+    if (mtime > newest) newest = mtime;
+  }
+  return newest;
+}
+
+const entry = 'dist/main.js';
+if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtimeMs('src')) {
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+}

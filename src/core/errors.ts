@@ -1,0 +1,114 @@
+// The one list of error codes and the typed errors that carry them.
+// Every error the service raises extends SvcError: a stable code, an HTTP status, and (for SQL) a position.
+
+export const ERROR_CODES = {
+  SVC_SQL_SYNTAX: 'SQL text could not be parsed',
+  SVC_SQL_SEMANTIC: 'SQL names or types do not resolve (unknown table, column, function; type mismatch)',
+  SVC_SQL_RUNTIME: 'a statement failed while running (inconvertible value, designated timestamp rules)',
+  SVC_SQL_TIMEOUT: 'a statement ran past its timeout and was cancelled',
+  SVC_SQL_CANCELLED: 'a statement was cancelled because its client went away',
+  SVC_SQL_LIMIT: 'a statement exceeded a resource limit (memory, rows, text length)',
+  SVC_EMPTY_QUERY: 'the query text is empty',
+  SVC_BAD_REQUEST: 'a request parameter is missing or malformed',
+  SVC_NOT_FOUND: 'no such path',
+  SVC_METHOD_NOT_ALLOWED: 'the HTTP method is not supported on this path',
+  SVC_AUTH_REQUIRED: 'credentials are missing or wrong',
+  SVC_FORBIDDEN: 'the statement is not permitted (read-only mode)',
+  SVC_OVERLOADED: 'too many concurrent requests',
+  SVC_IMPORT_FAILED: 'an import could not be completed',
+  SVC_IMPORT_BAD_SCHEMA: 'the schema part of an import is malformed',
+  SVC_EXPORT_BAD_PARAMETER: 'an export parameter has an invalid value',
+  SVC_CONFIG: 'a configuration value is malformed',
+  SVC_STORAGE: 'a storage operation failed (disk full, fsync, rename)',
+  SVC_IPC: 'the primary process did not answer a worker request',
+  SVC_INTERNAL: 'a bug: an invariant did not hold',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  readonly httpStatus: number;
+  constructor(code: ErrorCode, message: string, httpStatus: number) {
+    super(message);
+    this.name = 'SvcError';
+    this.code = code;
+    this.httpStatus = httpStatus;
+  }
+}
+
+/** A SQL error at a 0-based character offset into the statement text. */
+export class SqlError extends SvcError {
+  readonly position: number;
+  constructor(message: string, position: number, code: ErrorCode = 'SVC_SQL_SYNTAX', httpStatus = 400) {
+    super(code, message, httpStatus);
+    this.name = 'SqlError';
+    this.position = position < 0 ? 0 : position;
+  }
+}
+
+export function sqlSemanticError(message: string, position: number): SqlError {
+  return new SqlError(message, position, 'SVC_SQL_SEMANTIC');
+}
+
+export function sqlRuntimeError(message: string, position: number): SqlError {
+  return new SqlError(message, position, 'SVC_SQL_RUNTIME');
+}
+
+export class ImportError extends SvcError {
+  constructor(message: string, code: ErrorCode = 'SVC_IMPORT_FAILED', httpStatus = 400) {
+    super(code, message, httpStatus);
+    this.name = 'ImportError';
+  }
+}
+
+export class ConfigError extends SvcError {
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super('SVC_CONFIG', `${message} [key=${key}]`, 500);
+    this.name = 'ConfigError';
+    this.key = key;
+  }
+}
+
+export class StorageError extends SvcError {
+  constructor(message: string) {
+    super('SVC_STORAGE', message, 500);
+    this.name = 'StorageError';
+  }
+}
+
+export class InternalError extends SvcError {
+  constructor(message: string) {
+    super('SVC_INTERNAL', message, 500);
+    this.name = 'InternalError';
+  }
+}
+
+/** Plain-data form of an error, for IPC between processes. */
+export interface ErrorPayload {
+  readonly name: string;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly httpStatus: number;
+  readonly position?: number;
+}
+
+export function errorToPayload(error: unknown): ErrorPayload {
+  if (error instanceof SqlError) {
+    return { name: error.name, code: error.code, message: error.message, httpStatus: error.httpStatus, position: error.position };
+  }
+  if (error instanceof SvcError) {
+    return { name: error.name, code: error.code, message: error.message, httpStatus: error.httpStatus };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { name: 'InternalError', code: 'SVC_INTERNAL', message, httpStatus: 500 };
+}
+
+export function errorFromPayload(payload: ErrorPayload): SvcError {
+  if (payload.position !== undefined) {
+    return new SqlError(payload.message, payload.position, payload.code, payload.httpStatus);
+  }
+  if (payload.code === 'SVC_INTERNAL') return new InternalError(payload.message);
+  return new SvcError(payload.code, payload.message, payload.httpStatus);
+}

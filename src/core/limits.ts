@@ -1,0 +1,25 @@
+// Every fixed bound of the service in one place; units and qualifiers come last in each name.
+
+/** Rows per ColumnBatch flowing between operators. */
+export const batchRowsMax = 65536;
+/** Deepest expression or statement nesting the parser accepts before failing with an error. */
+export const exprDepthMax = 200;
+/** Longest statement text, in UTF-16 code units. */
+export const queryTextLengthMax = 1 << 20;
+/** Requests a worker may have waiting on the primary at once. */
+export const ipcInFlightMax = 1024;
+/** How long a worker waits for the primary to answer a write request. */
+export const ipcTimeoutMs = 600_000;
+/** Rows one INSERT ... VALUES may carry. */
+export const insertValuesRowsMax = 1_000_000;
+/** WAL segment size after which the writer starts a new segment once everything is applied. */
+export const walSegmentBytesMax = 64 * 1024 * 1024;
+/** Delay before an unpinned old partition version is deleted, so readers that listed it can still map it. */
+export const partitionVersionGraceMs = 10_000;
+/** Backoff bounds for restarting a dead worker. */
+export const workerRestartBackoffMinMs = 100;
+export const workerRestartBackoffMaxMs = 10_000;
+/** How long shutdown waits for in-flight requests before closing connections. */
+export const shutdownDrainMs = 10_000;
+/** Rows written per chunk while loading INSERT ... SELECT results into the writer. */
+export const insertSelectChunkRowsMax = 1_048_576;

@@ -1,0 +1,421 @@
+// Statement and expression nodes produced by the parser: discriminated unions on `kind`.
+// Every node carries `position`, the 0-based UTF-16 offset of its first token in the statement text;
+// name-bearing nodes also carry the position of the name token, so errors can point at it.
+
+export interface Name {
+  readonly name: string;
+  readonly position: number;
+}
+
+// ---------- expressions ----------
+
+export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'FLOAT' | 'STRING' | 'CHAR' | 'BOOLEAN' | 'NULL';
+
+export interface LiteralExpr {
+  readonly kind: 'literal';
+  readonly position: number;
+  readonly literalType: LiteralType;
+  /** INT/DOUBLE/FLOAT: number (NaN for the `NaN` literal); LONG: bigint; STRING/CHAR: the unquoted text; BOOLEAN; NULL: null. */
+  readonly value: number | bigint | string | boolean | null;
+  /** Source text of the token, as written. */
+  readonly text: string;
+}
+
+export interface ColumnRefExpr {
+  readonly kind: 'column';
+  readonly position: number;
+  /** Qualifier before the dot (`t` in `t.price`), if written. */
+  readonly qualifier?: string;
+  readonly name: string;
+}
+
+/** `*` or `t.*` in a select list, or the `*` of `count(*)` (then it appears in CallExpr.star instead). */
+export interface StarExpr {
+  readonly kind: 'star';
+  readonly position: number;
+  readonly qualifier?: string;
+}
+
+export type UnaryOp = '-' | '+' | 'not' | '~';
+
+export interface UnaryExpr {
+  readonly kind: 'unary';
+  readonly position: number;
+  readonly op: UnaryOp;
+  readonly operand: Expr;
+}
+
+export type BinaryOp =
+  | '+' | '-' | '*' | '/' | '%' | '||'
+  | '=' | '!=' | '<' | '<=' | '>' | '>='
+  | 'and' | 'or'
+  | 'like' | 'ilike' | 'not like' | 'not ilike' | '~' | '!~'
+  | '&' | '|' | '^';
+
+export interface BinaryExpr {
+  readonly kind: 'binary';
+  /** Position of the operator token (QuestDB reports operator errors there). */
+  readonly position: number;
+  readonly op: BinaryOp;
+  readonly left: Expr;
+  readonly right: Expr;
+}
+
+export interface CallExpr {
+  readonly kind: 'call';
+  /** Position of the function name token. */
+  readonly position: number;
+  /** Function name as written (case preserved); resolution is case-insensitive. */
+  readonly name: string;
+  readonly args: readonly Expr[];
+  /** `count(*)`. */
+  readonly star: boolean;
+  /** `count(DISTINCT x)`. */
+  readonly distinct: boolean;
+  /** `lag(x) IGNORE NULLS OVER (...)`. */
+  readonly ignoreNulls: boolean;
+  readonly over?: WindowSpec;
+}
+
+export interface CastExpr {
+  readonly kind: 'cast';
+  /** Position of `CAST` or of the `::` token. */
+  readonly position: number;
+  readonly operand: Expr;
+  /** Type name as written, upper-cased (e.g. `TIMESTAMP`, `VARCHAR`, `IPV4`). */
+  readonly typeName: string;
+  readonly typePosition: number;
+  /** True for the `x::T` form (same semantics; kept for EXPLAIN text). */
+  readonly shorthand: boolean;
+}
+
+export interface CaseExpr {
+  readonly kind: 'case';
+  readonly position: number;
+  /** `CASE x WHEN v THEN ...` form has a subject; the searched form does not. */
+  readonly subject?: Expr;
+  readonly whens: readonly { readonly when: Expr; readonly then: Expr }[];
+  readonly otherwise?: Expr;
+}
+
+export interface InExpr {
+  readonly kind: 'in';
+  /** Position of the `IN` keyword. */
+  readonly position: number;
+  readonly operand: Expr;
+  readonly negated: boolean;
+  /** `x IN (a, b)` and `ts IN '2024-01'` (a single-element list without parentheses is allowed). */
+  readonly list?: readonly Expr[];
+  readonly subquery?: QueryExpr;
+}
+
+export interface BetweenExpr {
+  readonly kind: 'between';
+  /** Position of the `BETWEEN` keyword. */
+  readonly position: number;
+  readonly operand: Expr;
+  readonly low: Expr;
+  readonly high: Expr;
+  readonly negated: boolean;
+}
+
+export interface IsNullExpr {
+  readonly kind: 'isNull';
+  /** Position of the `IS` keyword. */
+  readonly position: number;
+  readonly operand: Expr;
+  readonly negated: boolean;
+}
+
+export interface SubqueryExpr {
+  readonly kind: 'subquery';
+  readonly position: number;
+  readonly query: QueryExpr;
+}
+
+export type Expr =
+  | LiteralExpr | ColumnRefExpr | StarExpr | UnaryExpr | BinaryExpr | CallExpr | CastExpr
+  | CaseExpr | InExpr | BetweenExpr | IsNullExpr | SubqueryExpr;
+
+// ---------- window specifications ----------
+
+export interface OrderItem {
+  readonly expr: Expr;
+  readonly descending: boolean;
+  /** Explicit NULLS FIRST / NULLS LAST; undefined means the default (nulls are the smallest values). */
+  readonly nulls?: 'first' | 'last';
+}
+
+export interface FrameBound {
+  readonly kind: 'unboundedPreceding' | 'preceding' | 'currentRow' | 'following' | 'unboundedFollowing';
+  readonly position: number;
+  /** `n PRECEDING` / `n FOLLOWING`: the n. */
+  readonly offset?: Expr;
+  /** Time unit for RANGE offsets (`1 HOUR PRECEDING` → 'HOUR'), upper-cased. */
+  readonly unit?: string;
+}
+
+export interface WindowFrame {
+  readonly mode: 'rows' | 'range' | 'groups';
+  readonly position: number;
+  readonly start: FrameBound;
+  readonly end: FrameBound;
+  readonly exclude?: 'currentRow' | 'group' | 'ties' | 'noOthers';
+}
+
+export interface WindowSpec {
+  readonly position: number;
+  readonly partitionBy: readonly Expr[];
+  readonly orderBy: readonly OrderItem[];
+  readonly frame?: WindowFrame;
+}
+
+// ---------- queries ----------
+
+export interface SelectItem {
+  readonly expr: Expr;
+  readonly alias?: Name;
+}
+
+export interface TableSource {
+  readonly kind: 'table';
+  readonly position: number;
+  /** Table name as written (unquoted); `'name'` string form is accepted and unquoted too. */
+  readonly name: string;
+  readonly alias?: Name;
+}
+
+export interface SubquerySource {
+  readonly kind: 'subquerySource';
+  readonly position: number;
+  readonly query: QueryExpr;
+  readonly alias?: Name;
+  /** `(subquery) TIMESTAMP(col)` declares the designated timestamp of a derived table. */
+  readonly timestamp?: Name;
+}
+
+export interface FunctionSource {
+  readonly kind: 'functionSource';
+  readonly position: number;
+  /** `long_sequence(10)`, `tables()`, `table_columns('t')`... */
+  readonly call: CallExpr;
+  readonly alias?: Name;
+}
+
+export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross' | 'asof' | 'lt' | 'splice';
+
+export interface JoinSource {
+  readonly kind: 'join';
+  /** Position of the join keyword(s). */
+  readonly position: number;
+  readonly joinType: JoinType;
+  readonly left: FromSource;
+  readonly right: FromSource;
+  /** `ON expr`. */
+  readonly on?: Expr;
+  /** `ON (a, b)` / `USING (a, b)`: equality on same-named columns. */
+  readonly using?: readonly Name[];
+  /** ASOF/LT `TOLERANCE 1s`. */
+  readonly tolerance?: { readonly value: number; readonly unit: string; readonly position: number };
+}
+
+export type FromSource = TableSource | SubquerySource | FunctionSource | JoinSource;
+
+export type FillItem =
+  | { readonly kind: 'none' | 'null' | 'prev' | 'linear'; readonly position: number }
+  | { readonly kind: 'value'; readonly position: number; readonly value: Expr };
+
+export interface SampleByClause {
+  readonly position: number;
+  /** `SAMPLE BY 15m` → count 15, unit 'm'. Units: U T s m h d w M y n (case-sensitive). */
+  readonly count: number;
+  readonly unit: string;
+  readonly unitPosition: number;
+  readonly from?: Expr;
+  readonly to?: Expr;
+  readonly fill: readonly FillItem[];
+  readonly align: 'calendar' | 'firstObservation';
+  readonly timeZone?: Expr;
+  readonly offset?: Expr;
+}
+
+export interface LatestOnClause {
+  readonly position: number;
+  /** `LATEST ON ts PARTITION BY ...`; undefined for the legacy `LATEST BY k` form. */
+  readonly timestamp?: Name;
+  readonly partitionBy: readonly Expr[];
+}
+
+export interface LimitClause {
+  readonly position: number;
+  /** `LIMIT n` has only `lo`; `LIMIT lo, hi` has both. */
+  readonly lo: Expr;
+  readonly hi?: Expr;
+}
+
+export interface CommonTableExpr {
+  readonly name: Name;
+  readonly query: QueryExpr;
+}
+
+export interface SelectQuery {
+  readonly kind: 'select';
+  readonly position: number;
+  readonly with: readonly CommonTableExpr[];
+  readonly distinct: boolean;
+  /** A bare table name query (`trades` ≡ `SELECT * FROM trades`) has a single star item. */
+  readonly columns: readonly SelectItem[];
+  readonly from?: FromSource;
+  readonly where?: Expr;
+  readonly latestOn?: LatestOnClause;
+  readonly sampleBy?: SampleByClause;
+  readonly groupBy: readonly Expr[];
+  readonly having?: Expr;
+  readonly orderBy: readonly OrderItem[];
+  readonly limit?: LimitClause;
+}
+
+export interface SetOperationQuery {
+  readonly kind: 'setOperation';
+  /** Position of the UNION / EXCEPT / INTERSECT keyword. */
+  readonly position: number;
+  readonly op: 'union' | 'except' | 'intersect';
+  readonly all: boolean;
+  readonly left: QueryExpr;
+  readonly right: QueryExpr;
+  readonly with: readonly CommonTableExpr[];
+  /** ORDER BY / LIMIT written after the last operand apply to the whole set operation. */
+  readonly orderBy: readonly OrderItem[];
+  readonly limit?: LimitClause;
+}
+
+export type QueryExpr = SelectQuery | SetOperationQuery;
+
+// ---------- statements ----------
+
+export interface QueryStatement {
+  readonly kind: 'query';
+  readonly position: number;
+  readonly query: QueryExpr;
+}
+
+export interface ColumnDef {
+  readonly name: Name;
+  /** Upper-cased type name as written (`SYMBOL`, `TIMESTAMP`, `DOUBLE`...). */
+  readonly typeName: string;
+  readonly typePosition: number;
+  /** SYMBOL options, parsed and kept for SHOW CREATE TABLE. */
+  readonly symbolCapacity?: number;
+  readonly cached?: boolean;
+  readonly indexed?: boolean;
+}
+
+export type PartitionUnit = 'NONE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
+
+export interface CreateTableStatement {
+  readonly kind: 'createTable';
+  readonly position: number;
+  readonly table: Name;
+  readonly ifNotExists: boolean;
+  /** Column definitions; empty for CREATE TABLE ... AS (SELECT ...). */
+  readonly columns: readonly ColumnDef[];
+  readonly asSelect?: QueryExpr;
+  /** `CREATE TABLE t (LIKE other)`. */
+  readonly like?: Name;
+  readonly timestamp?: Name;
+  readonly partitionBy?: { readonly unit: PartitionUnit; readonly position: number };
+  /** `WAL` → true, `BYPASS WAL` → false, absent → undefined. */
+  readonly wal?: boolean;
+  readonly dedupKeys?: readonly Name[];
+  /** `WITH maxUncommittedRows=..., o3MaxLag=...` and similar key=value settings, kept raw. */
+  readonly settings: readonly { readonly key: Name; readonly value: Expr }[];
+}
+
+export interface DropTableStatement {
+  readonly kind: 'dropTable';
+  readonly position: number;
+  readonly tables: readonly Name[];
+  readonly ifExists: boolean;
+  /** `DROP ALL TABLES`. */
+  readonly all: boolean;
+}
+
+export interface TruncateTableStatement {
+  readonly kind: 'truncateTable';
+  readonly position: number;
+  readonly tables: readonly Name[];
+  readonly ifExists: boolean;
+}
+
+export interface RenameTableStatement {
+  readonly kind: 'renameTable';
+  readonly position: number;
+  readonly from: Name;
+  readonly to: Name;
+}
+
+export interface InsertStatement {
+  readonly kind: 'insert';
+  readonly position: number;
+  readonly table: Name;
+  /** Explicit column list, if written. */
+  readonly columns?: readonly Name[];
+  /** `VALUES (...), (...)`: one expression list per row. */
+  readonly rows?: readonly (readonly Expr[])[];
+  /** `INSERT INTO t SELECT ...` / `INSERT INTO t (SELECT ...)`. */
+  readonly query?: QueryExpr;
+  /** `INSERT ATOMIC` / `INSERT BATCH n` options, parsed and ignored. */
+  readonly batchSize?: number;
+}
+
+export interface UpdateStatement {
+  readonly kind: 'update';
+  readonly position: number;
+  readonly table: Name;
+  readonly alias?: Name;
+  readonly assignments: readonly { readonly column: Name; readonly value: Expr }[];
+  readonly from?: FromSource;
+  readonly where?: Expr;
+}
+
+export type AlterAction =
+  | { readonly kind: 'addColumn'; readonly position: number; readonly columns: readonly ColumnDef[]; readonly ifNotExists: boolean }
+  | { readonly kind: 'dropColumn'; readonly position: number; readonly columns: readonly Name[] }
+  | { readonly kind: 'renameColumn'; readonly position: number; readonly from: Name; readonly to: Name }
+  | { readonly kind: 'alterColumnType'; readonly position: number; readonly column: Name; readonly typeName: string; readonly typePosition: number }
+  | { readonly kind: 'dropPartition'; readonly position: number; readonly list?: readonly Expr[]; readonly where?: Expr }
+  | { readonly kind: 'setParam'; readonly position: number; readonly settings: readonly { readonly key: Name; readonly value: Expr }[] }
+  | { readonly kind: 'dedup'; readonly position: number; readonly enable: boolean; readonly keys: readonly Name[] }
+  | { readonly kind: 'other'; readonly position: number; readonly text: string };
+
+export interface AlterTableStatement {
+  readonly kind: 'alterTable';
+  readonly position: number;
+  readonly table: Name;
+  readonly action: AlterAction;
+}
+
+export interface ShowStatement {
+  readonly kind: 'show';
+  readonly position: number;
+  readonly what: 'tables' | 'columns' | 'partitions' | 'createTable' | 'parameters' | 'serverVersion' | 'timeZone';
+  readonly table?: Name;
+}
+
+export interface ExplainStatement {
+  readonly kind: 'explain';
+  readonly position: number;
+  readonly statement: Statement;
+}
+
+/** Statements accepted and answered with `{"ddl":"OK"}` without effect (SET, BEGIN, COMMIT, ROLLBACK, VACUUM...). */
+export interface NoOpStatement {
+  readonly kind: 'noop';
+  readonly position: number;
+  /** Upper-cased leading keyword(s), e.g. `SET`, `COMMIT`. */
+  readonly keyword: string;
+}
+
+export type Statement =
+  | QueryStatement | CreateTableStatement | DropTableStatement | TruncateTableStatement | RenameTableStatement
+  | InsertStatement | UpdateStatement | AlterTableStatement | ShowStatement | ExplainStatement | NoOpStatement;

@@ -1,0 +1,79 @@
+// The column type system shared by storage, SQL and output: names as QuestDB prints them,
+// storage widths, and how each type is held in memory while a query runs.
+
+export const COLUMN_TYPES = [
+  'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
+  'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY',
+] as const;
+
+/** A storable column type. */
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+/** A type an expression can have: every column type plus the type of a bare NULL literal. */
+export type ValueType = ColumnType | 'NULL';
+
+/** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). */
+export const STORAGE_WIDTH_BYTES: Readonly<Record<ColumnType, number>> = {
+  BOOLEAN: 1, BYTE: 1, SHORT: 2, CHAR: 2, INT: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, DATE: 8, TIMESTAMP: 8,
+  SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0,
+};
+
+/** Fixed byte width reported by the import JSON report (`size`). */
+export function importReportSize(type: ColumnType): number {
+  return STORAGE_WIDTH_BYTES[type];
+}
+
+export function isVariableSize(type: ColumnType): boolean {
+  return STORAGE_WIDTH_BYTES[type] === 0;
+}
+
+/** The name QuestDB prints in `columns[].type`. */
+export function typeDisplayName(type: ValueType): string {
+  if (type === 'IPV4') return 'IPv4';
+  if (type === 'NULL') return 'STRING';
+  return type;
+}
+
+/** Parses a type name as written in DDL or a schema (case-insensitive); undefined when unknown. */
+export function parseColumnType(name: string): ColumnType | undefined {
+  const upper = name.toUpperCase();
+  if (upper === 'TEXT') return 'VARCHAR';
+  if (upper === 'INTEGER') return 'INT';
+  if (upper === 'BIGINT') return 'LONG';
+  if (upper === 'SMALLINT') return 'SHORT';
+  if (upper === 'REAL') return 'FLOAT';
+  if (upper === 'FLOAT8' || upper === 'DOUBLE PRECISION') return 'DOUBLE';
+  if (upper === 'FLOAT4') return 'FLOAT';
+  if (upper === 'BOOL') return 'BOOLEAN';
+  return (COLUMN_TYPES as readonly string[]).includes(upper) ? (upper as ColumnType) : undefined;
+}
+
+/**
+ * How values of a type are held in a vector while a query runs:
+ * - 'f64': Float64Array (DOUBLE; LONG/DATE/TIMESTAMP as numbers, exact within ±2^53, NaN = null)
+ * - 'f32': Float32Array (FLOAT, NaN = null)
+ * - 'i32': Int32Array (INT with 0x80000000 = null, IPV4 with 0 = null, SYMBOL keys with -1 = null)
+ * - 'i16': Int16Array (SHORT); 'u16': Uint16Array (CHAR, 0 = null); 'i8': Int8Array (BYTE, BOOLEAN 0/1)
+ * - 'str': (string | null)[] (STRING, VARCHAR, UUID in canonical text form)
+ * - 'bin': (Uint8Array | null)[] (BINARY)
+ */
+export type VectorKind = 'f64' | 'f32' | 'i32' | 'i16' | 'u16' | 'i8' | 'str' | 'bin';
+
+export const VECTOR_KIND: Readonly<Record<ValueType, VectorKind>> = {
+  BOOLEAN: 'i8', BYTE: 'i8', SHORT: 'i16', CHAR: 'u16', INT: 'i32', LONG: 'f64', FLOAT: 'f32', DOUBLE: 'f64',
+  DATE: 'f64', TIMESTAMP: 'f64', SYMBOL: 'i32', STRING: 'str', VARCHAR: 'str', UUID: 'str', IPV4: 'i32',
+  BINARY: 'bin', NULL: 'str',
+};
+
+/** Types whose storage is 64-bit integers (held as numbers in vectors, with an exact BigInt64Array when available). */
+export function isInt64Type(type: ValueType): boolean {
+  return type === 'LONG' || type === 'DATE' || type === 'TIMESTAMP';
+}
+
+export function isNumericType(type: ValueType): boolean {
+  return type === 'BYTE' || type === 'SHORT' || type === 'INT' || type === 'LONG' || type === 'FLOAT' || type === 'DOUBLE';
+}
+
+export function isStringLike(type: ValueType): boolean {
+  return type === 'STRING' || type === 'VARCHAR' || type === 'SYMBOL' || type === 'CHAR';
+}

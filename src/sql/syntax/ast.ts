@@ -133,9 +133,26 @@ export interface SubqueryExpr {
   readonly query: QueryExpr;
 }
 
+/** `ARRAY[1.0, 2.0]`; nested brackets inside an array constructor (`ARRAY[[1, 2], [3, 4]]`) are arrays too. */
+export interface ArrayExpr {
+  readonly kind: 'array';
+  /** Position of the `ARRAY` keyword, or of `[` for a nested element. */
+  readonly position: number;
+  readonly elements: readonly Expr[];
+}
+
+/** `arr[1]`, `arr[1, 2]` (one index per dimension); indexes are 1-based as written. */
+export interface ArrayIndexExpr {
+  readonly kind: 'arrayIndex';
+  /** Position of the `[` token. */
+  readonly position: number;
+  readonly operand: Expr;
+  readonly indexes: readonly Expr[];
+}
+
 export type Expr =
   | LiteralExpr | ColumnRefExpr | StarExpr | UnaryExpr | BinaryExpr | CallExpr | CastExpr
-  | CaseExpr | InExpr | BetweenExpr | IsNullExpr | SubqueryExpr;
+  | CaseExpr | InExpr | BetweenExpr | IsNullExpr | SubqueryExpr | ArrayExpr | ArrayIndexExpr;
 
 // ---------- window specifications ----------
 
@@ -183,6 +200,8 @@ export interface TableSource {
   /** Table name as written (unquoted); `'name'` string form is accepted and unquoted too. */
   readonly name: string;
   readonly alias?: Name;
+  /** `FROM t TIMESTAMP(col)` re-declares the designated timestamp of the table. */
+  readonly timestamp?: Name;
 }
 
 export interface SubquerySource {
@@ -200,6 +219,8 @@ export interface FunctionSource {
   /** `long_sequence(10)`, `tables()`, `table_columns('t')`... */
   readonly call: CallExpr;
   readonly alias?: Name;
+  /** `long_sequence(10) x TIMESTAMP(x)`. */
+  readonly timestamp?: Name;
 }
 
 export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross' | 'asof' | 'lt' | 'splice';
@@ -308,6 +329,15 @@ export interface ColumnDef {
   readonly symbolCapacity?: number;
   readonly cached?: boolean;
   readonly indexed?: boolean;
+  /** `INDEX CAPACITY n` (inline or `, INDEX(col CAPACITY n)`). */
+  readonly indexCapacity?: number;
+}
+
+/** `TTL 2 DAYS` / `TTL 12h`: unit normalised to HOUR, DAY, WEEK, MONTH or YEAR. */
+export interface TtlClause {
+  readonly value: number;
+  readonly unit: 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
+  readonly position: number;
 }
 
 export type PartitionUnit = 'NONE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
@@ -329,6 +359,11 @@ export interface CreateTableStatement {
   readonly dedupKeys?: readonly Name[];
   /** `WITH maxUncommittedRows=..., o3MaxLag=...` and similar key=value settings, kept raw. */
   readonly settings: readonly { readonly key: Name; readonly value: Expr }[];
+  /** CREATE TABLE ... AS (...), CAST(col AS type): column types forced on the query's columns. */
+  readonly casts?: readonly { readonly column: Name; readonly typeName: string; readonly typePosition: number }[];
+  /** CREATE TABLE ... AS (...), INDEX(col [CAPACITY n]): columns to index (for column lists they set ColumnDef.indexed). */
+  readonly indexes?: readonly { readonly column: Name; readonly capacity?: number }[];
+  readonly ttl?: TtlClause;
 }
 
 export interface DropTableStatement {
@@ -406,6 +441,8 @@ export interface ExplainStatement {
   readonly kind: 'explain';
   readonly position: number;
   readonly statement: Statement;
+  /** `EXPLAIN (FORMAT JSON) ...`; undefined when not written (text). */
+  readonly format?: 'text' | 'json';
 }
 
 /** Statements accepted and answered with `{"ddl":"OK"}` without effect (SET, BEGIN, COMMIT, ROLLBACK, VACUUM...). */

@@ -1,0 +1,155 @@
+// The svc:* node:diagnostics_channel names and the payload each one carries.
+// Core modules (storage, sql, http, cluster) publish here and import nothing from metrics/ or log/;
+// metrics/ and log/ subscribe (undici lib/core/diagnostics.js). Publishing with no subscriber costs one
+// property read, so a process with metrics disabled pays nearly nothing.
+// Invariant: every channel is created in this file and typed by its payload; a subscriber may therefore
+// treat messages as that payload. Nobody outside this file calls diagnostics_channel.channel('svc:…').
+import diagnosticsChannel from 'node:diagnostics_channel';
+
+export const CHANNEL_NAMES = {
+  httpRequest: 'svc:http:request',
+  query: 'svc:query',
+  importRows: 'svc:import',
+  commit: 'svc:commit',
+  catalog: 'svc:catalog',
+  wal: 'svc:wal',
+  reader: 'svc:reader',
+  workerRestart: 'svc:worker:restart',
+  unhandledError: 'svc:error:unhandled',
+} as const;
+
+export type ChannelName = (typeof CHANNEL_NAMES)[keyof typeof CHANNEL_NAMES];
+
+/** Endpoint label values; a closed set so label cardinality stays bounded whatever paths clients send. */
+export const HTTP_ENDPOINTS = ['execute', 'validate', 'export', 'import', 'check', 'other'] as const;
+export type HttpEndpoint = (typeof HTTP_ENDPOINTS)[number];
+
+/** The endpoints that run a statement or an upload; they also publish svc:query. */
+export type QueryEndpoint = 'execute' | 'export' | 'import';
+export const QUERY_OUTCOMES = ['ok', 'error', 'cancelled', 'timeout'] as const;
+export type QueryOutcome = (typeof QUERY_OUTCOMES)[number];
+
+/** Published by http/ once a response on :9000 has finished (or its socket closed). */
+export interface HttpRequestEvent {
+  readonly endpoint: HttpEndpoint;
+  /** Status sent, or 499-style client-gone codes as the route decides. */
+  readonly status: number;
+  readonly durationMs: number;
+}
+
+/** Published once per statement run by execute / export, and once per upload by import. */
+export interface QueryEvent {
+  readonly endpoint: QueryEndpoint;
+  readonly outcome: QueryOutcome;
+  readonly durationMs: number;
+}
+
+/** Published by the import route after the primary answered the import commit. */
+export interface ImportRowsEvent {
+  readonly table: string;
+  readonly rowsImported: number;
+  readonly rowsRejected: number;
+}
+
+/** Published by the writer side after `_txn` is published for a commit. */
+export interface CommitEvent {
+  readonly table: string;
+  readonly rowsCommitted: number;
+  readonly outOfOrder: boolean;
+  /** Row count of the table after this commit. */
+  readonly tableRows: number;
+}
+
+/** Full catalog state (not a delta), so a lost or repeated message cannot leave a stale table behind. */
+export interface CatalogEvent {
+  readonly tables: ReadonlyArray<{ readonly name: string; readonly rows: number }>;
+}
+
+export type WalEvent =
+  | { readonly kind: 'append'; readonly bytes: number }
+  | { readonly kind: 'replay'; readonly records: number };
+
+/** Readers counted by delta; pins reported as this process's current total. */
+export type ReaderEvent =
+  | { readonly kind: 'open' }
+  | { readonly kind: 'close' }
+  | { readonly kind: 'pins'; readonly partitionVersionsPinned: number };
+
+export interface WorkerRestartEvent {
+  /** Worker slot (1..N), stable across restarts. */
+  readonly workerId: number;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+/**
+ * A bug reached a top-level handler. `origin: 'local'` is published where it happened; the primary
+ * republishes errors its workers reported over IPC with `origin: 'worker'`, so pessimistic health sees
+ * them at once, while svc_unhandled_errors_total counts each error only in the process it happened in.
+ */
+export interface UnhandledErrorEvent {
+  readonly source: string;
+  readonly origin: 'local' | 'worker';
+  readonly error: unknown;
+}
+
+/** A channel whose messages have one payload type. */
+export interface TypedChannel<T> {
+  readonly name: ChannelName;
+  /** Check before building an expensive payload. */
+  readonly hasSubscribers: boolean;
+  publish(message: T): void;
+  /** Returns the function that unsubscribes. */
+  subscribe(onMessage: (message: T) => void): () => void;
+}
+
+function typedChannel<T>(name: ChannelName): TypedChannel<T> {
+  const channel = diagnosticsChannel.channel(name);
+  return {
+    name,
+    get hasSubscribers() {
+      return channel.hasSubscribers;
+    },
+    publish(message: T): void {
+      if (channel.hasSubscribers) channel.publish(message);
+    },
+    subscribe(onMessage: (message: T) => void): () => void {
+      // The cast is the single place messages regain their type: only publish() above, typed by T,
+      // sends on this channel (see the file header).
+      const listener = (message: unknown): void => onMessage(message as T);
+      diagnosticsChannel.subscribe(name, listener);
+      return () => {
+        diagnosticsChannel.unsubscribe(name, listener);
+      };
+    },
+  };
+}
+
+export const httpRequestChannel = typedChannel<HttpRequestEvent>(CHANNEL_NAMES.httpRequest);
+export const queryChannel = typedChannel<QueryEvent>(CHANNEL_NAMES.query);
+export const importRowsChannel = typedChannel<ImportRowsEvent>(CHANNEL_NAMES.importRows);
+export const commitChannel = typedChannel<CommitEvent>(CHANNEL_NAMES.commit);
+export const catalogChannel = typedChannel<CatalogEvent>(CHANNEL_NAMES.catalog);
+export const walChannel = typedChannel<WalEvent>(CHANNEL_NAMES.wal);
+export const readerChannel = typedChannel<ReaderEvent>(CHANNEL_NAMES.reader);
+export const workerRestartChannel = typedChannel<WorkerRestartEvent>(CHANNEL_NAMES.workerRestart);
+export const unhandledErrorChannel = typedChannel<UnhandledErrorEvent>(CHANNEL_NAMES.unhandledError);
+
+/** Map a request pathname on :9000 (no query string) to its endpoint label. */
+export function httpEndpointOf(path: string): HttpEndpoint {
+  switch (path) {
+    case '/exec':
+    case '/api/v1/sql/execute':
+      return 'execute';
+    case '/api/v1/sql/validate':
+      return 'validate';
+    case '/exp':
+      return 'export';
+    case '/imp':
+      return 'import';
+    case '/chk':
+      return 'check';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,74 @@
+// FilesFacade: every file-system call the storage layer makes goes through this interface,
+// so tests can swap in a facade that fails the Nth write, fsync or rename, or reports a full disk.
+import * as fs from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface FilesFacade {
+  openRead(path: string): number;
+  /** Opens for read/write, creating the file when absent; never truncates. */
+  openWrite(path: string): number;
+  close(fd: number): void;
+  /** Writes all of `data` at `position` (pwrite). */
+  write(fd: number, data: Uint8Array, position: number): void;
+  read(fd: number, into: Uint8Array, position: number): number;
+  fsync(fd: number): void;
+  truncate(fd: number, length: number): void;
+  size(fd: number): number;
+  readFile(path: string): Buffer;
+  /** Writes a whole file atomically: temp file, fsync (when asked), rename over the target, fsync the directory. */
+  writeFileAtomic(path: string, data: Uint8Array, durable: boolean): void;
+  rename(from: string, to: string): void;
+  unlink(path: string): void;
+  removeTree(path: string): void;
+  mkdirs(path: string): void;
+  exists(path: string): boolean;
+  list(path: string): string[];
+  fileSize(path: string): number;
+  fsyncDir(path: string): void;
+}
+
+function writeAll(fd: number, data: Uint8Array, position: number): void {
+  let offset = 0;
+  while (offset < data.length) {
+    offset += fs.writeSync(fd, data, offset, data.length - offset, position + offset);
+  }
+}
+
+export const realFiles: FilesFacade = {
+  openRead: (path) => fs.openSync(path, 'r'),
+  openWrite: (path) => fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644),
+  close: (fd) => fs.closeSync(fd),
+  write: writeAll,
+  read: (fd, into, position) => fs.readSync(fd, into, 0, into.length, position),
+  fsync: (fd) => fs.fsyncSync(fd),
+  truncate: (fd, length) => fs.ftruncateSync(fd, length),
+  size: (fd) => fs.fstatSync(fd).size,
+  readFile: (path) => fs.readFileSync(path),
+  writeFileAtomic(path, data, durable) {
+    const temp = `${path}.tmp-${process.pid}`;
+    const fd = fs.openSync(temp, 'w', 0o644);
+    try {
+      writeAll(fd, data, 0);
+      if (durable) fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, path);
+    if (durable) realFiles.fsyncDir(dirname(path));
+  },
+  rename: (from, to) => fs.renameSync(from, to),
+  unlink: (path) => fs.rmSync(path, { force: true }),
+  removeTree: (path) => fs.rmSync(path, { recursive: true, force: true }),
+  mkdirs: (path) => { fs.mkdirSync(path, { recursive: true }); },
+  exists: (path) => fs.existsSync(path),
+  list: (path) => (fs.existsSync(path) ? fs.readdirSync(path) : []),
+  fileSize: (path) => fs.statSync(path).size,
+  fsyncDir(path) {
+    const fd = fs.openSync(path, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+};

@@ -1,0 +1,180 @@
+// Vectors → storage form. `coerceVector` converts a query result vector to a table column's type with
+// QuestDB's insert rules; `encodeColumn` lays a vector of exactly that type out as column-file bytes.
+import type { ColumnType, ValueType } from '../types/column-type.js';
+import { isNumericType, typeDisplayName } from '../types/column-type.js';
+import type { ColumnData } from '../storage/row-chunk.js';
+import { varColumnFromBinary, varColumnFromStrings } from '../storage/row-chunk.js';
+import type { Vector } from '../sql/compiler.js';
+import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
+import { parseTimestamp, formatTimestamp, formatDate } from '../types/timestamp.js';
+import { parseIpv4, formatIpv4, uuidToBytes } from '../types/uuid-ipv4.js';
+import { formatDouble, formatFloat } from '../output/value-format.js';
+
+/** Reads row `row` of a vector as an expression-domain value (number with NaN null, string|null, boolean). */
+export function vectorValue(vector: Vector, row: number): number | string | boolean | null | Uint8Array {
+  const raw = vector.data[row];
+  switch (vector.type) {
+    case 'INT': return raw === -2147483648 ? NaN : (raw as number);
+    case 'IPV4': return raw === 0 ? NaN : ((raw as number) >>> 0);
+    case 'BOOLEAN': return raw !== 0;
+    case 'CHAR': return raw === 0 ? null : String.fromCharCode(raw as number);
+    case 'SYMBOL': return (raw as number) < 0 ? null : ((vector.symbols ?? [])[raw as number] ?? null);
+    default: return (raw ?? null) as number | string | null | Uint8Array;
+  }
+}
+
+function textOf(value: number | string | boolean | null | Uint8Array, type: ValueType): string | null {
+  if (value === null) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value instanceof Uint8Array) return null;
+  if (value !== value) return null;
+  switch (type) {
+    case 'TIMESTAMP': return formatTimestamp(value);
+    case 'DATE': return formatDate(value);
+    case 'DOUBLE': return formatDouble(value);
+    case 'FLOAT': return formatFloat(value);
+    case 'IPV4': return formatIpv4(value | 0);
+    default: return String(value);
+  }
+}
+
+function numberOf(value: number | string | boolean | null | Uint8Array, from: ValueType, to: ColumnType, position: number): number {
+  if (value === null) return NaN;
+  if (typeof value === 'number') return from === 'TIMESTAMP' && to === 'DATE' ? Math.floor(value / 1000) : from === 'DATE' && to === 'TIMESTAMP' ? value * 1000 : value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Uint8Array) throw sqlSemanticError(`inconvertible types: BINARY -> ${typeDisplayName(to)}`, position);
+  if (to === 'TIMESTAMP' || to === 'DATE') {
+    const micros = parseTimestamp(value);
+    if (micros === undefined) throw sqlRuntimeError(`inconvertible value: \`${value}\` [${typeDisplayName(from)} -> ${typeDisplayName(to)}]`, position);
+    return to === 'DATE' ? Math.floor(micros / 1000) : micros;
+  }
+  if (to === 'IPV4') {
+    const parsed = parseIpv4(value);
+    if (parsed === undefined) throw sqlRuntimeError(`inconvertible value: \`${value}\` [${typeDisplayName(from)} -> IPv4]`, position);
+    return parsed >>> 0;
+  }
+  const trimmed = value.trim();
+  const parsed = trimmed === '' ? NaN : Number(trimmed);
+  if (parsed !== parsed || (to !== 'DOUBLE' && to !== 'FLOAT' && !Number.isInteger(parsed))) {
+    throw sqlRuntimeError(`inconvertible value: \`${value}\` [${typeDisplayName(from)} -> ${typeDisplayName(to)}]`, position);
+  }
+  return parsed;
+}
+
+function assertConvertible(from: ValueType, to: ColumnType, position: number): void {
+  const text = from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL' || from === 'CHAR' || from === 'NULL';
+  const numeric = isNumericType(from) || from === 'TIMESTAMP' || from === 'DATE';
+  const ok = from === to || text || to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL'
+    || (numeric && (isNumericType(to) || to === 'TIMESTAMP' || to === 'DATE'))
+    || (from === 'BOOLEAN' && (isNumericType(to) || to === 'BOOLEAN'))
+    || (from === 'IPV4' && to === 'IPV4') || (from === 'UUID' && to === 'UUID') || (from === 'BINARY' && to === 'BINARY');
+  if (!ok) throw sqlSemanticError(`inconvertible types: ${typeDisplayName(from)} -> ${typeDisplayName(to)}`, position);
+}
+
+/**
+ * Lays rows [0, rowCount) of a vector out as storage bytes for a column of type `to`, converting from the
+ * vector's type (insert coercion). For SYMBOL columns the result is text records (the writer assigns keys).
+ */
+export function encodeColumn(vector: Vector, rowCount: number, to: ColumnType, position: number): ColumnData {
+  assertConvertible(vector.type, to, position);
+  const from = vector.type;
+  if (to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL') {
+    if (from === 'STRING' || from === 'VARCHAR') return varColumnFromStrings(vector.data as (string | null)[], rowCount);
+    const values = new Array<string | null>(rowCount);
+    for (let row = 0; row < rowCount; row++) values[row] = textOf(vectorValue(vector, row), from);
+    return varColumnFromStrings(values, rowCount);
+  }
+  if (to === 'BINARY') return varColumnFromBinary(vector.data as (Uint8Array | null)[], rowCount);
+  if (to === 'UUID') return encodeUuid(vector, rowCount, position);
+  if (from === to && vector.exact !== undefined) {
+    return { kind: 'fixed', width: 8, bytes: Buffer.from(vector.exact.buffer, vector.exact.byteOffset, rowCount * 8) };
+  }
+  return encodeFixed(vector, rowCount, to, position);
+}
+
+function encodeFixed(vector: Vector, rowCount: number, to: ColumnType, position: number): ColumnData {
+  const from = vector.type;
+  const direct = from === to && ArrayBuffer.isView(vector.data) && to !== 'LONG' && to !== 'DATE' && to !== 'TIMESTAMP';
+  if (direct) {
+    const data = vector.data as Int32Array;
+    const width = data.BYTES_PER_ELEMENT;
+    return { kind: 'fixed', width, bytes: Buffer.from(data.buffer, data.byteOffset, rowCount * width) };
+  }
+  const fastNumbers = (from === 'DOUBLE' || from === 'LONG' || from === 'TIMESTAMP' || from === 'DATE') && (to === 'LONG' || to === 'TIMESTAMP' || to === 'DATE') && from !== 'DOUBLE';
+  if (fastNumbers && (from === to || (from !== 'DATE' && to !== 'DATE'))) return encodeInt64Numbers(vector.data as Float64Array, rowCount);
+  const width = to === 'LONG' || to === 'DATE' || to === 'TIMESTAMP' || to === 'DOUBLE' ? 8 : to === 'INT' || to === 'FLOAT' || to === 'IPV4' ? 4 : to === 'SHORT' || to === 'CHAR' ? 2 : 1;
+  const bytes = Buffer.allocUnsafe(rowCount * width);
+  for (let row = 0; row < rowCount; row++) {
+    const value = vectorValue(vector, row);
+    if (to === 'BOOLEAN') {
+      bytes.writeInt8(value === true || (typeof value === 'number' && value !== 0 && value === value) || (typeof value === 'string' && value.toLowerCase() === 'true') ? 1 : 0, row);
+      continue;
+    }
+    if (to === 'CHAR') {
+      const text = typeof value === 'string' ? value : textOf(value, from);
+      bytes.writeUInt16LE(text === null || text.length === 0 ? 0 : text.charCodeAt(0), row * 2);
+      continue;
+    }
+    writeNumber(bytes, row, width, to, numberOf(value, from, to, position));
+  }
+  return { kind: 'fixed', width, bytes };
+}
+
+function writeNumber(bytes: Buffer, row: number, width: number, to: ColumnType, value: number): void {
+  const offset = row * width;
+  switch (to) {
+    case 'DOUBLE': bytes.writeDoubleLE(value, offset); return;
+    case 'FLOAT': bytes.writeFloatLE(value, offset); return;
+    case 'INT': bytes.writeInt32LE(value !== value || !Number.isFinite(value) ? -2147483648 : Math.trunc(value) | 0, offset); return;
+    case 'IPV4': bytes.writeInt32LE(value !== value ? 0 : value | 0, offset); return;
+    case 'SHORT': bytes.writeInt16LE(value !== value ? 0 : (Math.trunc(value) << 16) >> 16, offset); return;
+    case 'BYTE': bytes.writeInt8(value !== value ? 0 : (Math.trunc(value) << 24) >> 24, offset); return;
+    default: writeInt64(bytes, offset, value);
+  }
+}
+
+function writeInt64(bytes: Buffer, offset: number, value: number): void {
+  if (value !== value || !Number.isFinite(value)) {
+    bytes.writeInt32LE(0, offset);
+    bytes.writeInt32LE(-2147483648, offset + 4);
+    return;
+  }
+  const integral = Math.trunc(value);
+  const hi = Math.floor(integral / 4294967296);
+  bytes.writeUInt32LE(integral - hi * 4294967296, offset);
+  bytes.writeInt32LE(hi | 0, offset + 4);
+}
+
+function encodeInt64Numbers(data: Float64Array, rowCount: number): ColumnData {
+  const words = new Int32Array(rowCount * 2);
+  for (let row = 0; row < rowCount; row++) {
+    const value = data[row] as number;
+    if (value !== value) {
+      words[2 * row] = 0;
+      words[2 * row + 1] = -2147483648;
+      continue;
+    }
+    const integral = Math.trunc(value);
+    const hi = Math.floor(integral / 4294967296);
+    words[2 * row] = (integral - hi * 4294967296) | 0;
+    words[2 * row + 1] = hi | 0;
+  }
+  return { kind: 'fixed', width: 8, bytes: Buffer.from(words.buffer) };
+}
+
+function encodeUuid(vector: Vector, rowCount: number, position: number): ColumnData {
+  const bytes = Buffer.allocUnsafe(rowCount * 16);
+  for (let row = 0; row < rowCount; row++) {
+    const value = vectorValue(vector, row);
+    if (value === null) {
+      bytes.writeBigInt64LE(-9223372036854775808n, row * 16);
+      bytes.writeBigInt64LE(-9223372036854775808n, row * 16 + 8);
+      continue;
+    }
+    const encoded = typeof value === 'string' ? uuidToBytes(value) : undefined;
+    if (encoded === undefined) throw sqlRuntimeError(`inconvertible value: \`${String(value)}\` [${typeDisplayName(vector.type)} -> UUID]`, position);
+    bytes.set(encoded, row * 16);
+  }
+  return { kind: 'fixed', width: 16, bytes };
+}

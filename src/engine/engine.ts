@@ -1,0 +1,112 @@
+// Primary only: opens the root's db/ directory, recovers every table (WAL records newer than _txn are
+// replayed, leftovers of interrupted commits removed) and owns one TableWriter per table.
+import { join } from 'node:path';
+import type { FilesFacade } from '../core/files.js';
+import type { CommitMode } from '../storage/wal/wal-writer.js';
+import type { TableMeta } from '../storage/table-meta.js';
+import { TableWriter } from '../storage/table-writer.js';
+import { readWalRecords } from '../storage/wal/wal-reader.js';
+import { Catalog, isTableDirName } from '../storage/catalog.js';
+import { forgetMappings } from '../storage/mmap.js';
+import { walChannel } from '../core/diagnostics.js';
+
+export interface EngineOptions {
+  readonly rootDir: string;
+  readonly files: FilesFacade;
+  readonly commitMode: CommitMode;
+  readonly walSegmentBytesMax: number;
+  readonly uncommittedRowsMax: number;
+  readonly o3LagMaxMs: number;
+}
+
+export interface RecoveryReport {
+  readonly tables: number;
+  readonly replayedRecords: number;
+}
+
+export class Engine {
+  readonly dbDir: string;
+  readonly catalog: Catalog;
+  private readonly writers = new Map<string, TableWriter>();
+  private nextTableId = 1;
+
+  constructor(readonly options: EngineOptions) {
+    this.dbDir = join(options.rootDir, 'db');
+    options.files.mkdirs(this.dbDir);
+    this.catalog = new Catalog(this.dbDir);
+  }
+
+  /** Opens every table, replaying the WAL where _txn lags it. */
+  recover(): RecoveryReport {
+    let replayed = 0;
+    for (const name of this.options.files.list(this.dbDir)) {
+      if (name.startsWith('.dropped-')) this.options.files.removeTree(join(this.dbDir, name));
+    }
+    for (const name of this.catalog.listTableNames()) {
+      const writer = TableWriter.open(join(this.dbDir, name), this.writerOptions());
+      for (const record of readWalRecords(this.options.files, writer.dir)) {
+        if (record.seq <= writer.txn.walSeq) continue;
+        writer.replay(record.seq, record.chunk);
+        replayed++;
+      }
+      this.writers.set(name, writer);
+      this.nextTableId = Math.max(this.nextTableId, writer.meta.tableId + 1);
+    }
+    if (replayed > 0) walChannel.publish({ kind: 'replay', records: replayed });
+    return { tables: this.writers.size, replayedRecords: replayed };
+  }
+
+  writerOptions(): { files: FilesFacade; commitMode: CommitMode; walSegmentBytesMax: number } {
+    return { files: this.options.files, commitMode: this.options.commitMode, walSegmentBytesMax: this.options.walSegmentBytesMax };
+  }
+
+  /** The writer of a table by stored name, or undefined. */
+  writer(storedName: string): TableWriter | undefined {
+    let writer = this.writers.get(storedName);
+    if (writer === undefined && this.catalog.resolveName(storedName) === storedName) {
+      writer = TableWriter.open(join(this.dbDir, storedName), this.writerOptions());
+      this.writers.set(storedName, writer);
+    }
+    return writer;
+  }
+
+  allocateTableId(): number {
+    return this.nextTableId++;
+  }
+
+  createTable(meta: TableMeta): TableWriter {
+    const writer = TableWriter.create(join(this.dbDir, meta.name), meta, this.writerOptions());
+    this.writers.set(meta.name, writer);
+    return writer;
+  }
+
+  /** Drops a table: its directory is renamed away at once (invisible to new readers) and deleted after. */
+  dropTable(storedName: string): void {
+    const writer = this.writer(storedName);
+    writer?.close();
+    this.writers.delete(storedName);
+    const tombstone = join(this.dbDir, `.dropped-${Date.now()}-${storedName}`);
+    this.options.files.rename(join(this.dbDir, storedName), tombstone);
+    forgetMappings(join(this.dbDir, storedName));
+    setTimeout(() => this.options.files.removeTree(tombstone), 10_000).unref();
+  }
+
+  renameTable(from: string, to: string): void {
+    const writer = this.writer(from);
+    writer?.close();
+    this.writers.delete(from);
+    this.options.files.rename(join(this.dbDir, from), join(this.dbDir, to));
+    const reopened = TableWriter.open(join(this.dbDir, to), this.writerOptions());
+    reopened.replaceMeta({ ...reopened.meta, name: to, structureVersion: reopened.meta.structureVersion + 1 });
+    this.writers.set(to, reopened);
+  }
+
+  tableNames(): string[] {
+    return this.catalog.listTableNames().filter(isTableDirName);
+  }
+
+  close(): void {
+    for (const writer of this.writers.values()) writer.close();
+    this.writers.clear();
+  }
+}

@@ -1,0 +1,91 @@
+// INSERT execution in the primary: target columns, VALUES or SELECT rows coerced to column types,
+// designated-timestamp rules checked, then handed to the table writer (WAL first) in bounded chunks.
+import type { InsertStatement } from '../sql/syntax/ast.js';
+import type { TableWriter } from '../storage/table-writer.js';
+import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
+import { concatChunks } from '../storage/row-chunk.js';
+import { nullColumnData } from '../storage/column-files.js';
+import { timestampsOf } from '../storage/partition-layout.js';
+import { findColumnIndex } from '../storage/table-meta.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { ColumnBatch, Vector } from '../sql/compiler.js';
+import { bindQueryExpr, createExecContext, createRuntime, createSourceEnv } from '../sql/compiler.js';
+import { encodeColumn } from './encode-batch.js';
+import { evaluateValues } from './insert-values.js';
+import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
+import { insertSelectChunkRowsMax } from '../core/limits.js';
+import { commitChannel } from '../core/diagnostics.js';
+
+/** Maps the statement's column list (or all columns) to table column indexes. */
+function targetColumns(statement: InsertStatement, writer: TableWriter): number[] {
+  if (statement.columns === undefined) return writer.meta.columns.map((_, k) => k);
+  return statement.columns.map((name) => {
+    const index = findColumnIndex(writer.meta, name.name);
+    if (index < 0) throw sqlSemanticError(`Invalid column: ${name.name}`, name.position);
+    return index;
+  });
+}
+
+/** Builds a full-width row chunk: given columns encoded, the others null. */
+function buildChunk(writer: TableWriter, targets: readonly number[], vectors: readonly Vector[], rowCount: number, position: number): RowChunk {
+  const columns: ColumnData[] = writer.meta.columns.map((column, k) => {
+    const source = targets.indexOf(k);
+    if (source < 0) return nullColumnData(column.type, rowCount);
+    return encodeColumn(vectors[source] as Vector, rowCount, column.type, position);
+  });
+  const chunk = { rowCount, columns };
+  checkDesignatedTimestamps(writer, chunk, targets, position);
+  return chunk;
+}
+
+function checkDesignatedTimestamps(writer: TableWriter, chunk: RowChunk, targets: readonly number[], position: number): void {
+  const tsIndex = writer.meta.timestampIndex;
+  if (tsIndex < 0) return;
+  if (!targets.includes(tsIndex)) throw sqlRuntimeError('designated timestamp column cannot be NULL', position);
+  const timestamps = timestampsOf(chunk.columns[tsIndex] as ColumnData, chunk.rowCount);
+  for (let row = 0; row < timestamps.length; row++) {
+    const value = timestamps[row] as number;
+    if (value === -9223372036854775808) throw sqlRuntimeError('designated timestamp column cannot be NULL', position);
+    if (value < 0) throw sqlRuntimeError('timestamp before 1970-01-01 is not allowed', position);
+  }
+}
+
+function commit(writer: TableWriter, chunk: RowChunk): number {
+  const result = writer.insert(chunk);
+  commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+  return result.rowsWritten;
+}
+
+export function executeInsert(statement: InsertStatement, writer: TableWriter, catalog: Catalog, nowMicros: number, timeoutMs: number): number {
+  const targets = targetColumns(statement, writer);
+  if (statement.rows !== undefined) {
+    const targetTypes = targets.map((index) => writer.meta.columns[index]?.type ?? 'STRING');
+    const vectors = evaluateValues(statement, targetTypes, nowMicros);
+    const rowCount = statement.rows.length;
+    return commit(writer, buildChunk(writer, targets, vectors, rowCount, statement.position));
+  }
+  if (statement.query === undefined) throw sqlSemanticError('VALUES or SELECT expected', statement.position);
+  const factory = bindQueryExpr(statement.query, createSourceEnv(catalog));
+  if (factory.columns.length !== targets.length) {
+    throw sqlSemanticError(`select clause must provide ${targets.length} columns [found=${factory.columns.length}]`, statement.query.position);
+  }
+  const ctx = createExecContext(createRuntime(nowMicros), { deadlineMs: Date.now() + timeoutMs, cancelled: false }, timeoutMs);
+  const cursor = factory.open(ctx);
+  let inserted = 0;
+  let pending: RowChunk | undefined;
+  try {
+    for (let batch: ColumnBatch | undefined = cursor.nextBatch(); batch !== undefined; batch = cursor.nextBatch()) {
+      if (batch.rowCount === 0) continue;
+      const chunk = buildChunk(writer, targets, batch.vectors, batch.rowCount, statement.query.position);
+      pending = pending === undefined ? chunk : concatChunks(pending, chunk);
+      if (pending.rowCount >= insertSelectChunkRowsMax) {
+        inserted += commit(writer, pending);
+        pending = undefined;
+      }
+    }
+    if (pending !== undefined) inserted += commit(writer, pending);
+  } finally {
+    cursor.close();
+  }
+  return inserted;
+}

@@ -1,0 +1,67 @@
+// INSERT ... VALUES: evaluates each row's expressions (constants directly, other expressions through
+// compiled code over a one-row batch) and lays the values out as one vector per target column.
+import type { Expr, InsertStatement } from '../sql/syntax/ast.js';
+import type { ColumnType } from '../types/column-type.js';
+import type { Vector } from '../sql/compiler.js';
+import type { BoundExpr } from '../sql/bind/bound.js';
+import { bindExpression } from '../sql/bind/bind-expression.js';
+import { Scope } from '../sql/bind/scope.js';
+import { compileProjection } from '../sql/codegen/compile.js';
+import { createRuntime } from '../sql/codegen/runtime.js';
+import { vectorValue } from './encode-batch.js';
+import { sqlSemanticError } from '../core/errors.js';
+
+export interface ColumnValues {
+  readonly vector: Vector;
+  /** Position of each row's expression, for conversion errors. */
+  readonly positions: readonly number[];
+}
+
+type Value = number | string | boolean | null | Uint8Array;
+
+function evaluate(expr: BoundExpr, nowMicros: number): { value: Value; exact?: bigint } {
+  if (expr.kind === 'constant') {
+    const value = expr.value;
+    return expr.exact === undefined ? { value: value as Value } : { value: value as Value, exact: expr.exact };
+  }
+  const projection = compileProjection([expr]);
+  const [vector] = projection.run({ rowCount: 1, vectors: [] }, createRuntime(nowMicros));
+  return { value: vector === undefined ? null : vectorValue(vector, 0) };
+}
+
+/** One vector per target column, typed for encodeColumn (numbers, text or booleans). */
+export function evaluateValues(statement: InsertStatement, targets: readonly ColumnType[], nowMicros: number): Vector[] {
+  const rows = statement.rows ?? [];
+  const scope = new Scope([], false);
+  const perColumn: Value[][] = targets.map(() => []);
+  const exacts: (bigint | undefined)[][] = targets.map(() => []);
+  const valueTypes: string[][] = targets.map(() => []);
+  rows.forEach((row: readonly Expr[], rowIndex) => {
+    if (row.length !== targets.length) {
+      throw sqlSemanticError(`row value count does not match column count [expected=${targets.length}, actual=${row.length}, tuple=${rowIndex + 1}]`, row[0]?.position ?? statement.position);
+    }
+    row.forEach((expr, k) => {
+      const bound = bindExpression(expr, { scope, clause: 'VALUES' });
+      const { value, exact } = evaluate(bound, nowMicros);
+      (perColumn[k] as Value[]).push(value);
+      (exacts[k] as (bigint | undefined)[]).push(exact);
+      (valueTypes[k] as string[]).push(bound.type);
+    });
+  });
+  return targets.map((_, k) => toVector(perColumn[k] as Value[], exacts[k] as (bigint | undefined)[], valueTypes[k] as string[]));
+}
+
+/** Lays out one column's values: all-numeric columns as numbers (LONG with exact values), otherwise text. */
+function toVector(values: readonly Value[], exacts: readonly (bigint | undefined)[], types: readonly string[]): Vector {
+  const numeric = values.every((value) => typeof value === 'number' || value === null) && types.some((type) => type !== 'NULL');
+  if (numeric) {
+    const data = Float64Array.from(values, (value) => (value === null ? NaN : (value as number)));
+    const timestampLike = types.every((type) => type === 'TIMESTAMP' || type === 'NULL');
+    const exact = BigInt64Array.from(values, (value, row) => exacts[row] ?? (value === null || Number.isNaN(value) ? -9223372036854775808n : BigInt(Math.trunc(value as number))));
+    return { type: timestampLike ? 'TIMESTAMP' : 'LONG', data, exact };
+  }
+  if (values.every((value) => typeof value === 'boolean' || value === null) && types.some((type) => type === 'BOOLEAN')) {
+    return { type: 'BOOLEAN', data: Int8Array.from(values, (value) => (value === true ? 1 : 0)) };
+  }
+  return { type: 'STRING', data: values.map((value) => (value === null ? null : value instanceof Uint8Array ? null : typeof value === 'number' ? (Number.isNaN(value) ? null : String(value)) : String(value))) };
+}

@@ -1,0 +1,218 @@
+// Binds expression ASTs: resolves columns in a scope, types literals, resolves calls and operators in the
+// function registry, applies the implicit casts QuestDB applies (text compared with timestamps or numbers).
+import type { BetweenExpr, CallExpr, CaseExpr, Expr, InExpr, LiteralExpr } from '../syntax/ast.js';
+import type { BoundCall, BoundConstant, BoundExpr } from './bound.js';
+import type { Scope } from './scope.js';
+import type { ValueType } from '../../types/column-type.js';
+import { isNumericType, parseColumnType, typeDisplayName } from '../../types/column-type.js';
+import { isTextType } from '../../types/casts.js';
+import { isAggregateName, resolveScalar, resolvedReturnType } from '../functions/registry.js';
+import { emitCast } from '../functions/cast.js';
+import { sqlSemanticError } from '../../core/errors.js';
+import { assertNever } from '../../core/assert.js';
+import { parseIntervalString } from '../../types/intervals.js';
+
+export interface BindContext {
+  readonly scope: Scope;
+  /** Called for aggregate calls; returns the bound reference to the aggregate's result. Undefined: not allowed here. */
+  readonly onAggregate?: (call: CallExpr) => BoundExpr;
+  /** Clause name for "aggregate functions are not allowed in WHERE". */
+  readonly clause: string;
+}
+
+const OPERATOR_FUNCTIONS: Record<string, string> = {
+  '=': '=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=', '+': '+', '-': '-', '*': '*', '/': '/', '%': '%',
+  '||': '||', and: 'and', or: 'or',
+};
+
+export function bindExpression(expr: Expr, ctx: BindContext): BoundExpr {
+  switch (expr.kind) {
+    case 'literal': return bindLiteral(expr);
+    case 'column': {
+      const index = ctx.scope.find(expr.name, expr.qualifier, expr.position);
+      const column = ctx.scope.columns[index];
+      return { kind: 'column', type: column?.type ?? 'NULL', index: ctx.scope.slotOf(index), position: expr.position };
+    }
+    case 'star': throw sqlSemanticError("'*' is not expected here", expr.position);
+    case 'unary': return bindUnary(expr.op, expr.operand, expr.position, ctx);
+    case 'binary': return bindBinary(expr.op, expr.left, expr.right, expr.position, ctx);
+    case 'call': return bindCall(expr, ctx);
+    case 'cast': return bindCast(bindExpression(expr.operand, ctx), expr.typeName, expr.typePosition, expr.position);
+    case 'case': return bindCase(expr, ctx);
+    case 'in': return bindIn(expr, ctx);
+    case 'between': return bindBetween(expr, ctx);
+    case 'isNull': return call(expr.negated ? 'isnotnull' : 'isnull', [bindExpression(expr.operand, ctx)], expr.position);
+    case 'subquery': throw sqlSemanticError('scalar subqueries are not supported yet', expr.position);
+    default: return assertNever(expr, 'expression');
+  }
+}
+
+export function bindLiteral(expr: LiteralExpr): BoundConstant {
+  const position = expr.position;
+  switch (expr.literalType) {
+    case 'LONG': {
+      const value = expr.value as bigint;
+      return { kind: 'constant', type: 'LONG', value: Number(value), exact: value, position };
+    }
+    case 'NULL': return { kind: 'constant', type: 'NULL', value: null, position };
+    default: return { kind: 'constant', type: expr.literalType, value: expr.value as number | string | boolean, position };
+  }
+}
+
+function call(name: string, args: readonly BoundExpr[], position: number): BoundCall {
+  const types = args.map((arg) => arg.type);
+  const def = resolveScalar(name, types, position);
+  return { kind: 'call', type: resolvedReturnType(def, types), name, args, position, emit: (emitted, constant) => def.emit(emitted, constant, types) };
+}
+
+function bindUnary(op: string, operand: Expr, position: number, ctx: BindContext): BoundExpr {
+  if (op === 'not') return call('not', [bindExpression(operand, ctx)], position);
+  const bound = bindExpression(operand, ctx);
+  if (op === '+') return bound;
+  if (bound.kind === 'constant' && typeof bound.value === 'number') {
+    return { ...bound, value: -bound.value, exact: bound.exact === undefined ? undefined : -bound.exact, position };
+  }
+  return call('neg', [bound], position);
+}
+
+function bindBinary(op: string, left: Expr, right: Expr, position: number, ctx: BindContext): BoundExpr {
+  if (op === 'like' || op === 'ilike' || op === 'not like' || op === 'not ilike' || op === '~' || op === '!~') {
+    throw sqlSemanticError(`operator ${op} is not supported yet`, position);
+  }
+  const name = OPERATOR_FUNCTIONS[op];
+  if (name === undefined) throw sqlSemanticError(`unsupported operator: ${op}`, position);
+  let a = bindExpression(left, ctx);
+  let b = bindExpression(right, ctx);
+  if ((name === '=' || name === '!=') && (a.type === 'NULL' || b.type === 'NULL')) {
+    const tested = a.type === 'NULL' ? b : a;
+    return call(name === '=' ? 'isnull' : 'isnotnull', [tested], position);
+  }
+  [a, b] = coerceComparison(a, b);
+  return call(name, [a, b], position);
+}
+
+/** A text constant compared with a timestamp or number is parsed as one (QuestDB's implicit cast). */
+function coerceComparison(a: BoundExpr, b: BoundExpr): [BoundExpr, BoundExpr] {
+  return [coerceSide(a, b.type), coerceSide(b, a.type)];
+}
+
+function coerceSide(side: BoundExpr, otherType: ValueType): BoundExpr {
+  if (!isTextType(side.type) || isTextType(otherType) || otherType === 'NULL' || otherType === 'UUID') return side;
+  if (otherType === 'TIMESTAMP' || otherType === 'DATE' || isNumericType(otherType) || otherType === 'IPV4') {
+    return bindCast(side, otherType, side.position, side.position);
+  }
+  return side;
+}
+
+function bindCall(expr: CallExpr, ctx: BindContext): BoundExpr {
+  if (isAggregateName(expr.name) && expr.over === undefined) {
+    if (ctx.onAggregate === undefined) throw sqlSemanticError(`aggregate functions are not allowed in ${ctx.clause}`, expr.position);
+    return ctx.onAggregate(expr);
+  }
+  if (expr.over !== undefined) throw sqlSemanticError('window functions are not supported yet', expr.position);
+  return call(expr.name, expr.args.map((arg) => bindExpression(arg, ctx)), expr.position);
+}
+
+export function bindCast(operand: BoundExpr, typeName: string, typePosition: number, position: number): BoundExpr {
+  const target = parseColumnType(typeName);
+  if (target === undefined) throw sqlSemanticError(`invalid type: ${typeName}`, typePosition);
+  if (operand.kind === 'constant' && operand.type === 'NULL') return { ...operand, type: target };
+  if (operand.type === target) return operand;
+  const from = operand.type;
+  // Emitting once here validates the cast at bind time, so an impossible cast fails with its position.
+  emitCast('value', from, target, position);
+  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg]) => emitCast(arg as string, from, target, position) };
+}
+
+function bindCase(expr: CaseExpr, ctx: BindContext): BoundExpr {
+  const subject = expr.subject === undefined ? undefined : bindExpression(expr.subject, ctx);
+  const conditions = expr.whens.map((when) => {
+    const value = bindExpression(when.when, ctx);
+    return subject === undefined ? value : call('=', coerceComparison(subject, value), when.when.position);
+  });
+  const results = expr.whens.map((when) => bindExpression(when.then, ctx));
+  const otherwise = expr.otherwise === undefined ? undefined : bindExpression(expr.otherwise, ctx);
+  const candidates = [...results, ...(otherwise === undefined ? [] : [otherwise])];
+  const type = commonType(candidates.map((candidate) => candidate.type), expr.position);
+  const args = [...conditions, ...results.map((result) => castTo(result, type)), ...(otherwise === undefined ? [] : [castTo(otherwise, type)])];
+  const whenCount = conditions.length;
+  return {
+    kind: 'call', type, name: 'case', args, position: expr.position,
+    emit: (emitted) => {
+      let source = otherwise === undefined ? nullExpression(type) : (emitted[2 * whenCount] as string);
+      for (let k = whenCount - 1; k >= 0; k--) source = `(${emitted[k]} ? ${emitted[whenCount + k]} : ${source})`;
+      return source;
+    },
+  };
+}
+
+function castTo(expr: BoundExpr, type: ValueType): BoundExpr {
+  if (expr.type === type || expr.type === 'NULL') return expr.type === 'NULL' ? { kind: 'constant', type, value: null, position: expr.position } : expr;
+  if (isNumericType(expr.type) && isNumericType(type)) return expr;
+  if (isTextType(expr.type) && isTextType(type)) return expr;
+  return bindCast(expr, type, expr.position, expr.position);
+}
+
+/** The type several branches share: numeric types widen, text types unify to STRING/VARCHAR. */
+export function commonType(types: readonly ValueType[], position: number): ValueType {
+  const known = types.filter((type) => type !== 'NULL');
+  if (known.length === 0) return 'STRING';
+  if (known.every((type) => type === known[0])) return known[0] as ValueType;
+  if (known.every(isNumericType)) {
+    const order: ValueType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE'];
+    return known.reduce((a, b) => (order.indexOf(a) >= order.indexOf(b) ? a : b));
+  }
+  if (known.every(isTextType)) return known.some((type) => type === 'VARCHAR') ? 'VARCHAR' : 'STRING';
+  throw sqlSemanticError(`inconvertible types: ${typeDisplayName(known[1] as ValueType)} -> ${typeDisplayName(known[0] as ValueType)}`, position);
+}
+
+function nullExpression(type: ValueType): string {
+  if (type === 'BOOLEAN') return 'false';
+  if (type === 'BYTE' || type === 'SHORT') return '0';
+  return isNumericType(type) || type === 'TIMESTAMP' || type === 'DATE' || type === 'IPV4' ? 'NaN' : 'null';
+}
+
+function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
+  if (expr.subquery !== undefined) throw sqlSemanticError('IN (SELECT ...) is not supported yet', expr.position);
+  const operand = bindExpression(expr.operand, ctx);
+  const list = expr.list ?? [];
+  const single = list[0];
+  if (list.length === 1 && operand.type === 'TIMESTAMP' && single?.kind === 'literal' && single.literalType === 'STRING') {
+    const test = intervalTest(operand, single.value as string, single.position);
+    return expr.negated ? call('not', [test], expr.position) : test;
+  }
+  let test: BoundExpr | undefined;
+  for (const item of list) {
+    const equal = call('=', coerceComparison(operand, bindExpression(item, ctx)), item.position);
+    test = test === undefined ? equal : call('or', [test, equal], expr.position);
+  }
+  const result = test ?? { kind: 'constant', type: 'BOOLEAN', value: false, position: expr.position };
+  return expr.negated ? call('not', [result], expr.position) : result;
+}
+
+/** `ts IN '2024-01'`: true when the timestamp falls in any of the interval string's ranges. */
+function intervalTest(operand: BoundExpr, text: string, position: number): BoundExpr {
+  const intervals = parseIntervalString(text);
+  if (intervals === undefined) throw sqlSemanticError(`Invalid date [str=${text}]`, position);
+  let test: BoundExpr | undefined;
+  for (const interval of intervals) {
+    const lo: BoundExpr = { kind: 'constant', type: 'TIMESTAMP', value: interval.lo, position };
+    const hi: BoundExpr = { kind: 'constant', type: 'TIMESTAMP', value: interval.hi, position };
+    const inside = call('and', [call('>=', [operand, lo], position), call('<=', [operand, hi], position)], position);
+    test = test === undefined ? inside : call('or', [test, inside], position);
+  }
+  return test ?? { kind: 'constant', type: 'BOOLEAN', value: false, position };
+}
+
+function bindBetween(expr: BetweenExpr, ctx: BindContext): BoundExpr {
+  const operand = bindExpression(expr.operand, ctx);
+  const low = coerceSide(bindExpression(expr.low, ctx), operand.type);
+  const high = coerceSide(bindExpression(expr.high, ctx), operand.type);
+  // Bound order is irrelevant in QuestDB: x BETWEEN 5 AND 1 matches 1..5.
+  const inside = call('or', [
+    call('and', [call('>=', [operand, low], expr.position), call('<=', [operand, high], expr.position)], expr.position),
+    call('and', [call('>=', [operand, high], expr.position), call('<=', [operand, low], expr.position)], expr.position),
+  ], expr.position);
+  return expr.negated ? call('not', [inside], expr.position) : inside;
+}
+

@@ -1,0 +1,198 @@
+// SELECT → QueryFactory: source, WHERE filter, projection or (implicit) aggregation, DISTINCT, ORDER BY,
+// LIMIT. Column pruning: table scans are built after binding, with only the columns the query referenced.
+import type { CallExpr, Expr, OrderItem, SelectItem, SelectQuery } from '../syntax/ast.js';
+import type { BoundExpr, OutputColumn } from './bound.js';
+import type { QueryFactory } from '../exec/operator.js';
+import type { BindContext } from './bind-expression.js';
+import { bindExpression, bindLiteral } from './bind-expression.js';
+import type { BoundSource, SourceEnv } from './bind-source.js';
+import { bindSource } from './bind-source.js';
+import { OutputNames, defaultColumnName } from './output-names.js';
+import { FilterFactory, ProjectFactory } from '../exec/basic-operators.js';
+import type { AggregateSpec } from '../exec/group-by.js';
+import { GroupByFactory } from '../exec/group-by.js';
+import type { SortKey } from '../exec/sort.js';
+import { SortFactory } from '../exec/sort.js';
+import { LimitFactory, limitRange } from '../exec/limit.js';
+import { Scope } from './scope.js';
+import { isAggregateName, resolveAggregate, resolvedReturnType } from '../functions/registry.js';
+import { sqlSemanticError } from '../../core/errors.js';
+
+interface ProjectedItem {
+  readonly expr: Expr;
+  readonly name: string;
+}
+
+export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
+  if (query.latestOn !== undefined) throw sqlSemanticError('LATEST ON is not supported yet', query.latestOn.position);
+  if (query.sampleBy !== undefined) throw sqlSemanticError('SAMPLE BY is not supported yet', query.sampleBy.position);
+  const source = bindSource(query.from, env);
+  const whereContext: BindContext = { scope: source.scope, clause: 'WHERE' };
+  const predicate = query.where === undefined ? undefined : bindExpression(query.where, whereContext);
+  if (predicate !== undefined && predicate.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', query.where?.position ?? 0);
+  const items = expandItems(query.columns, source);
+  const hasAggregates = items.some((item) => containsAggregate(item.expr)) || query.groupBy.length > 0;
+  const plan = hasAggregates ? planAggregate(items, source) : planProjection(items, source);
+  const orderKeys = bindOrderBy(query.orderBy, plan, source);
+  let factory = plan.build(predicate);
+  if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
+  if (orderKeys.keys.length > 0) factory = new SortFactory(factory, orderKeys.keys);
+  if (orderKeys.hidden > 0) factory = dropHidden(factory, factory.columns.length - orderKeys.hidden);
+  return applyLimit(factory, query);
+}
+
+export function applyLimit(factory: QueryFactory, query: { readonly limit?: SelectQuery['limit'] }): QueryFactory {
+  if (query.limit === undefined) return factory;
+  const lo = limitValue(query.limit.lo);
+  const hi = query.limit.hi === undefined ? undefined : limitValue(query.limit.hi);
+  return new LimitFactory(factory, limitRange(lo, hi), hi === undefined ? `${lo}` : `${lo},${hi}`);
+}
+
+function limitValue(expr: Expr): number {
+  const negative = expr.kind === 'unary' && expr.op === '-';
+  const inner = negative ? (expr as Extract<Expr, { kind: 'unary' }>).operand : expr;
+  if (inner.kind !== 'literal') throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
+  if (inner.literalType === 'NULL') throw sqlSemanticError('invalid type: NULL', inner.position);
+  const value = Number(bindLiteral(inner).value);
+  if (!Number.isFinite(value)) throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
+  return negative ? -value : value;
+}
+
+function expandItems(columns: readonly SelectItem[], source: BoundSource): ProjectedItem[] {
+  const names = new OutputNames();
+  const items: ProjectedItem[] = [];
+  for (const item of columns) {
+    if (item.expr.kind === 'star') {
+      const qualifier = item.expr.qualifier?.toLowerCase();
+      const position = item.expr.position;
+      source.scope.columns.forEach((column) => {
+        if (qualifier !== undefined && !column.qualifiers.some((q) => q.toLowerCase() === qualifier)) return;
+        items.push({ expr: { kind: 'column', position, name: column.name, ...(item.expr.kind === 'star' && item.expr.qualifier !== undefined ? { qualifier: item.expr.qualifier } : {}) }, name: names.claim(column.name) });
+      });
+      continue;
+    }
+    items.push({ expr: item.expr, name: names.claim(item.alias?.name ?? defaultColumnName(item.expr)) });
+  }
+  if (items.length === 0) throw sqlSemanticError('no columns selected', 0);
+  return items;
+}
+
+function containsAggregate(expr: Expr): boolean {
+  switch (expr.kind) {
+    case 'call': return (isAggregateName(expr.name) && expr.over === undefined) || expr.args.some(containsAggregate);
+    case 'unary': return containsAggregate(expr.operand);
+    case 'binary': return containsAggregate(expr.left) || containsAggregate(expr.right);
+    case 'cast': return containsAggregate(expr.operand);
+    case 'case': return (expr.subject !== undefined && containsAggregate(expr.subject)) || expr.whens.some((w) => containsAggregate(w.when) || containsAggregate(w.then)) || (expr.otherwise !== undefined && containsAggregate(expr.otherwise));
+    case 'in': return containsAggregate(expr.operand) || (expr.list ?? []).some(containsAggregate);
+    case 'between': return containsAggregate(expr.operand) || containsAggregate(expr.low) || containsAggregate(expr.high);
+    case 'isNull': return containsAggregate(expr.operand);
+    default: return false;
+  }
+}
+
+/** What the rest of SELECT binding needs from the projection/aggregation step. */
+interface ProjectionPlan {
+  readonly outputs: readonly OutputColumn[];
+  /** Adds a hidden sort column bound over the source (non-aggregate queries only); returns its output index. */
+  addHidden(expr: Expr): number;
+  build(predicate: BoundExpr | undefined): QueryFactory;
+}
+
+function filtered(source: BoundSource, predicate: BoundExpr | undefined): QueryFactory {
+  const base = source.build();
+  return predicate === undefined ? base : new FilterFactory(base, predicate);
+}
+
+function planProjection(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
+  const context: BindContext = { scope: source.scope, clause: 'SELECT' };
+  const exprs: BoundExpr[] = items.map((item) => bindExpression(item.expr, context));
+  const names: string[] = items.map((item) => item.name);
+  const outputs = exprs.map((expr, k) => ({ name: names[k] as string, type: expr.type }));
+  return {
+    outputs,
+    addHidden(expr) {
+      exprs.push(bindExpression(expr, context));
+      names.push(`hidden${exprs.length}`);
+      return exprs.length - 1;
+    },
+    build(predicate) {
+      const input = filtered(source, predicate);
+      const timestampSlot = source.timestampIndex >= 0 && source.scope.lazy ? source.scope.slotOf(source.timestampIndex) : source.timestampIndex;
+      const timestampIndex = exprs.findIndex((expr) => expr.kind === 'column' && expr.index === timestampSlot && source.timestampIndex >= 0);
+      if (exprs.every((expr, k) => expr.kind === 'column' && expr.index === k) && exprs.length === input.columns.length && names.every((name, k) => name === input.columns[k]?.name)) {
+        return input;
+      }
+      return new ProjectFactory(input, exprs, names, timestampIndex);
+    },
+  };
+}
+
+function planAggregate(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
+  const sourceContext: BindContext = { scope: source.scope, clause: 'SELECT' };
+  const pre: BoundExpr[] = [];
+  const keyItems = items.filter((item) => !containsAggregate(item.expr));
+  for (const item of keyItems) pre.push(bindExpression(item.expr, sourceContext));
+  const keyCount = pre.length;
+  const specs: AggregateSpec[] = [];
+  const groupScope = new Scope([], false);
+  const onAggregate = (call: CallExpr): BoundExpr => {
+    const args = call.args.map((arg) => bindExpression(arg, sourceContext));
+    const types = args.map((arg) => arg.type);
+    const def = resolveAggregate(call.distinct ? `${call.name}_distinct` : call.name, call.star ? [] : types, call.position);
+    const resultType = resolvedReturnType(def, types);
+    const argIndex = call.star || args.length === 0 ? -1 : pre.push(args[0] as BoundExpr) - 1;
+    specs.push({ kind: def.kind, argIndex, argType: args[0]?.type, resultType, name: call.name });
+    return { kind: 'column', type: resultType, index: keyCount + specs.length - 1, position: call.position };
+  };
+  let keyIndex = 0;
+  const post: BoundExpr[] = items.map((item) => {
+    if (!containsAggregate(item.expr)) {
+      const key = pre[keyIndex] as BoundExpr;
+      return { kind: 'column', type: key.type, index: keyIndex++, position: item.expr.position };
+    }
+    return bindExpression(item.expr, { scope: groupScope, clause: 'SELECT', onAggregate });
+  });
+  const names = items.map((item) => item.name);
+  return {
+    outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
+    addHidden(expr) {
+      throw sqlSemanticError('ORDER BY of an aggregate query must name a selected column', expr.position);
+    },
+    build(predicate) {
+      const input = filtered(source, predicate);
+      const preNames = pre.map((_, k) => `p${k}`);
+      const grouped = new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
+      return new ProjectFactory(grouped, post, names, -1);
+    },
+  };
+}
+
+function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, _source: BoundSource): { keys: SortKey[]; hidden: number } {
+  let hidden = 0;
+  const keys = orderBy.map((item): SortKey => {
+    const nulls = item.nulls === undefined ? {} : { nullsFirst: item.nulls === 'first' };
+    const index = outputIndexOf(item.expr, plan.outputs) ?? (hidden++, plan.addHidden(item.expr));
+    return { index, descending: item.descending, ...nulls };
+  });
+  return { keys, hidden };
+}
+
+function outputIndexOf(expr: Expr, outputs: readonly OutputColumn[]): number | undefined {
+  if (expr.kind === 'literal' && expr.literalType === 'INT') {
+    const position = Number(expr.value);
+    if (position < 1 || position > outputs.length) throw sqlSemanticError('order column position is out of range', expr.position);
+    return position - 1;
+  }
+  if (expr.kind === 'column' && expr.qualifier === undefined) {
+    const lower = expr.name.toLowerCase();
+    const index = outputs.findIndex((output) => output.name.toLowerCase() === lower);
+    return index >= 0 ? index : undefined;
+  }
+  return undefined;
+}
+
+function dropHidden(factory: QueryFactory, keep: number): QueryFactory {
+  const exprs: BoundExpr[] = factory.columns.slice(0, keep).map((column, index) => ({ kind: 'column', type: column.type, index, position: 0 }));
+  return new ProjectFactory(factory, exprs, factory.columns.slice(0, keep).map((column) => column.name), factory.timestampIndex < keep ? factory.timestampIndex : -1);
+}

@@ -1,0 +1,76 @@
+// FROM sources → a scope of columns and a way to build the source factory once the scope knows which
+// columns the query uses (table scans read only referenced columns).
+import type { FromSource, QueryExpr } from '../syntax/ast.js';
+import type { QueryFactory } from '../exec/operator.js';
+import type { Catalog } from '../../storage/catalog.js';
+import type { TableSnapshot } from '../../storage/table-reader.js';
+import { Scope } from './scope.js';
+import { TableScanFactory } from '../exec/scan.js';
+import { LongSequenceFactory, SingleRowFactory } from '../exec/basic-operators.js';
+import { tableColumnsFactory, tablePartitionsFactory, tablesFactory } from './meta-sources.js';
+import { sqlSemanticError } from '../../core/errors.js';
+import { bindLiteral } from './bind-expression.js';
+
+export interface BoundSource {
+  readonly scope: Scope;
+  /** Scope index of the designated timestamp, or -1. */
+  readonly timestampIndex: number;
+  build(): QueryFactory;
+}
+
+export interface SourceEnv {
+  readonly catalog: Catalog;
+  bindQuery(query: QueryExpr): QueryFactory;
+  openTable(name: string, position: number): TableSnapshot;
+}
+
+export function bindSource(source: FromSource | undefined, env: SourceEnv): BoundSource {
+  if (source === undefined) {
+    return { scope: new Scope([], false), timestampIndex: -1, build: () => new SingleRowFactory() };
+  }
+  switch (source.kind) {
+    case 'table': {
+      const snapshot = env.openTable(source.name, source.position);
+      const qualifiers = [snapshot.meta.name, ...(source.alias === undefined ? [] : [source.alias.name])];
+      const scope = new Scope(snapshot.meta.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), true);
+      return { scope, timestampIndex: snapshot.meta.timestampIndex, build: () => new TableScanFactory(snapshot, scope.usedColumns()) };
+    }
+    case 'functionSource': return bindFunctionSource(source.call.name, source, env);
+    case 'subquerySource': {
+      const factory = env.bindQuery(source.query);
+      const qualifiers = source.alias === undefined ? [] : [source.alias.name];
+      const scope = new Scope(factory.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), false);
+      let timestampIndex = factory.timestampIndex;
+      if (source.timestamp !== undefined) timestampIndex = scope.find(source.timestamp.name, undefined, source.timestamp.position);
+      return { scope, timestampIndex, build: () => factory };
+    }
+    case 'join': throw sqlSemanticError('joins are not supported yet', source.position);
+  }
+}
+
+function bindFunctionSource(name: string, source: Extract<FromSource, { kind: 'functionSource' }>, env: SourceEnv): BoundSource {
+  const qualifiers = source.alias === undefined ? [] : [source.alias.name];
+  const fixed = (factory: QueryFactory): BoundSource => ({
+    scope: new Scope(factory.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), false),
+    timestampIndex: factory.timestampIndex,
+    build: () => factory,
+  });
+  const args = source.call.args;
+  switch (name.toLowerCase()) {
+    case 'long_sequence': {
+      const count = args[0]?.kind === 'literal' ? Number(bindLiteral(args[0]).value) : NaN;
+      if (args.length !== 1 || !Number.isFinite(count)) throw sqlSemanticError('long_sequence expects a row count constant', source.call.position);
+      return fixed(new LongSequenceFactory(Math.max(0, Math.trunc(count))));
+    }
+    case 'tables': return fixed(tablesFactory(env.catalog));
+    case 'table_columns': return fixed(tableColumnsFactory(env.catalog, textArgument(source), source.call.position));
+    case 'table_partitions': return fixed(tablePartitionsFactory(env.catalog, textArgument(source), source.call.position));
+    default: throw sqlSemanticError(`unknown function name: ${name}`, source.call.position);
+  }
+}
+
+function textArgument(source: Extract<FromSource, { kind: 'functionSource' }>): string {
+  const arg = source.call.args[0];
+  if (arg?.kind !== 'literal' || typeof arg.value !== 'string') throw sqlSemanticError('table name expected', arg?.position ?? source.call.position);
+  return arg.value;
+}

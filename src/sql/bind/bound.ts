@@ -1,0 +1,52 @@
+// Bound expressions: names resolved to input column indexes, every node typed, calls resolved to
+// function definitions. Codegen turns these into JavaScript source; they carry positions for runtime errors.
+import type { ValueType } from '../../types/column-type.js';
+
+export interface BoundColumn {
+  readonly kind: 'column';
+  readonly type: ValueType;
+  /** Index of the column in the input batch of the operator that evaluates the expression. */
+  readonly index: number;
+  readonly position: number;
+}
+
+export interface BoundConstant {
+  readonly kind: 'constant';
+  readonly type: ValueType;
+  /** Value in expression domain: number (NaN null) for numeric/time/IPv4 types; string|null for text; boolean. */
+  readonly value: number | string | boolean | null | Uint8Array;
+  /** Exact 64-bit value for LONG/TIMESTAMP/DATE constants beyond ±2^53. */
+  readonly exact?: bigint;
+  readonly position: number;
+}
+
+export interface BoundCall {
+  readonly kind: 'call';
+  readonly type: ValueType;
+  readonly name: string;
+  readonly args: readonly BoundExpr[];
+  /** Produces the JS expression for the call from the argument expressions (see functions/signature.ts). */
+  readonly emit: (args: readonly string[], constant: (value: unknown) => string) => string;
+  readonly position: number;
+}
+
+export type BoundExpr = BoundColumn | BoundConstant | BoundCall;
+
+/** An aggregate call: the argument is evaluated per row (as a projection below the aggregation). */
+export interface BoundAggregate {
+  readonly name: string;
+  readonly type: ValueType;
+  /** Argument expressions over the aggregation's input; empty for count(*). */
+  readonly args: readonly BoundExpr[];
+  readonly distinct: boolean;
+  readonly position: number;
+}
+
+export interface OutputColumn {
+  readonly name: string;
+  readonly type: ValueType;
+}
+
+export function isConstant(expr: BoundExpr): expr is BoundConstant {
+  return expr.kind === 'constant';
+}

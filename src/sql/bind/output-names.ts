@@ -1,0 +1,24 @@
+// Output column naming as QuestDB does it: bare column → its name, alias → alias, function call → the
+// function name, `::`/CAST → `cast`, anything else → `column`; clashes get the lowest free suffix 1, 2, ...
+import type { Expr } from '../syntax/ast.js';
+
+export function defaultColumnName(expr: Expr): string {
+  switch (expr.kind) {
+    case 'column': return expr.name;
+    case 'call': return expr.name;
+    case 'cast': return 'cast';
+    default: return 'column';
+  }
+}
+
+export class OutputNames {
+  private readonly taken = new Set<string>();
+
+  /** Reserves `name`, or the first free `name<k>`, case-insensitively. */
+  claim(name: string): string {
+    let candidate = name;
+    for (let suffix = 1; this.taken.has(candidate.toLowerCase()); suffix++) candidate = `${name}${suffix}`;
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
+}

@@ -1,0 +1,88 @@
+// Compiles emitted expression source into functions with `new Function`, once per distinct source text.
+// A projection computes one output vector per expression for a batch; a filter fills a selection vector.
+// The generated source is kept for EXPLAIN and tests.
+import type { BoundExpr } from '../bind/bound.js';
+import type { ValueType } from '../../types/column-type.js';
+import type { ColumnBatch, Vector, VectorData } from '../exec/batch.js';
+import { allocateVectorData } from '../exec/batch.js';
+import type { EmitState } from './emit-expression.js';
+import { emitExpression, emitStore, newEmitState } from './emit-expression.js';
+import type { RuntimeHelpers } from './runtime.js';
+import { dictionaryEncode } from './symbol-output.js';
+
+type LoopFunction = (n: number, V: readonly VectorData[], S: readonly (readonly string[] | undefined)[], K: readonly unknown[], rt: RuntimeHelpers, O: readonly VectorData[], sel: Int32Array) => number;
+
+const functionCache = new Map<string, LoopFunction>();
+
+function compileSource(source: string): LoopFunction {
+  let compiled = functionCache.get(source);
+  if (compiled === undefined) {
+    compiled = new Function('n', 'V', 'S', 'K', 'rt', 'O', 'sel', source) as LoopFunction;
+    functionCache.set(source, compiled);
+  }
+  return compiled;
+}
+
+function prologue(state: EmitState, outputs: number): string {
+  const lines: string[] = ["'use strict';"];
+  for (const index of state.usedColumns) lines.push(`const v${index} = V[${index}];`);
+  for (const index of state.usedSymbols) lines.push(`const s${index} = S[${index}];`);
+  state.constants.forEach((_, k) => lines.push(`const k${k} = K[${k}];`));
+  for (let k = 0; k < outputs; k++) lines.push(`const o${k} = O[${k}];`);
+  return lines.join('\n');
+}
+
+export interface CompiledFilter {
+  readonly source: string;
+  /** Writes the indexes of matching rows into `selection`; returns how many matched. */
+  run(batch: ColumnBatch, rt: RuntimeHelpers, selection: Int32Array): number;
+}
+
+export function compileFilter(predicate: BoundExpr): CompiledFilter {
+  const state = newEmitState();
+  const condition = emitExpression(predicate, state);
+  const source = `${prologue(state, 0)}\nlet k = 0;\nfor (let i = 0; i < n; i++) { if (${condition}) sel[k++] = i; }\nreturn k;`;
+  const loop = compileSource(source);
+  const constants = state.constants;
+  return {
+    source,
+    run: (batch, rt, selection) => loop(batch.rowCount, batch.vectors.map((vector) => vector.data), batch.vectors.map((vector) => vector.symbols), constants, rt, [], selection),
+  };
+}
+
+export interface CompiledProjection {
+  readonly source: string;
+  run(batch: ColumnBatch, rt: RuntimeHelpers): Vector[];
+}
+
+/** Compiles expressions evaluated together over one batch; bare column references pass vectors through. */
+export function compileProjection(exprs: readonly BoundExpr[]): CompiledProjection {
+  const state = newEmitState();
+  const computed: { index: number; type: ValueType }[] = [];
+  const body: string[] = [];
+  exprs.forEach((expr, k) => {
+    if (expr.kind === 'column') return;
+    const storeType: ValueType = expr.type === 'SYMBOL' ? 'STRING' : expr.type;
+    body.push(emitStore(`o${computed.length}`, emitExpression(expr, state), storeType));
+    computed.push({ index: k, type: expr.type });
+  });
+  const source = `${prologue(state, computed.length)}\nfor (let i = 0; i < n; i++) {\n${body.join('\n')}\n}\nreturn n;`;
+  const loop = computed.length === 0 ? undefined : compileSource(source);
+  const constants = state.constants;
+  return {
+    source,
+    run(batch, rt) {
+      const outputs = computed.map((entry) => allocateVectorData(entry.type === 'SYMBOL' ? 'STRING' : entry.type, batch.rowCount));
+      if (loop !== undefined) {
+        loop(batch.rowCount, batch.vectors.map((vector) => vector.data), batch.vectors.map((vector) => vector.symbols), constants, rt, outputs, new Int32Array(0));
+      }
+      let next = 0;
+      return exprs.map((expr): Vector => {
+        if (expr.kind === 'column') return batch.vectors[expr.index] as Vector;
+        const data = outputs[next++] as VectorData;
+        if (expr.type === 'SYMBOL') return dictionaryEncode(data as (string | null)[], batch.rowCount);
+        return { type: expr.type, data };
+      });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// Bound expression → JavaScript source of one row's value, reading input vectors `v<k>[i]`.
+// No user text reaches the source: constants live in the `K` array and are referenced as `k<n>`;
+// every identifier comes from our own counters.
+import type { BoundExpr } from '../bind/bound.js';
+import type { ValueType } from '../../types/column-type.js';
+import { assertNever } from '../../core/assert.js';
+
+export interface EmitState {
+  readonly constants: unknown[];
+  readonly usedColumns: Set<number>;
+  readonly usedSymbols: Set<number>;
+}
+
+export function newEmitState(): EmitState {
+  return { constants: [], usedColumns: new Set(), usedSymbols: new Set() };
+}
+
+export function constantRef(state: EmitState, value: unknown): string {
+  state.constants.push(value);
+  return `k${state.constants.length - 1}`;
+}
+
+/** Reads input column `index` of type `type` at row `i`, in the expression domain of the type. */
+export function emitColumnRead(state: EmitState, index: number, type: ValueType): string {
+  state.usedColumns.add(index);
+  const v = `v${index}[i]`;
+  switch (type) {
+    case 'INT': return `(${v} === -2147483648 ? NaN : ${v})`;
+    case 'BOOLEAN': return `(${v} !== 0)`;
+    case 'CHAR': return `(${v} === 0 ? null : String.fromCharCode(${v}))`;
+    case 'IPV4': return `(${v} === 0 ? NaN : (${v} >>> 0))`;
+    case 'SYMBOL':
+      state.usedSymbols.add(index);
+      return `(${v} < 0 ? null : s${index}[${v}])`;
+    default: return v;
+  }
+}
+
+export function emitExpression(expr: BoundExpr, state: EmitState): string {
+  switch (expr.kind) {
+    case 'column': return emitColumnRead(state, expr.index, expr.type);
+    case 'constant': return emitConstant(expr.value, expr.type, state);
+    case 'call': {
+      const args = expr.args.map((arg) => emitExpression(arg, state));
+      return expr.emit(args, (value) => constantRef(state, value));
+    }
+    default: return assertNever(expr, 'bound expression');
+  }
+}
+
+function emitConstant(value: unknown, type: ValueType, state: EmitState): string {
+  if (value === null) return type === 'BOOLEAN' ? 'false' : typeof value === 'number' ? 'NaN' : nullLiteral(type);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'NaN';
+    if (Number.isSafeInteger(value) || Number.isFinite(value)) return `(${value})`;
+  }
+  return constantRef(state, value);
+}
+
+function nullLiteral(type: ValueType): string {
+  switch (type) {
+    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'BINARY': case 'NULL': return 'null';
+    case 'BYTE': case 'SHORT': return '0';
+    default: return 'NaN';
+  }
+}
+
+/** Statement that stores expression value `value` into output array `o` at row `i`, per the output type. */
+export function emitStore(output: string, value: string, type: ValueType): string {
+  switch (type) {
+    case 'INT': return `{ const r = ${value}; ${output}[i] = r !== r ? -2147483648 : r | 0; }`;
+    case 'BOOLEAN': return `${output}[i] = ${value} ? 1 : 0;`;
+    case 'CHAR': return `{ const r = ${value}; ${output}[i] = r === null ? 0 : r.charCodeAt(0); }`;
+    case 'IPV4': return `{ const r = ${value}; ${output}[i] = r !== r ? 0 : r | 0; }`;
+    default: return `${output}[i] = ${value};`;
+  }
+}

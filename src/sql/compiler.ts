@@ -1,0 +1,99 @@
+// The SQL facade: the only entry point used outside sql/. Parses a statement and, for queries, binds it
+// against the catalog into a reusable QueryFactory. Write statements are parsed (so syntax errors come back
+// with positions at once) and returned for the primary to execute.
+import type { QueryExpr, Statement } from './syntax/ast.js';
+import { parseStatement } from './syntax/parser.js';
+import type { QueryFactory } from './exec/operator.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { TableSnapshot } from '../storage/table-reader.js';
+import type { SourceEnv } from './bind/bind-source.js';
+import { bindSelect, applyLimit } from './bind/bind-select.js';
+import { SortFactory } from './exec/sort.js';
+import { showTablesFactory, tableColumnsFactory, tablePartitionsFactory } from './bind/meta-sources.js';
+import { MaterializedFactory } from './exec/materialized.js';
+import { sqlSemanticError } from '../core/errors.js';
+
+export type { ColumnBatch, Vector, VectorData } from './exec/batch.js';
+export type { QueryFactory, Cursor, ExecContext, Cancellation } from './exec/operator.js';
+export { createExecContext, drain } from './exec/operator.js';
+export type { OutputColumn } from './bind/bound.js';
+export type { Statement, QueryExpr } from './syntax/ast.js';
+export { createRuntime } from './codegen/runtime.js';
+
+export type CompiledStatement =
+  | { readonly kind: 'query'; readonly factory: QueryFactory; readonly statement: Statement }
+  | { readonly kind: 'write'; readonly statement: Statement; readonly queryType: string }
+  | { readonly kind: 'explain'; readonly factory: QueryFactory; readonly statement: Statement };
+
+/** Statement kinds as QuestDB's validate endpoint names them (`queryType`). */
+export function queryTypeOf(statement: Statement): string {
+  switch (statement.kind) {
+    case 'createTable': return 'CREATE TABLE';
+    case 'dropTable': return 'DROP';
+    case 'truncateTable': return 'TRUNCATE';
+    case 'renameTable': return 'RENAME TABLE';
+    case 'alterTable': return 'ALTER TABLE';
+    case 'insert': return 'INSERT';
+    case 'update': return 'UPDATE';
+    case 'noop': return statement.keyword;
+    default: return 'SELECT';
+  }
+}
+
+export function createSourceEnv(catalog: Catalog): SourceEnv {
+  const opened = new Map<string, TableSnapshot>();
+  const env: SourceEnv = {
+    catalog,
+    bindQuery: (query) => bindQueryExpr(query, env),
+    openTable(name, position) {
+      const stored = catalog.resolveName(name);
+      const snapshot = stored === undefined ? undefined : (opened.get(stored) ?? catalog.openSnapshot(stored));
+      if (stored === undefined || snapshot === undefined) throw sqlSemanticError(`table does not exist [table=${name}]`, position);
+      opened.set(stored, snapshot);
+      return snapshot;
+    },
+  };
+  return env;
+}
+
+export function bindQueryExpr(query: QueryExpr, env: SourceEnv): QueryFactory {
+  if (query.kind === 'select') {
+    if (query.with.length > 0) throw sqlSemanticError('WITH is not supported yet', query.position);
+    return bindSelect(query, env);
+  }
+  throw sqlSemanticError('set operations are not supported yet', query.position);
+}
+
+export function compileStatement(statement: Statement, catalog: Catalog): CompiledStatement {
+  const env = createSourceEnv(catalog);
+  switch (statement.kind) {
+    case 'query': return { kind: 'query', factory: bindQueryExpr(statement.query, env), statement };
+    case 'show': return { kind: 'query', factory: bindShow(statement, catalog), statement };
+    case 'explain': {
+      const inner = compileStatement(statement.statement, catalog);
+      if (inner.kind === 'write') throw sqlSemanticError('EXPLAIN supports queries only', statement.position);
+      return { kind: 'explain', factory: explainFactory(inner.factory), statement };
+    }
+    default: return { kind: 'write', statement, queryType: queryTypeOf(statement) };
+  }
+}
+
+export function compile(text: string, catalog: Catalog): CompiledStatement {
+  return compileStatement(parseStatement(text), catalog);
+}
+
+function bindShow(statement: Extract<Statement, { kind: 'show' }>, catalog: Catalog): QueryFactory {
+  const table = statement.table;
+  switch (statement.what) {
+    case 'tables': return new SortFactory(showTablesFactory(catalog), [{ index: 0, descending: false }]);
+    case 'columns': return tableColumnsFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
+    case 'partitions': return tablePartitionsFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
+    default: throw sqlSemanticError(`SHOW ${statement.what} is not supported yet`, statement.position);
+  }
+}
+
+function explainFactory(factory: QueryFactory): QueryFactory {
+  return new MaterializedFactory([{ name: 'QUERY PLAN', type: 'STRING' }], () => factory.explain(0).map((line) => [line]), 'explain');
+}
+
+export { applyLimit };

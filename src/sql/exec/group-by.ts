@@ -1,0 +1,161 @@
+// Hash aggregation. Input columns are [keys..., aggregate arguments...]; output is [keys..., aggregates...].
+// A single SYMBOL key from one dictionary groups by its int key through a dense array; other keys go
+// through a Map. Without keys there is exactly one output row, even over empty input (QuestDB rule).
+import type { ColumnBatch, Vector } from './batch.js';
+import { allocateVectorData } from './batch.js';
+import type { Cursor, ExecContext, QueryFactory } from './operator.js';
+import { indent } from './operator.js';
+import type { OutputColumn } from '../bind/bound.js';
+import type { AggregateKind } from '../functions/signature.js';
+import type { ValueType } from '../../types/column-type.js';
+import type { AggregateKernel } from './aggregate-kernels.js';
+import { createKernel, isNullAt } from './aggregate-kernels.js';
+import { dictionaryEncode } from '../codegen/symbol-output.js';
+
+export interface AggregateSpec {
+  readonly kind: AggregateKind;
+  /** Input column of the argument, or -1 for count(*). */
+  readonly argIndex: number;
+  readonly argType: ValueType | undefined;
+  readonly resultType: ValueType;
+  readonly name: string;
+}
+
+class GroupIndex {
+  readonly keyValues: unknown[][];
+  count = 0;
+  private readonly map = new Map<unknown, number>();
+  private denseSymbols: readonly string[] | undefined;
+  private dense: Int32Array | undefined;
+
+  constructor(private readonly keyCount: number) {
+    this.keyValues = Array.from({ length: keyCount }, () => []);
+  }
+
+  assign(batch: ColumnBatch, groups: Int32Array): void {
+    const first = batch.vectors[0] as Vector;
+    if (this.keyCount === 1 && first.type === 'SYMBOL' && first.symbols !== undefined && (this.denseSymbols === undefined || this.denseSymbols === first.symbols) && this.map.size === 0) {
+      this.assignDense(first, batch.rowCount, groups);
+      return;
+    }
+    this.convertDenseToMap();
+    for (let row = 0; row < batch.rowCount; row++) {
+      const key = this.keyCount === 1 ? keyValue(first, row) : compositeKey(batch, this.keyCount, row);
+      let group = this.map.get(key);
+      if (group === undefined) {
+        group = this.newGroup(batch, row);
+        this.map.set(key, group);
+      }
+      groups[row] = group;
+    }
+  }
+
+  private assignDense(vector: Vector, rowCount: number, groups: Int32Array): void {
+    const symbols = vector.symbols as readonly string[];
+    this.denseSymbols = symbols;
+    if (this.dense === undefined || this.dense.length < symbols.length + 1) {
+      const next = new Int32Array(symbols.length + 1 + 64).fill(-1);
+      if (this.dense !== undefined) next.set(this.dense);
+      this.dense = next;
+    }
+    const dense = this.dense;
+    const keys = vector.data as Int32Array;
+    for (let row = 0; row < rowCount; row++) {
+      const slot = (keys[row] as number) + 1;
+      let group = dense[slot] as number;
+      if (group < 0) {
+        group = this.count++;
+        dense[slot] = group;
+        (this.keyValues[0] as unknown[]).push(slot === 0 ? null : symbols[slot - 1]);
+      }
+      groups[row] = group;
+    }
+  }
+
+  private convertDenseToMap(): void {
+    if (this.dense === undefined) return;
+    (this.keyValues[0] as unknown[]).forEach((value, group) => this.map.set(value, group));
+    this.dense = undefined;
+  }
+
+  private newGroup(batch: ColumnBatch, row: number): number {
+    for (let k = 0; k < this.keyCount; k++) (this.keyValues[k] as unknown[]).push(keyValue(batch.vectors[k] as Vector, row));
+    return this.count++;
+  }
+}
+
+function keyValue(vector: Vector, row: number): unknown {
+  if (isNullAt(vector, row)) return null;
+  if (vector.type === 'SYMBOL') return (vector.symbols as readonly string[])[vector.data[row] as number];
+  return vector.data[row];
+}
+
+function compositeKey(batch: ColumnBatch, keyCount: number, row: number): string {
+  const parts: unknown[] = [];
+  for (let k = 0; k < keyCount; k++) parts.push(keyValue(batch.vectors[k] as Vector, row));
+  return JSON.stringify(parts);
+}
+
+export class GroupByFactory implements QueryFactory {
+  readonly columns: readonly OutputColumn[];
+  readonly timestampIndex = -1;
+
+  constructor(private readonly child: QueryFactory, private readonly keyCount: number, private readonly aggregates: readonly AggregateSpec[]) {
+    this.columns = [...child.columns.slice(0, keyCount), ...aggregates.map((spec) => ({ name: spec.name, type: spec.resultType }))];
+  }
+
+  open(ctx: ExecContext): Cursor {
+    const input = this.child.open(ctx);
+    let done = false;
+    return {
+      nextBatch: (): ColumnBatch | undefined => {
+        if (done) return undefined;
+        done = true;
+        return this.aggregate(input, ctx);
+      },
+      close: () => input.close(),
+    };
+  }
+
+  private aggregate(input: Cursor, ctx: ExecContext): ColumnBatch {
+    const kernels: AggregateKernel[] = this.aggregates.map((spec) => createKernel(spec.kind, spec.argType, spec.resultType));
+    const index = new GroupIndex(this.keyCount);
+    let groups = new Int32Array(0);
+    for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {
+      ctx.checkCancelled();
+      let groupIds: Int32Array | undefined;
+      if (this.keyCount > 0) {
+        if (groups.length < batch.rowCount) groups = new Int32Array(batch.rowCount);
+        index.assign(batch, groups);
+        groupIds = groups;
+      }
+      const groupCount = this.keyCount === 0 ? 1 : index.count;
+      this.aggregates.forEach((spec, k) => (kernels[k] as AggregateKernel).update(spec.argIndex < 0 ? undefined : batch.vectors[spec.argIndex], batch.rowCount, groupIds, groupCount));
+    }
+    const groupCount = this.keyCount === 0 ? 1 : index.count;
+    const keyVectors = this.columns.slice(0, this.keyCount).map((column, k) => keyVector(column.type, index.keyValues[k] as unknown[], groupCount));
+    return { rowCount: groupCount, vectors: [...keyVectors, ...kernels.map((kernel) => kernel.result(groupCount))] };
+  }
+
+  explain(depth: number): string[] {
+    const keys = this.keyCount === 0 ? 'GroupBy vectorized: true' : `GroupBy keys: [${this.columns.slice(0, this.keyCount).map((c) => c.name).join(',')}]`;
+    return [indent(depth, `${keys} values: [${this.aggregates.map((spec) => `${spec.kind}`).join(',')}]`), ...this.child.explain(depth + 1)];
+  }
+}
+
+function keyVector(type: ValueType, values: readonly unknown[], count: number): Vector {
+  if (type === 'SYMBOL') return dictionaryEncode(values as (string | null)[], count);
+  const data = allocateVectorData(type, count);
+  for (let k = 0; k < count; k++) {
+    const value = values[k];
+    (data as unknown[])[k] = value === null ? nullSentinel(type) : value;
+  }
+  return { type, data };
+}
+
+function nullSentinel(type: ValueType): unknown {
+  if (type === 'INT') return -2147483648;
+  if (type === 'STRING' || type === 'VARCHAR' || type === 'UUID' || type === 'BINARY') return null;
+  if (type === 'BOOLEAN' || type === 'BYTE' || type === 'SHORT' || type === 'CHAR' || type === 'IPV4') return 0;
+  return NaN;
+}

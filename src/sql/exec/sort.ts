@@ -1,0 +1,93 @@
+// ORDER BY: materialises the input, sorts a row permutation (stable: ties keep input order) and emits
+// batches in that order. NULL is the smallest value unless NULLS FIRST/LAST says otherwise.
+import type { ColumnBatch, Vector } from './batch.js';
+import type { Cursor, ExecContext, QueryFactory } from './operator.js';
+import { drain, indent } from './operator.js';
+import type { OutputColumn } from '../bind/bound.js';
+import { concatBatches, gatherBatch } from './vector-ops.js';
+import { isNullAt } from './aggregate-kernels.js';
+import { batchRowsMax } from '../../core/limits.js';
+
+export interface SortKey {
+  readonly index: number;
+  readonly descending: boolean;
+  /** Explicit placement of nulls; undefined means nulls sort as the smallest value. */
+  readonly nullsFirst?: boolean;
+}
+
+type Comparator = (a: number, b: number) => number;
+
+function keyComparator(vector: Vector, key: SortKey): Comparator {
+  const direction = key.descending ? -1 : 1;
+  const nullsFirst = key.nullsFirst ?? !key.descending;
+  const symbols = vector.type === 'SYMBOL' ? vector.symbols : undefined;
+  const data = vector.data;
+  return (a, b) => {
+    const aNull = isNullAt(vector, a);
+    const bNull = isNullAt(vector, b);
+    if (aNull || bNull) {
+      if (aNull && bNull) return 0;
+      return aNull === nullsFirst ? -1 : 1;
+    }
+    let left = data[a] as number | string;
+    let right = data[b] as number | string;
+    if (symbols !== undefined) {
+      left = symbols[left as number] as string;
+      right = symbols[right as number] as string;
+    }
+    if (left < right) return -direction;
+    if (left > right) return direction;
+    return 0;
+  };
+}
+
+export function sortPermutation(batch: ColumnBatch, keys: readonly SortKey[]): Int32Array {
+  const comparators = keys.map((key) => keyComparator(batch.vectors[key.index] as Vector, key));
+  const order = new Int32Array(batch.rowCount);
+  for (let k = 0; k < order.length; k++) order[k] = k;
+  order.sort((a, b) => {
+    for (const compare of comparators) {
+      const result = compare(a, b);
+      if (result !== 0) return result;
+    }
+    return a - b;
+  });
+  return order;
+}
+
+export class SortFactory implements QueryFactory {
+  readonly columns: readonly OutputColumn[];
+  readonly timestampIndex: number;
+
+  constructor(private readonly child: QueryFactory, private readonly keys: readonly SortKey[]) {
+    this.columns = child.columns;
+    const first = keys[0];
+    this.timestampIndex = first !== undefined && first.index === child.timestampIndex && !first.descending ? child.timestampIndex : -1;
+  }
+
+  open(ctx: ExecContext): Cursor {
+    const input = this.child.open(ctx);
+    let sorted: ColumnBatch | undefined;
+    let order: Int32Array | undefined;
+    let emitted = 0;
+    return {
+      nextBatch: (): ColumnBatch | undefined => {
+        if (sorted === undefined) {
+          sorted = concatBatches(drain(input, ctx), this.columns.map((column) => column.type));
+          ctx.checkCancelled();
+          order = sortPermutation(sorted, this.keys);
+        }
+        if (emitted >= sorted.rowCount) return undefined;
+        const count = Math.min(batchRowsMax, sorted.rowCount - emitted);
+        const batch = gatherBatch(sorted, (order as Int32Array).subarray(emitted, emitted + count), count);
+        emitted += count;
+        return batch;
+      },
+      close: () => input.close(),
+    };
+  }
+
+  explain(depth: number): string[] {
+    return [indent(depth, `Sort keys: [${this.keys.map((key) => `${this.columns[key.index]?.name ?? key.index}${key.descending ? ' desc' : ''}`).join(', ')}]`), ...this.child.explain(depth + 1)];
+  }
+}

@@ -1,0 +1,119 @@
+// Whole-vector operations used by operators: null vectors, gather by selection, slice, concatenation
+// (with SYMBOL dictionaries merged when batches carry different ones).
+import type { ValueType } from '../../types/column-type.js';
+import { VECTOR_KIND } from '../../types/column-type.js';
+import type { ColumnBatch, NumericVectorData, Vector, VectorData } from './batch.js';
+import { allocateVectorData } from './batch.js';
+import { assert } from '../../core/assert.js';
+
+export function nullVector(type: ValueType, count: number): Vector {
+  const data = allocateVectorData(type, count);
+  switch (type) {
+    case 'INT': (data as Int32Array).fill(-2147483648); break;
+    case 'SYMBOL': (data as Int32Array).fill(-1); return { type, data, symbols: [] };
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'DOUBLE': case 'FLOAT': (data as Float64Array).fill(NaN); break;
+    default: break;
+  }
+  return { type, data };
+}
+
+function isTypedArray(data: VectorData): data is NumericVectorData {
+  return ArrayBuffer.isView(data);
+}
+
+export function gatherVector(vector: Vector, selection: Int32Array, count: number): Vector {
+  const source = vector.data;
+  const out = allocateVectorData(vector.type, count);
+  if (isTypedArray(source)) {
+    const target = out as NumericVectorData;
+    for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+  } else {
+    const target = out as unknown[];
+    for (let k = 0; k < count; k++) target[k] = source[selection[k] as number];
+  }
+  let exact: BigInt64Array | undefined;
+  if (vector.exact !== undefined) {
+    exact = new BigInt64Array(count);
+    for (let k = 0; k < count; k++) exact[k] = vector.exact[selection[k] as number] as bigint;
+  }
+  return withData(vector, out, exact);
+}
+
+export function gatherBatch(batch: ColumnBatch, selection: Int32Array, count: number): ColumnBatch {
+  return { rowCount: count, vectors: batch.vectors.map((vector) => gatherVector(vector, selection, count)) };
+}
+
+export function sliceVector(vector: Vector, from: number, to: number): Vector {
+  const data = vector.data;
+  const sliced: VectorData = isTypedArray(data) ? data.subarray(from, to) : data.slice(from, to);
+  return withData(vector, sliced, vector.exact?.subarray(from, to));
+}
+
+export function sliceBatch(batch: ColumnBatch, from: number, to: number): ColumnBatch {
+  return { rowCount: to - from, vectors: batch.vectors.map((vector) => sliceVector(vector, from, to)) };
+}
+
+function withData(vector: Vector, data: VectorData, exact: BigInt64Array | undefined): Vector {
+  if (vector.symbols !== undefined) return { type: vector.type, data, symbols: vector.symbols };
+  return exact === undefined ? { type: vector.type, data } : { type: vector.type, data, exact };
+}
+
+/** Concatenates the rows of several batches into one (materialisation for sort, negative limits). */
+export function concatBatches(batches: readonly ColumnBatch[], types: readonly ValueType[]): ColumnBatch {
+  const total = batches.reduce((sum, batch) => sum + batch.rowCount, 0);
+  const vectors = types.map((type, column) => concatColumn(batches, column, type, total));
+  return { rowCount: total, vectors };
+}
+
+function concatColumn(batches: readonly ColumnBatch[], column: number, type: ValueType, total: number): Vector {
+  const parts = batches.map((batch) => batch.vectors[column] as Vector);
+  if (type === 'SYMBOL') return concatSymbolColumn(batches, column, total);
+  const out = allocateVectorData(type, total);
+  const withExact = parts.length > 0 && parts.every((part) => part.exact !== undefined);
+  const exact = withExact ? new BigInt64Array(total) : undefined;
+  let offset = 0;
+  batches.forEach((batch, k) => {
+    const part = parts[k] as Vector;
+    if (isTypedArray(out)) {
+      (out as Float64Array).set((part.data as Float64Array).subarray(0, batch.rowCount), offset);
+    } else {
+      const target = out as unknown[];
+      const source = part.data as unknown[];
+      for (let row = 0; row < batch.rowCount; row++) target[offset + row] = source[row];
+    }
+    if (exact !== undefined) exact.set((part.exact as BigInt64Array).subarray(0, batch.rowCount), offset);
+    offset += batch.rowCount;
+  });
+  assert(VECTOR_KIND[type] !== undefined, 'concatenated type has a vector layout');
+  return exact === undefined ? { type, data: out } : { type, data: out, exact };
+}
+
+function concatSymbolColumn(batches: readonly ColumnBatch[], column: number, total: number): Vector {
+  const keys = new Int32Array(total);
+  const first = batches[0]?.vectors[column]?.symbols ?? [];
+  const shared = batches.every((batch) => batch.vectors[column]?.symbols === first);
+  const merged: string[] = shared ? [...first] : [];
+  const index = new Map<string, number>();
+  let offset = 0;
+  for (const batch of batches) {
+    const part = batch.vectors[column] as Vector;
+    const data = part.data as Int32Array;
+    for (let row = 0; row < batch.rowCount; row++) {
+      const key = data[row] as number;
+      if (shared || key < 0) {
+        keys[offset + row] = key;
+        continue;
+      }
+      const text = (part.symbols as readonly string[])[key] as string;
+      let mapped = index.get(text);
+      if (mapped === undefined) {
+        mapped = merged.length;
+        merged.push(text);
+        index.set(text, mapped);
+      }
+      keys[offset + row] = mapped;
+    }
+    offset += batch.rowCount;
+  }
+  return { type: 'SYMBOL', data: keys, symbols: shared ? first : merged };
+}

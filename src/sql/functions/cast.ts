@@ -1,0 +1,66 @@
+// CAST and :: rules: the JS expression that converts a value of one type's domain into another's.
+// Narrowing numeric casts truncate toward zero; text parses (failure is an inconvertible-value error).
+import type { ValueType } from '../../types/column-type.js';
+import { isNumericType, typeDisplayName } from '../../types/column-type.js';
+import { isTextType } from '../../types/casts.js';
+import { sqlSemanticError } from '../../core/errors.js';
+
+/** Returns the JS expression converting `arg` (of type `from`) to `to`, or throws when no cast exists. */
+export function emitCast(arg: string, from: ValueType, to: ValueType, position: number): string {
+  if (from === to || from === 'NULL') return from === 'NULL' ? nullOf(to) : arg;
+  const fromName = typeDisplayName(from);
+  if (to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL') {
+    return isTextType(from) || from === 'UUID' ? arg : `rt.castToString(${arg}, '${from}')`;
+  }
+  if (isTextType(from)) return emitCastFromText(arg, fromName, to, position);
+  if (from === 'BOOLEAN') {
+    if (isNumericType(to)) return `(${arg} ? 1 : 0)`;
+  }
+  if (isNumericType(from) || from === 'TIMESTAMP' || from === 'DATE') {
+    const numeric = emitNumericCast(arg, from, to);
+    if (numeric !== undefined) return numeric;
+  }
+  if (from === 'IPV4' && (to === 'INT' || to === 'LONG')) return arg;
+  throw sqlSemanticError(`inconvertible types: ${fromName} -> ${typeDisplayName(to)}`, position);
+}
+
+function emitNumericCast(arg: string, from: ValueType, to: ValueType): string | undefined {
+  switch (to) {
+    case 'INT': return `rt.toInt(${arg})`;
+    case 'LONG': return from === 'TIMESTAMP' || from === 'DATE' ? arg : `rt.toLong(${arg})`;
+    case 'SHORT': case 'BYTE': return `rt.toShortOrByte(${arg})`;
+    case 'FLOAT': return `rt.toFloat(${arg})`;
+    case 'DOUBLE': return arg;
+    case 'BOOLEAN': return `rt.toBool(${arg})`;
+    case 'TIMESTAMP': return from === 'DATE' ? `(${arg} * 1000)` : `rt.toLong(${arg})`;
+    case 'DATE': return from === 'TIMESTAMP' ? `Math.floor(${arg} / 1000)` : `rt.toLong(${arg})`;
+    case 'CHAR': return `(${arg} !== ${arg} ? null : String.fromCharCode(${arg}))`;
+    case 'IPV4': return `(${arg} !== ${arg} || ${arg} === 0 ? NaN : (${arg} >>> 0))`;
+    default: return undefined;
+  }
+}
+
+function emitCastFromText(arg: string, fromName: string, to: ValueType, position: number): string {
+  switch (to) {
+    case 'TIMESTAMP': return `rt.parseTimestampOrThrow(${arg}, '${fromName}', ${position})`;
+    case 'DATE': return `rt.parseDateOrThrow(${arg}, '${fromName}', ${position})`;
+    case 'UUID': return `rt.parseUuidOrThrow(${arg}, '${fromName}', ${position})`;
+    case 'IPV4': return `rt.parseIpv4OrThrow(${arg}, '${fromName}', ${position})`;
+    case 'CHAR': return `rt.firstChar(${arg})`;
+    case 'BOOLEAN': return `(${arg} !== null && ${arg}.toLowerCase() === 'true')`;
+    case 'INT': case 'LONG': case 'SHORT': case 'BYTE': case 'FLOAT': case 'DOUBLE':
+      return `rt.parseNumber(${arg}, '${to}', '${fromName}', ${position})`;
+    default:
+      throw sqlSemanticError(`inconvertible types: ${fromName} -> ${typeDisplayName(to)}`, position);
+  }
+}
+
+/** The expression-domain null of a type. */
+export function nullOf(type: ValueType): string {
+  switch (type) {
+    case 'BOOLEAN': return 'false';
+    case 'BYTE': case 'SHORT': return '0';
+    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'BINARY': case 'NULL': return 'null';
+    default: return 'NaN';
+  }
+}

@@ -1,0 +1,56 @@
+// Type names as written in casts and column definitions, returned upper-cased. The parser accepts any word
+// (the binder decides whether the type exists); it only normalises the multi-token spellings:
+// DOUBLE PRECISION → DOUBLE, GEOHASH(8c) → GEOHASH(8C), DECIMAL(10, 2) → DECIMAL(10,2), VARCHAR(20) → VARCHAR,
+// TIMESTAMP WITH TIME ZONE → TIMESTAMP, and array suffixes DOUBLE[] / DOUBLE[][].
+import type { ParseCursor } from './parse-cursor.js';
+
+export interface TypeName {
+  readonly name: string;
+  readonly position: number;
+}
+
+/** Words that turn a following 'string' into a typed constant: `timestamp '2024-01-01'` ≡ CAST('2024-01-01' AS TIMESTAMP). */
+export const TYPED_CONSTANT_PREFIXES: ReadonlySet<string> = new Set([
+  'boolean', 'byte', 'short', 'char', 'int', 'integer', 'long', 'float', 'double', 'date', 'timestamp',
+  'timestamp_ns', 'symbol', 'string', 'varchar', 'uuid', 'ipv4', 'long256', 'binary', 'interval', 'decimal',
+]);
+
+/** Types whose `(n)` length is accepted for PostgreSQL compatibility and ignored. */
+const LENGTH_IGNORED = new Set(['VARCHAR', 'CHAR', 'STRING', 'TEXT', 'CHARACTER']);
+
+export function parseTypeName(c: ParseCursor): TypeName {
+  const token = c.peek();
+  if (token.kind !== 'identifier') throw c.error('type name expected', token);
+  c.next();
+  let name = token.text.toUpperCase();
+  if (name === 'DOUBLE') c.acceptWord('precision');
+  if (name === 'TIMESTAMP' && c.isWord('with') && c.isWord('time', 1) && c.isWord('zone', 2)) {
+    c.next();
+    c.next();
+    c.next();
+  }
+  if (c.isOperator('(') && (name === 'GEOHASH' || name === 'DECIMAL' || name === 'NUMERIC' || LENGTH_IGNORED.has(name))) {
+    const args = parseTypeArguments(c);
+    if (!LENGTH_IGNORED.has(name)) name = `${name}(${args.join(',')})`;
+  }
+  while (c.isOperator('[') && c.isOperator(']', 1) && c.peek().start === c.peek(-1).end) {
+    c.next();
+    c.next();
+    name += '[]';
+  }
+  return { name, position: token.start };
+}
+
+/** `( arg [, arg] )` where each argument is a single number-like token (`8c`, `10`, `2`). */
+function parseTypeArguments(c: ParseCursor): string[] {
+  c.expectOperator('(');
+  const args: string[] = [];
+  do {
+    const arg = c.peek();
+    if (arg.kind !== 'number' && arg.kind !== 'identifier') throw c.error('type precision expected', arg);
+    c.next();
+    args.push(arg.text.toUpperCase());
+  } while (c.acceptOperator(','));
+  c.expectOperator(')');
+  return args;
+}

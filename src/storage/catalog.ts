@@ -1,0 +1,70 @@
+// The tables under db/: name resolution (case-insensitive), and consistent snapshots of _meta + _txn.
+// Each statement opens its tables once through a CatalogSnapshot, so it reads one committed state throughout.
+import { join } from 'node:path';
+import * as fs from 'node:fs';
+import type { TableMeta } from './table-meta.js';
+import { decodeTableMeta } from './table-meta.js';
+import { decodeTxn } from './txn-file.js';
+import { TableSnapshot } from './table-reader.js';
+import { SymbolTableCache } from './symbol-dictionary.js';
+import { StorageError } from '../core/errors.js';
+
+/** Directory names under db/ that are not tables. */
+export function isTableDirName(name: string): boolean {
+  return !name.startsWith('.') && !name.startsWith('_');
+}
+
+export class Catalog {
+  private readonly metaCache = new Map<string, TableMeta>();
+  readonly symbolCache = new SymbolTableCache();
+
+  constructor(readonly dbDir: string) {}
+
+  /** Table directory names, i.e. table names as created. */
+  listTableNames(): string[] {
+    if (!fs.existsSync(this.dbDir)) return [];
+    return fs.readdirSync(this.dbDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && isTableDirName(entry.name) && fs.existsSync(join(this.dbDir, entry.name, '_txn')))
+      .map((entry) => entry.name)
+      .sort();
+  }
+
+  /** The stored spelling of a table name, matched case-insensitively; undefined when absent. */
+  resolveName(name: string): string | undefined {
+    if (isTableDirName(name) && fs.existsSync(join(this.dbDir, name, '_txn'))) return name;
+    const lower = name.toLowerCase();
+    return this.listTableNames().find((candidate) => candidate.toLowerCase() === lower);
+  }
+
+  /** Reads a consistent (_meta, _txn) pair; retries when an ALTER lands between the two reads. */
+  openSnapshot(storedName: string): TableSnapshot | undefined {
+    const dir = join(this.dbDir, storedName);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      let txnBytes: Buffer;
+      try {
+        txnBytes = fs.readFileSync(join(dir, '_txn'));
+      } catch {
+        return undefined;
+      }
+      const txn = decodeTxn(txnBytes, dir);
+      const meta = this.readMeta(dir, txn.tableId, txn.structureVersion);
+      if (meta !== undefined) return new TableSnapshot(dir, meta, txn, this.symbolCache);
+    }
+    throw new StorageError(`table metadata keeps changing while it is read [table=${storedName}]`);
+  }
+
+  private readMeta(dir: string, tableId: number, structureVersion: number): TableMeta | undefined {
+    const key = `${dir}#${tableId}`;
+    const cached = this.metaCache.get(key);
+    if (cached !== undefined && cached.structureVersion === structureVersion) return cached;
+    let meta: TableMeta;
+    try {
+      meta = decodeTableMeta(fs.readFileSync(join(dir, '_meta')), dir);
+    } catch {
+      return undefined;
+    }
+    if (meta.tableId !== tableId || meta.structureVersion !== structureVersion) return undefined;
+    this.metaCache.set(key, meta);
+    return meta;
+  }
+}

@@ -1,0 +1,130 @@
+// Paths and I/O of a partition's column files: `<stem>.d` (fixed-width values, or variable-size records)
+// and `<stem>.i` (rowCount + 1 int64 record offsets, variable-size columns only).
+// A column file either covers every committed row of its partition or is absent (all rows null:
+// the column was added after the partition was written).
+import { join } from 'node:path';
+import type { FilesFacade } from '../core/files.js';
+import type { ColumnType } from '../types/column-type.js';
+import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
+import type { ColumnMeta } from './table-meta.js';
+import type { ColumnData, RowChunk } from './row-chunk.js';
+import { varOffsets } from './wal/wal-record.js';
+
+export function columnFilePaths(partitionDir: string, stem: string): { data: string; index: string } {
+  return { data: join(partitionDir, `${stem}.d`), index: join(partitionDir, `${stem}.i`) };
+}
+
+/** Storage bytes of one null value of a fixed-width type. */
+export function nullValueBytes(type: ColumnType): Buffer {
+  const width = STORAGE_WIDTH_BYTES[type];
+  const bytes = Buffer.alloc(width);
+  switch (type) {
+    case 'INT': bytes.writeInt32LE(-2147483648); break;
+    case 'SYMBOL': bytes.writeInt32LE(-1); break;
+    case 'LONG': case 'DATE': case 'TIMESTAMP': bytes.writeBigInt64LE(-9223372036854775808n); break;
+    case 'FLOAT': bytes.writeFloatLE(NaN); break;
+    case 'DOUBLE': bytes.writeDoubleLE(NaN); break;
+    case 'UUID': bytes.writeBigInt64LE(-9223372036854775808n, 0); bytes.writeBigInt64LE(-9223372036854775808n, 8); break;
+    default: break; // BOOLEAN, BYTE, SHORT, CHAR, IPV4: zero is their null (or their only value)
+  }
+  return bytes;
+}
+
+/** A column of `rowCount` nulls in storage form. */
+export function nullColumnData(type: ColumnType, rowCount: number): ColumnData {
+  if (isVariableSize(type)) {
+    const bytes = Buffer.allocUnsafe(4 * rowCount);
+    for (let row = 0; row < rowCount; row++) bytes.writeInt32LE(-1, row * 4);
+    const offsets = new Float64Array(rowCount + 1);
+    for (let row = 0; row <= rowCount; row++) offsets[row] = row * 4;
+    return { kind: 'var', bytes, offsets };
+  }
+  const one = nullValueBytes(type);
+  const bytes = Buffer.allocUnsafe(one.length * rowCount);
+  for (let row = 0; row < rowCount; row++) one.copy(bytes, row * one.length);
+  return { kind: 'fixed', width: one.length, bytes };
+}
+
+/** Collects fds written during a commit so a sync commit can fsync them before publishing _txn. */
+export interface WriteSession {
+  readonly files: FilesFacade;
+  readonly durable: boolean;
+}
+
+function writeFileAt(session: WriteSession, path: string, bytes: Uint8Array, position: number, truncateTo?: number): void {
+  const fd = session.files.openWrite(path);
+  try {
+    if (truncateTo !== undefined) session.files.truncate(fd, truncateTo);
+    if (bytes.length > 0) session.files.write(fd, bytes, position);
+    if (session.durable) session.files.fsync(fd);
+  } finally {
+    session.files.close(fd);
+  }
+}
+
+/**
+ * Writes `data` as rows [existingRows, existingRows + n) of a column in a partition directory.
+ * `existingRows` = 0 creates the files. Bytes past the committed rows (left by a crash) are overwritten.
+ */
+export function appendColumn(session: WriteSession, partitionDir: string, column: ColumnMeta, data: ColumnData, existingRows: number): void {
+  const paths = columnFilePaths(partitionDir, column.fileStem);
+  if (existingRows > 0 && !session.files.exists(paths.data)) {
+    appendColumn(session, partitionDir, column, nullColumnData(column.type, existingRows), 0);
+  }
+  if (data.kind === 'fixed') {
+    const position = existingRows * data.width;
+    writeFileAt(session, paths.data, data.bytes, position, position);
+    return;
+  }
+  const dataEnd = existingRows === 0 ? 0 : readIndexEntry(session.files, paths.index, existingRows);
+  const rowCount = data.offsets.length - 1;
+  const index = new BigInt64Array(rowCount + 1);
+  for (let row = 0; row <= rowCount; row++) index[row] = BigInt(dataEnd + (data.offsets[row] as number));
+  writeFileAt(session, paths.data, data.bytes, dataEnd, dataEnd);
+  writeFileAt(session, paths.index, new Uint8Array(index.buffer), existingRows * 8, existingRows * 8);
+}
+
+function readIndexEntry(files: FilesFacade, path: string, entry: number): number {
+  const fd = files.openRead(path);
+  try {
+    const bytes = Buffer.alloc(8);
+    files.read(fd, bytes, entry * 8);
+    return Number(bytes.readBigInt64LE(0));
+  } finally {
+    files.close(fd);
+  }
+}
+
+function readRange(files: FilesFacade, path: string, start: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  if (length === 0) return bytes;
+  const fd = files.openRead(path);
+  try {
+    let done = 0;
+    while (done < length) {
+      const read = files.read(fd, bytes.subarray(done), start + done);
+      if (read <= 0) break;
+      done += read;
+    }
+    return bytes;
+  } finally {
+    files.close(fd);
+  }
+}
+
+/** Reads rows [0, rowCount) of the given columns of a partition into memory (for O3 merges and rewrites). */
+export function readPartitionChunk(files: FilesFacade, partitionDir: string, columns: readonly ColumnMeta[], rowCount: number): RowChunk {
+  const data = columns.map((column): ColumnData => {
+    const paths = columnFilePaths(partitionDir, column.fileStem);
+    if (!files.exists(paths.data)) return nullColumnData(column.type, rowCount);
+    if (!isVariableSize(column.type)) {
+      const width = STORAGE_WIDTH_BYTES[column.type];
+      return { kind: 'fixed', width, bytes: readRange(files, paths.data, 0, rowCount * width) };
+    }
+    const start = readIndexEntry(files, paths.index, 0);
+    const end = readIndexEntry(files, paths.index, rowCount);
+    const bytes = readRange(files, paths.data, start, end - start);
+    return { kind: 'var', bytes, offsets: varOffsets(bytes, rowCount) };
+  });
+  return { rowCount, columns: data };
+}

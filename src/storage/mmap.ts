@@ -1,0 +1,59 @@
+// The only importer of @riaskov/mmap-io: maps committed column-file ranges read-only into Buffers.
+// A mapping stays valid after its file is renamed or deleted, so readers keep the version they pinned;
+// mappings are released by the garbage collector when no view references them.
+import mmapIo from '@riaskov/mmap-io';
+import * as fs from 'node:fs';
+
+interface CachedMapping {
+  readonly buffer: Buffer;
+  readonly identity: string;
+}
+
+/** Mapped bytes currently referenced by the cache, for the memory metrics. */
+let mappedBytes = 0;
+const cache = new Map<string, CachedMapping>();
+
+function fileIdentity(stat: fs.Stats): string {
+  return `${stat.dev}:${stat.ino}`;
+}
+
+/**
+ * Returns a read-only view of at least `sizeBytes` bytes of the file. Mappings are cached per path and
+ * reused while the file is the same inode and the mapping is large enough (column files only grow in place).
+ */
+export function mapFileRange(path: string, sizeBytes: number): Buffer {
+  if (sizeBytes === 0) return Buffer.alloc(0);
+  const cached = cache.get(path);
+  if (cached !== undefined && cached.buffer.length >= sizeBytes) {
+    return cached.buffer.subarray(0, sizeBytes);
+  }
+  const fd = fs.openSync(path, 'r');
+  try {
+    const stat = fs.fstatSync(fd);
+    if (cached !== undefined && cached.identity === fileIdentity(stat) && cached.buffer.length >= sizeBytes) {
+      return cached.buffer.subarray(0, sizeBytes);
+    }
+    const mapSize = Math.max(sizeBytes, stat.size);
+    const buffer = mmapIo.map(mapSize, mmapIo.PROT_READ, mmapIo.MAP_SHARED, fd, 0, mmapIo.MADV_SEQUENTIAL);
+    if (cached !== undefined) mappedBytes -= cached.buffer.length;
+    mappedBytes += buffer.length;
+    cache.set(path, { buffer, identity: fileIdentity(stat) });
+    return buffer.subarray(0, sizeBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Drops cached mappings under a directory (a dropped table or a deleted partition version). */
+export function forgetMappings(pathPrefix: string): void {
+  for (const [path, mapping] of cache) {
+    if (path.startsWith(pathPrefix)) {
+      mappedBytes -= mapping.buffer.length;
+      cache.delete(path);
+    }
+  }
+}
+
+export function currentMappedBytes(): number {
+  return mappedBytes;
+}

@@ -1,0 +1,37 @@
+// Deletes partition directories nothing refers to any more: superseded versions (after a grace period,
+// so readers that pinned them can finish mapping) and, at start-up, leftovers of interrupted commits.
+import { join } from 'node:path';
+import * as fs from 'node:fs';
+import type { FilesFacade } from '../core/files.js';
+import { partitionVersionGraceMs } from '../core/limits.js';
+import type { TxnState } from './txn-file.js';
+import { partitionDirName } from './txn-file.js';
+
+const pendingRemovals = new Set<NodeJS.Timeout>();
+
+export function schedulePartitionRemoval(files: FilesFacade, dir: string): void {
+  const timer = setTimeout(() => {
+    pendingRemovals.delete(timer);
+    try {
+      files.removeTree(dir);
+    } catch {
+      // Retried at the next start-up by removeUnreferencedEntries.
+    }
+  }, partitionVersionGraceMs);
+  timer.unref();
+  pendingRemovals.add(timer);
+}
+
+/** Start-up clean-up: every directory of the table that _txn does not list (other than wal/) goes. */
+export function removeUnreferencedEntries(files: FilesFacade, tableDir: string, txn: TxnState): void {
+  const referenced = new Set(txn.partitions.map((entry) => partitionDirName(entry)));
+  for (const name of files.list(tableDir)) {
+    const path = join(tableDir, name);
+    if (name.includes('.tmp-')) {
+      files.unlink(path);
+      continue;
+    }
+    if (name === 'wal' || referenced.has(name)) continue;
+    if (fs.statSync(path).isDirectory()) files.removeTree(path);
+  }
+}

@@ -1,0 +1,163 @@
+// RowChunk: rows in storage form, one byte buffer per column, as they go into the WAL and the column files.
+// Fixed-width columns are little-endian values; variable-size columns are [int32 length][bytes] records
+// with row offsets. Before symbol resolution SYMBOL columns are variable-size text; after, int32 keys.
+import { assert } from '../core/assert.js';
+
+export interface FixedColumnData {
+  readonly kind: 'fixed';
+  readonly width: number;
+  /** rowCount × width bytes. */
+  readonly bytes: Buffer;
+}
+
+export interface VarColumnData {
+  readonly kind: 'var';
+  /** Concatenated records: int32 length (-1 = null) followed by that many bytes. */
+  readonly bytes: Buffer;
+  /** rowCount + 1 offsets into bytes; record k spans [offsets[k], offsets[k + 1]). */
+  readonly offsets: Float64Array;
+}
+
+export type ColumnData = FixedColumnData | VarColumnData;
+
+export interface RowChunk {
+  readonly rowCount: number;
+  readonly columns: readonly ColumnData[];
+}
+
+export function chunkColumnRowCount(column: ColumnData): number {
+  return column.kind === 'fixed' ? column.bytes.length / column.width : column.offsets.length - 1;
+}
+
+export function assertChunk(chunk: RowChunk, why: string): void {
+  for (const column of chunk.columns) {
+    assert(chunkColumnRowCount(column) === chunk.rowCount, `${why}: every column holds rowCount rows`);
+  }
+}
+
+/** Builds a variable-size column from text values (null → length -1). */
+export function varColumnFromStrings(values: readonly (string | null)[], rowCount: number): VarColumnData {
+  const lengths = new Int32Array(rowCount);
+  let total = 0;
+  for (let row = 0; row < rowCount; row++) {
+    const value = values[row];
+    const length = value === null || value === undefined ? -1 : Buffer.byteLength(value, 'utf8');
+    lengths[row] = length;
+    total += 4 + (length > 0 ? length : 0);
+  }
+  const bytes = Buffer.allocUnsafe(total);
+  const offsets = new Float64Array(rowCount + 1);
+  let position = 0;
+  for (let row = 0; row < rowCount; row++) {
+    offsets[row] = position;
+    const length = lengths[row] as number;
+    bytes.writeInt32LE(length, position);
+    position += 4;
+    if (length > 0) position += bytes.write(values[row] as string, position, length, 'utf8');
+  }
+  offsets[rowCount] = position;
+  return { kind: 'var', bytes, offsets };
+}
+
+/** Builds a variable-size column from binary values. */
+export function varColumnFromBinary(values: readonly (Uint8Array | null)[], rowCount: number): VarColumnData {
+  let total = 0;
+  for (let row = 0; row < rowCount; row++) total += 4 + (values[row]?.length ?? 0);
+  const bytes = Buffer.allocUnsafe(total);
+  const offsets = new Float64Array(rowCount + 1);
+  let position = 0;
+  for (let row = 0; row < rowCount; row++) {
+    offsets[row] = position;
+    const value = values[row];
+    if (value === null || value === undefined) {
+      bytes.writeInt32LE(-1, position);
+      position += 4;
+    } else {
+      bytes.writeInt32LE(value.length, position);
+      bytes.set(value, position + 4);
+      position += 4 + value.length;
+    }
+  }
+  offsets[rowCount] = position;
+  return { kind: 'var', bytes, offsets };
+}
+
+/** Reads record `row` of a variable-size column as text (null for length -1). */
+export function varValueAsString(column: VarColumnData, row: number): string | null {
+  const start = column.offsets[row] as number;
+  const length = column.bytes.readInt32LE(start);
+  if (length < 0) return null;
+  return column.bytes.toString('utf8', start + 4, start + 4 + length);
+}
+
+/** Rows `indexes[from..to)` of a column, in that order. */
+export function gatherColumn(column: ColumnData, indexes: Int32Array, from: number, to: number): ColumnData {
+  const count = to - from;
+  if (column.kind === 'fixed') {
+    const width = column.width;
+    const out = Buffer.allocUnsafe(count * width);
+    const source = column.bytes;
+    for (let k = 0; k < count; k++) {
+      const row = indexes[from + k] as number;
+      source.copy(out, k * width, row * width, row * width + width);
+    }
+    return { kind: 'fixed', width, bytes: out };
+  }
+  let total = 0;
+  for (let k = from; k < to; k++) {
+    const row = indexes[k] as number;
+    total += (column.offsets[row + 1] as number) - (column.offsets[row] as number);
+  }
+  const out = Buffer.allocUnsafe(total);
+  const offsets = new Float64Array(count + 1);
+  let position = 0;
+  for (let k = 0; k < count; k++) {
+    const row = indexes[from + k] as number;
+    const start = column.offsets[row] as number;
+    const end = column.offsets[row + 1] as number;
+    offsets[k] = position;
+    column.bytes.copy(out, position, start, end);
+    position += end - start;
+  }
+  offsets[count] = position;
+  return { kind: 'var', bytes: out, offsets };
+}
+
+export function gatherChunk(chunk: RowChunk, indexes: Int32Array, from: number, to: number): RowChunk {
+  return { rowCount: to - from, columns: chunk.columns.map((column) => gatherColumn(column, indexes, from, to)) };
+}
+
+/** Rows [from, to) without reordering. */
+export function sliceColumn(column: ColumnData, from: number, to: number): ColumnData {
+  if (column.kind === 'fixed') {
+    return { kind: 'fixed', width: column.width, bytes: column.bytes.subarray(from * column.width, to * column.width) };
+  }
+  const base = column.offsets[from] as number;
+  const offsets = new Float64Array(to - from + 1);
+  for (let k = 0; k <= to - from; k++) offsets[k] = (column.offsets[from + k] as number) - base;
+  return { kind: 'var', bytes: column.bytes.subarray(base, column.offsets[to] as number), offsets };
+}
+
+export function sliceChunk(chunk: RowChunk, from: number, to: number): RowChunk {
+  if (from === 0 && to === chunk.rowCount) return chunk;
+  return { rowCount: to - from, columns: chunk.columns.map((column) => sliceColumn(column, from, to)) };
+}
+
+export function concatColumns(a: ColumnData, b: ColumnData): ColumnData {
+  if (a.kind === 'fixed' && b.kind === 'fixed') {
+    return { kind: 'fixed', width: a.width, bytes: Buffer.concat([a.bytes, b.bytes]) };
+  }
+  assert(a.kind === 'var' && b.kind === 'var', 'concatenated columns have the same layout');
+  const aRows = a.offsets.length - 1;
+  const bRows = b.offsets.length - 1;
+  const offsets = new Float64Array(aRows + bRows + 1);
+  offsets.set(a.offsets.subarray(0, aRows), 0);
+  const base = a.bytes.length;
+  for (let k = 0; k <= bRows; k++) offsets[aRows + k] = (b.offsets[k] as number) + base;
+  return { kind: 'var', bytes: Buffer.concat([a.bytes, b.bytes]), offsets };
+}
+
+export function concatChunks(a: RowChunk, b: RowChunk): RowChunk {
+  assert(a.columns.length === b.columns.length, 'concatenated chunks have the same columns');
+  return { rowCount: a.rowCount + b.rowCount, columns: a.columns.map((column, k) => concatColumns(column, b.columns[k] as ColumnData)) };
+}

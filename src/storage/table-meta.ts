@@ -1,0 +1,108 @@
+// _meta codec: a table's structure (columns, types, designated timestamp, partitioning, settings).
+// Written atomically by the primary on every structure change; structureVersion increases by one each time.
+import type { ColumnType } from '../types/column-type.js';
+import { COLUMN_TYPES } from '../types/column-type.js';
+import type { PartitionUnit } from '../sql/syntax/ast.js';
+import { assert } from '../core/assert.js';
+import { StorageError } from '../core/errors.js';
+
+export interface ColumnMeta {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** Stable file-name stem: survives renames, so a renamed column keeps its files. */
+  readonly fileStem: string;
+  readonly indexed: boolean;
+  readonly symbolCapacity: number;
+}
+
+export interface TableMeta {
+  readonly formatVersion: 1;
+  readonly tableId: number;
+  readonly name: string;
+  readonly columns: readonly ColumnMeta[];
+  /** Index into columns of the designated timestamp, or -1. */
+  readonly timestampIndex: number;
+  readonly partitionBy: PartitionUnit;
+  readonly walEnabled: boolean;
+  readonly structureVersion: number;
+  readonly maxUncommittedRows: number;
+  readonly o3MaxLagMs: number;
+  /** Column names of DEDUP UPSERT KEYS (always including the designated timestamp), empty when off. */
+  readonly dedupKeys: readonly string[];
+}
+
+const PARTITION_UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
+
+export function encodeTableMeta(meta: TableMeta): Buffer {
+  assertTableMeta(meta, 'encoding _meta');
+  return Buffer.from(JSON.stringify(meta), 'utf8');
+}
+
+export function decodeTableMeta(bytes: Buffer, path: string): TableMeta {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new StorageError(`corrupt table metadata [path=${path}]`);
+  }
+  const meta = narrowTableMeta(parsed, path);
+  assertTableMeta(meta, 'decoding _meta');
+  return meta;
+}
+
+function narrowTableMeta(value: unknown, path: string): TableMeta {
+  if (typeof value !== 'object' || value === null) throw new StorageError(`corrupt table metadata [path=${path}]`);
+  const record = value as Record<string, unknown>;
+  const columns = record['columns'];
+  if (!Array.isArray(columns)) throw new StorageError(`corrupt table metadata: columns [path=${path}]`);
+  const partitionBy = record['partitionBy'];
+  if (!PARTITION_UNITS.includes(partitionBy as PartitionUnit)) {
+    throw new StorageError(`corrupt table metadata: partitionBy [path=${path}]`);
+  }
+  return {
+    formatVersion: 1,
+    tableId: Number(record['tableId']),
+    name: String(record['name']),
+    columns: columns.map((column: unknown) => narrowColumnMeta(column, path)),
+    timestampIndex: Number(record['timestampIndex']),
+    partitionBy: partitionBy as PartitionUnit,
+    walEnabled: record['walEnabled'] === true,
+    structureVersion: Number(record['structureVersion']),
+    maxUncommittedRows: Number(record['maxUncommittedRows']),
+    o3MaxLagMs: Number(record['o3MaxLagMs']),
+    dedupKeys: Array.isArray(record['dedupKeys']) ? record['dedupKeys'].map(String) : [],
+  };
+}
+
+function narrowColumnMeta(value: unknown, path: string): ColumnMeta {
+  if (typeof value !== 'object' || value === null) throw new StorageError(`corrupt column metadata [path=${path}]`);
+  const record = value as Record<string, unknown>;
+  const type = record['type'];
+  if (!(COLUMN_TYPES as readonly unknown[]).includes(type)) throw new StorageError(`corrupt column type [path=${path}]`);
+  return {
+    name: String(record['name']),
+    type: type as ColumnType,
+    fileStem: String(record['fileStem']),
+    indexed: record['indexed'] === true,
+    symbolCapacity: Number(record['symbolCapacity'] ?? 256),
+  };
+}
+
+export function assertTableMeta(meta: TableMeta, why: string): void {
+  assert(Number.isInteger(meta.tableId) && meta.tableId > 0, `${why}: tableId`);
+  assert(meta.columns.length > 0, `${why}: a table has at least one column`);
+  assert(meta.timestampIndex >= -1 && meta.timestampIndex < meta.columns.length, `${why}: timestampIndex in range`);
+  if (meta.timestampIndex >= 0) {
+    const column = meta.columns[meta.timestampIndex];
+    assert(column !== undefined && column.type === 'TIMESTAMP', `${why}: designated column is a TIMESTAMP`);
+  } else {
+    assert(meta.partitionBy === 'NONE', `${why}: partitioning needs a designated timestamp`);
+  }
+  const names = new Set(meta.columns.map((column) => column.name.toLowerCase()));
+  assert(names.size === meta.columns.length, `${why}: column names are unique`);
+}
+
+export function findColumnIndex(meta: TableMeta, name: string): number {
+  const lower = name.toLowerCase();
+  return meta.columns.findIndex((column) => column.name.toLowerCase() === lower);
+}

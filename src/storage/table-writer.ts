@@ -1,0 +1,278 @@
+// Primary only: the single writer of one table. Appends row chunks (WAL first, then column files, then an
+// atomically replaced _txn), merges out-of-order rows into new partition versions, rewrites partitions.
+// Invariant: nothing a reader can see changes until _txn is replaced; a failed statement leaves _txn as it was.
+import { join } from 'node:path';
+import type { FilesFacade } from '../core/files.js';
+import { assert } from '../core/assert.js';
+import type { TableMeta } from './table-meta.js';
+import { decodeTableMeta, encodeTableMeta } from './table-meta.js';
+import type { PartitionEntry, TxnState } from './txn-file.js';
+import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js';
+import type { ColumnData, RowChunk } from './row-chunk.js';
+import { assertChunk, concatChunks, gatherChunk, sliceChunk, varValueAsString } from './row-chunk.js';
+import type { WriteSession } from './column-files.js';
+import { appendColumn, readPartitionChunk } from './column-files.js';
+import { SymbolDictionaryWriter } from './symbol-dictionary.js';
+import type { CommitMode } from './wal/wal-writer.js';
+import { WalWriter } from './wal/wal-writer.js';
+import { partitionSpanOf, isAscending, mergePermutation, stableSortPermutation, timestampsOf } from './partition-layout.js';
+import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition-cleanup.js';
+
+export interface TableWriterOptions {
+  readonly files: FilesFacade;
+  readonly commitMode: CommitMode;
+  readonly walSegmentBytesMax: number;
+}
+
+export interface CommitResult {
+  readonly txn: number;
+  readonly rowCount: number;
+  readonly rowsWritten: number;
+  readonly outOfOrder: boolean;
+  readonly walBytes: number;
+}
+
+export class TableWriter {
+  private symbols: (SymbolDictionaryWriter | undefined)[] = [];
+  private readonly wal: WalWriter;
+
+  private constructor(readonly dir: string, private metaValue: TableMeta, private txnValue: TxnState, private readonly options: TableWriterOptions) {
+    this.wal = new WalWriter(options.files, dir, options.commitMode, options.walSegmentBytesMax);
+    this.openSymbols();
+  }
+
+  static create(dir: string, meta: TableMeta, options: TableWriterOptions): TableWriter {
+    const files = options.files;
+    files.mkdirs(dir);
+    const durable = options.commitMode === 'sync';
+    files.writeFileAtomic(join(dir, '_meta'), encodeTableMeta(meta), durable);
+    const txn = { ...emptyTxn(meta.tableId, meta.columns.length), structureVersion: meta.structureVersion };
+    files.writeFileAtomic(join(dir, '_txn'), encodeTxn(txn), durable);
+    return new TableWriter(dir, meta, txn, options);
+  }
+
+  /** Opens a table from disk: drops leftovers of interrupted commits; WAL replay is the caller's next step. */
+  static open(dir: string, options: TableWriterOptions): TableWriter {
+    const files = options.files;
+    const meta = decodeTableMeta(files.readFile(join(dir, '_meta')), dir);
+    const txn = decodeTxn(files.readFile(join(dir, '_txn')), dir);
+    removeUnreferencedEntries(files, dir, txn);
+    return new TableWriter(dir, meta, txn, options);
+  }
+
+  get meta(): TableMeta {
+    return this.metaValue;
+  }
+
+  get txn(): TxnState {
+    return this.txnValue;
+  }
+
+  /** Appends rows (SYMBOL columns as text records). The WAL record is durable before anything else changes. */
+  insert(chunk: RowChunk): CommitResult {
+    assertChunk(chunk, 'insert');
+    assert(chunk.columns.length === this.metaValue.columns.length, 'insert chunk has one column per table column');
+    if (chunk.rowCount === 0) return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: 0, outOfOrder: false, walBytes: 0 };
+    const seq = this.txnValue.walSeq + 1;
+    const walMark = this.wal.mark();
+    const walBytes = this.wal.append(seq, chunk);
+    try {
+      const outOfOrder = this.apply(chunk, seq);
+      this.wal.afterCommit();
+      return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: chunk.rowCount, outOfOrder, walBytes };
+    } catch (error) {
+      this.wal.undo(walMark);
+      this.rollbackSymbols();
+      throw error;
+    }
+  }
+
+  /** Re-applies a WAL record found newer than _txn at start-up. */
+  replay(seq: number, chunk: RowChunk): void {
+    assert(seq > this.txnValue.walSeq, 'replayed records are newer than _txn');
+    this.apply(chunk, seq);
+  }
+
+  /** Removes every row; old partition directories are deleted once readers had time to finish. */
+  truncate(): void {
+    const old = this.txnValue.partitions;
+    this.publish({ ...this.txnValue, txn: this.txnValue.txn + 1, rowCount: 0, partitions: [] });
+    for (const entry of old) schedulePartitionRemoval(this.options.files, join(this.dir, partitionDirName(entry)));
+    this.wal.discardAll();
+  }
+
+  /** Replaces the table structure (ALTER TABLE); column data files are keyed by fileStem and stay valid. */
+  replaceMeta(meta: TableMeta): void {
+    assert(meta.structureVersion === this.metaValue.structureVersion + 1, 'structure version grows by one');
+    this.options.files.writeFileAtomic(join(this.dir, '_meta'), encodeTableMeta(meta), this.options.commitMode === 'sync');
+    const symbolCounts = meta.columns.map((column) => {
+      const before = this.metaValue.columns.findIndex((old) => old.fileStem === column.fileStem);
+      return before >= 0 ? (this.txnValue.symbolCounts[before] ?? 0) : 0;
+    });
+    this.metaValue = meta;
+    this.publish({ ...this.txnValue, txn: this.txnValue.txn + 1, structureVersion: meta.structureVersion, symbolCounts });
+    this.openSymbols();
+  }
+
+  /** Reads a committed partition (all current columns) into memory, SYMBOL columns as int32 keys. */
+  readPartition(entry: PartitionEntry): RowChunk {
+    return readPartitionChunk(this.options.files, join(this.dir, partitionDirName(entry)), this.metaValue.columns, entry.rowCount);
+  }
+
+  /** Text of a symbol key of column `columnIndex`. */
+  symbolText(columnIndex: number, key: number): string | null {
+    return key < 0 ? null : (this.symbols[columnIndex]?.valueOf(key) ?? null);
+  }
+
+  /**
+   * Replaces whole partitions with new contents (UPDATE, DROP PARTITION). A chunk of zero rows removes the
+   * partition. Chunks hold SYMBOL columns as text records; rows must keep the partition's timestamp order.
+   */
+  rewritePartitions(replacements: ReadonlyMap<string, RowChunk>): void {
+    const nextTxn = this.txnValue.txn + 1;
+    const removed: PartitionEntry[] = [];
+    const partitions: PartitionEntry[] = [];
+    let rowCount = 0;
+    for (const entry of this.txnValue.partitions) {
+      const replacement = replacements.get(entry.name);
+      if (replacement === undefined) {
+        partitions.push(entry);
+        rowCount += entry.rowCount;
+        continue;
+      }
+      removed.push(entry);
+      if (replacement.rowCount === 0) continue;
+      const written = this.writeNewPartition(entry.name, this.resolveSymbols(replacement), nextTxn);
+      partitions.push(written);
+      rowCount += written.rowCount;
+    }
+    this.publish({ ...this.txnValue, txn: nextTxn, rowCount, partitions, symbolCounts: this.currentSymbolCounts() });
+    for (const entry of removed) schedulePartitionRemoval(this.options.files, join(this.dir, partitionDirName(entry)));
+  }
+
+  close(): void {
+    this.wal.close();
+  }
+
+  private apply(chunk: RowChunk, seq: number): boolean {
+    const resolved = this.resolveSymbols(chunk);
+    const nextTxn = this.txnValue.txn + 1;
+    const tsIndex = this.metaValue.timestampIndex;
+    let outOfOrder = false;
+    let partitions: PartitionEntry[];
+    const superseded: PartitionEntry[] = [];
+    if (tsIndex < 0) {
+      partitions = [this.appendRows('default', resolved, undefined, nextTxn, superseded)];
+    } else {
+      let timestamps = timestampsOf(resolved.columns[tsIndex] as ColumnData, resolved.rowCount);
+      let ordered = resolved;
+      if (!isAscending(timestamps)) {
+        const order = stableSortPermutation(timestamps);
+        ordered = gatherChunk(resolved, order, 0, order.length);
+        timestamps = Float64Array.from(order, (row) => timestamps[row] as number);
+        outOfOrder = true;
+      }
+      const result = this.applyOrdered(ordered, timestamps, nextTxn, superseded);
+      partitions = result.partitions;
+      outOfOrder ||= result.outOfOrder;
+    }
+    const rowCount = partitions.reduce((sum, entry) => sum + entry.rowCount, 0);
+    this.publish({ ...this.txnValue, txn: nextTxn, walSeq: seq, rowCount, partitions, symbolCounts: this.currentSymbolCounts() });
+    for (const entry of superseded) schedulePartitionRemoval(this.options.files, join(this.dir, partitionDirName(entry)));
+    return outOfOrder;
+  }
+
+  private applyOrdered(chunk: RowChunk, timestamps: Float64Array, nextTxn: number, superseded: PartitionEntry[]): { partitions: PartitionEntry[]; outOfOrder: boolean } {
+    const unit = this.metaValue.partitionBy;
+    const byName = new Map(this.txnValue.partitions.map((entry) => [entry.name, entry]));
+    let outOfOrder = false;
+    let from = 0;
+    while (from < chunk.rowCount) {
+      const span = partitionSpanOf(timestamps[from] as number, unit);
+      let to = from + 1;
+      while (to < chunk.rowCount && (timestamps[to] as number) < span.end) to++;
+      const existing = byName.get(span.name);
+      if (existing !== undefined && (timestamps[from] as number) < existing.maxTimestamp) outOfOrder = true;
+      const entry = this.appendRows(span.name, sliceChunk(chunk, from, to), timestamps.subarray(from, to), nextTxn, superseded);
+      byName.set(span.name, entry);
+      from = to;
+    }
+    const partitions = [...byName.values()].sort((a, b) => a.minTimestamp - b.minTimestamp);
+    return { partitions, outOfOrder };
+  }
+
+  /** Adds ordered rows to one partition: in place when they all come after its last row, else as a merged new version. */
+  private appendRows(name: string, rows: RowChunk, timestamps: Float64Array | undefined, nextTxn: number, superseded: PartitionEntry[]): PartitionEntry {
+    const existing = this.txnValue.partitions.find((entry) => entry.name === name);
+    const minTs = timestamps === undefined ? 0 : (timestamps[0] as number);
+    const maxTs = timestamps === undefined ? 0 : (timestamps[timestamps.length - 1] as number);
+    if (existing === undefined) return this.writeNewPartition(name, rows, nextTxn, minTs, maxTs);
+    if (timestamps === undefined || minTs >= existing.maxTimestamp) {
+      this.writeColumns(join(this.dir, partitionDirName(existing)), rows, existing.rowCount);
+      return { ...existing, rowCount: existing.rowCount + rows.rowCount, maxTimestamp: Math.max(existing.maxTimestamp, maxTs), minTimestamp: existing.rowCount === 0 ? minTs : existing.minTimestamp };
+    }
+    const old = this.readPartition(existing);
+    const oldTimestamps = timestampsOf(old.columns[this.metaValue.timestampIndex] as ColumnData, old.rowCount);
+    const order = mergePermutation(oldTimestamps, timestamps);
+    const merged = gatherChunk(concatChunks(old, rows), order, 0, order.length);
+    superseded.push(existing);
+    return this.writeNewPartition(name, merged, nextTxn, Math.min(existing.minTimestamp, minTs), Math.max(existing.maxTimestamp, maxTs));
+  }
+
+  private writeNewPartition(name: string, rows: RowChunk, nextTxn: number, minTs?: number, maxTs?: number): PartitionEntry {
+    const files = this.options.files;
+    const version = files.exists(join(this.dir, name)) ? nextTxn : 0;
+    const dir = join(this.dir, partitionDirName({ name, version }));
+    files.removeTree(dir);
+    files.mkdirs(dir);
+    this.writeColumns(dir, rows, 0);
+    let min = minTs ?? 0;
+    let max = maxTs ?? 0;
+    if (minTs === undefined && this.metaValue.timestampIndex >= 0) {
+      const timestamps = timestampsOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount);
+      min = timestamps[0] as number;
+      max = timestamps[timestamps.length - 1] as number;
+    }
+    return { name, version, rowCount: rows.rowCount, minTimestamp: min, maxTimestamp: max };
+  }
+
+  private writeColumns(partitionDir: string, rows: RowChunk, existingRows: number): void {
+    const session: WriteSession = { files: this.options.files, durable: this.options.commitMode === 'sync' };
+    this.metaValue.columns.forEach((column, k) => appendColumn(session, partitionDir, column, rows.columns[k] as ColumnData, existingRows));
+  }
+
+  /** SYMBOL columns arrive as text records; the table dictionary turns them into int32 keys. */
+  private resolveSymbols(chunk: RowChunk): RowChunk {
+    const columns = chunk.columns.map((column, k) => {
+      const dictionary = this.symbols[k];
+      if (dictionary === undefined || column.kind === 'fixed') return column;
+      const keys = Buffer.allocUnsafe(chunk.rowCount * 4);
+      for (let row = 0; row < chunk.rowCount; row++) {
+        const text = varValueAsString(column, row);
+        keys.writeInt32LE(text === null ? -1 : dictionary.keyOf(text), row * 4);
+      }
+      return { kind: 'fixed', width: 4, bytes: keys } satisfies ColumnData;
+    });
+    const durable = this.options.commitMode === 'sync';
+    for (const dictionary of this.symbols) dictionary?.flush(durable);
+    return { rowCount: chunk.rowCount, columns };
+  }
+
+  private currentSymbolCounts(): number[] {
+    return this.metaValue.columns.map((_, k) => this.symbols[k]?.count ?? 0);
+  }
+
+  private rollbackSymbols(): void {
+    for (const dictionary of this.symbols) dictionary?.rollback();
+  }
+
+  private openSymbols(): void {
+    this.symbols = this.metaValue.columns.map((column, k) =>
+      column.type === 'SYMBOL' ? new SymbolDictionaryWriter(this.options.files, this.dir, column.fileStem, this.txnValue.symbolCounts[k] ?? 0) : undefined);
+  }
+
+  private publish(state: TxnState): void {
+    this.options.files.writeFileAtomic(join(this.dir, '_txn'), encodeTxn(state), this.options.commitMode === 'sync');
+    this.txnValue = state;
+  }
+}

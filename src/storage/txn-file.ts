@@ -1,0 +1,89 @@
+// _txn codec: the committed state of a table. The primary replaces the file atomically at each commit;
+// readers pin a table by reading it once and see exactly the partitions and row counts it lists.
+import { assert } from '../core/assert.js';
+import { StorageError } from '../core/errors.js';
+
+export interface PartitionEntry {
+  /** Partition name by period (`2024-01-01`), or `default` for PARTITION BY NONE. */
+  readonly name: string;
+  /** Directory version: 0 is the plain name, otherwise the directory is `<name>.<version>`. */
+  readonly version: number;
+  readonly rowCount: number;
+  /** Smallest and largest designated timestamp in µs; 0 when the table has none. */
+  readonly minTimestamp: number;
+  readonly maxTimestamp: number;
+}
+
+export interface TxnState {
+  readonly txn: number;
+  readonly tableId: number;
+  readonly structureVersion: number;
+  /** Sequence number of the last WAL record whose effect this state contains. */
+  readonly walSeq: number;
+  readonly rowCount: number;
+  /** Ordered by partition start time (insertion order for `default`). */
+  readonly partitions: readonly PartitionEntry[];
+  /** Committed dictionary size per column index (0 for non-SYMBOL columns). */
+  readonly symbolCounts: readonly number[];
+}
+
+export function partitionDirName(entry: Pick<PartitionEntry, 'name' | 'version'>): string {
+  return entry.version === 0 ? entry.name : `${entry.name}.${entry.version}`;
+}
+
+export function encodeTxn(state: TxnState): Buffer {
+  assertTxn(state, 'encoding _txn');
+  return Buffer.from(JSON.stringify(state), 'utf8');
+}
+
+export function decodeTxn(bytes: Buffer, path: string): TxnState {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new StorageError(`corrupt _txn [path=${path}]`);
+  }
+  if (typeof parsed !== 'object' || parsed === null) throw new StorageError(`corrupt _txn [path=${path}]`);
+  const record = parsed as Record<string, unknown>;
+  const partitions = record['partitions'];
+  const symbolCounts = record['symbolCounts'];
+  if (!Array.isArray(partitions) || !Array.isArray(symbolCounts)) throw new StorageError(`corrupt _txn [path=${path}]`);
+  const state: TxnState = {
+    txn: Number(record['txn']),
+    tableId: Number(record['tableId']),
+    structureVersion: Number(record['structureVersion']),
+    walSeq: Number(record['walSeq']),
+    rowCount: Number(record['rowCount']),
+    partitions: partitions.map((entry: unknown) => narrowPartition(entry, path)),
+    symbolCounts: symbolCounts.map(Number),
+  };
+  assertTxn(state, 'decoding _txn');
+  return state;
+}
+
+function narrowPartition(value: unknown, path: string): PartitionEntry {
+  if (typeof value !== 'object' || value === null) throw new StorageError(`corrupt _txn partition [path=${path}]`);
+  const record = value as Record<string, unknown>;
+  return {
+    name: String(record['name']),
+    version: Number(record['version']),
+    rowCount: Number(record['rowCount']),
+    minTimestamp: Number(record['minTimestamp']),
+    maxTimestamp: Number(record['maxTimestamp']),
+  };
+}
+
+export function assertTxn(state: TxnState, why: string): void {
+  assert(Number.isInteger(state.txn) && state.txn >= 0, `${why}: txn is a whole number`);
+  let total = 0;
+  for (const partition of state.partitions) {
+    assert(partition.rowCount > 0, `${why}: partitions listed in _txn are not empty`);
+    assert(partition.minTimestamp <= partition.maxTimestamp, `${why}: partition timestamps ordered`);
+    total += partition.rowCount;
+  }
+  assert(total === state.rowCount, `${why}: rowCount is the sum of partition row counts`);
+}
+
+export function emptyTxn(tableId: number, columnCount: number): TxnState {
+  return { txn: 0, tableId, structureVersion: 0, walSeq: 0, rowCount: 0, partitions: [], symbolCounts: new Array<number>(columnCount).fill(0) };
+}

@@ -1,0 +1,78 @@
+// WAL record codec (pure: bytes in, bytes out). A record is
+//   [u32 payload length][u32 crc32 of everything after this field][u8 kind][f64 seq][payload]
+// A torn or corrupt tail fails the length or checksum test, and readers stop there.
+import { crc32 } from 'node:zlib';
+import type { ColumnData, RowChunk } from '../row-chunk.js';
+import { assert } from '../../core/assert.js';
+
+export const WAL_RECORD_ROWS = 1;
+const HEADER_BYTES = 4 + 4 + 1 + 8;
+
+export interface WalRecord {
+  readonly kind: number;
+  readonly seq: number;
+  readonly chunk: RowChunk;
+}
+
+/** Encodes a row chunk: [u32 rows][u16 columns] then per column [u8 layout][u32 width][f64 bytes][bytes]. */
+export function encodeWalRecord(seq: number, chunk: RowChunk): Buffer {
+  let payloadBytes = 6;
+  for (const column of chunk.columns) payloadBytes += 13 + column.bytes.length;
+  const out = Buffer.allocUnsafe(HEADER_BYTES + payloadBytes);
+  out.writeUInt32LE(payloadBytes, 0);
+  out.writeUInt8(WAL_RECORD_ROWS, 8);
+  out.writeDoubleLE(seq, 9);
+  let position = HEADER_BYTES;
+  out.writeUInt32LE(chunk.rowCount, position);
+  out.writeUInt16LE(chunk.columns.length, position + 4);
+  position += 6;
+  for (const column of chunk.columns) {
+    out.writeUInt8(column.kind === 'fixed' ? 0 : 1, position);
+    out.writeUInt32LE(column.kind === 'fixed' ? column.width : 0, position + 1);
+    out.writeDoubleLE(column.bytes.length, position + 5);
+    column.bytes.copy(out, position + 13);
+    position += 13 + column.bytes.length;
+  }
+  out.writeUInt32LE(crc32(out.subarray(8)), 4);
+  return out;
+}
+
+/** Decodes the record at `offset`; undefined when the bytes there are incomplete or corrupt. */
+export function decodeWalRecord(bytes: Buffer, offset: number): { record: WalRecord; next: number } | undefined {
+  if (offset + HEADER_BYTES > bytes.length) return undefined;
+  const payloadBytes = bytes.readUInt32LE(offset);
+  const end = offset + HEADER_BYTES + payloadBytes;
+  if (end > bytes.length) return undefined;
+  if (crc32(bytes.subarray(offset + 8, end)) !== bytes.readUInt32LE(offset + 4)) return undefined;
+  const kind = bytes.readUInt8(offset + 8);
+  const seq = bytes.readDoubleLE(offset + 9);
+  if (kind !== WAL_RECORD_ROWS) return undefined;
+  let position = offset + HEADER_BYTES;
+  const rowCount = bytes.readUInt32LE(position);
+  const columnCount = bytes.readUInt16LE(position + 4);
+  position += 6;
+  const columns: ColumnData[] = [];
+  for (let k = 0; k < columnCount; k++) {
+    const layout = bytes.readUInt8(position);
+    const width = bytes.readUInt32LE(position + 1);
+    const length = bytes.readDoubleLE(position + 5);
+    const data = Buffer.from(bytes.subarray(position + 13, position + 13 + length));
+    columns.push(layout === 0 ? { kind: 'fixed', width, bytes: data } : { kind: 'var', bytes: data, offsets: varOffsets(data, rowCount) });
+    position += 13 + length;
+  }
+  assert(position === end, 'WAL record payload is fully consumed');
+  return { record: { kind, seq, chunk: { rowCount, columns } }, next: end };
+}
+
+/** Recomputes record offsets of a variable-size column by walking its length prefixes. */
+export function varOffsets(bytes: Buffer, rowCount: number): Float64Array {
+  const offsets = new Float64Array(rowCount + 1);
+  let position = 0;
+  for (let row = 0; row < rowCount; row++) {
+    offsets[row] = position;
+    const length = bytes.readInt32LE(position);
+    position += 4 + (length > 0 ? length : 0);
+  }
+  offsets[rowCount] = position;
+  return offsets;
+}

@@ -97,3 +97,4 @@ function explainFactory(factory: QueryFactory): QueryFactory {
 }
 
 export { applyLimit };
+export type { Catalog } from '../storage/catalog.js';

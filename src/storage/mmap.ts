@@ -1,8 +1,18 @@
 // The only importer of @riaskov/mmap-io: maps committed column-file ranges read-only into Buffers.
 // A mapping stays valid after its file is renamed or deleted, so readers keep the version they pinned;
 // mappings are released by the garbage collector when no view references them.
-import mmapIo from '@riaskov/mmap-io';
+import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
+
+/** The part of the native binding this module uses (its bundled typings do not resolve under NodeNext). */
+interface MmapBinding {
+  map(size: number, protection: number, flags: number, fd: number, offset: number, advise: number): Buffer;
+  readonly PROT_READ: number;
+  readonly MAP_SHARED: number;
+  readonly MADV_SEQUENTIAL: number;
+}
+
+const mmapIo = createRequire(import.meta.url)('@riaskov/mmap-io') as MmapBinding;
 
 interface CachedMapping {
   readonly buffer: Buffer;

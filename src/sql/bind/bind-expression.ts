@@ -43,6 +43,7 @@ export function bindExpression(expr: Expr, ctx: BindContext): BoundExpr {
     case 'between': return bindBetween(expr, ctx);
     case 'isNull': return call(expr.negated ? 'isnotnull' : 'isnull', [bindExpression(expr.operand, ctx)], expr.position);
     case 'subquery': throw sqlSemanticError('scalar subqueries are not supported yet', expr.position);
+    case 'array': case 'arrayIndex': throw sqlSemanticError('arrays are not supported yet', expr.position);
     default: return assertNever(expr, 'expression');
   }
 }

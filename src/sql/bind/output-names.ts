@@ -7,6 +7,8 @@ export function defaultColumnName(expr: Expr): string {
     case 'column': return expr.name;
     case 'call': return expr.name;
     case 'cast': return 'cast';
+    // QuestDB names an unaliased numeric literal by its text (`select 1` has a column `1`).
+    case 'literal': return expr.literalType === 'INT' || expr.literalType === 'LONG' || expr.literalType === 'DOUBLE' || expr.literalType === 'FLOAT' ? expr.text : 'column';
     default: return 'column';
   }
 }

@@ -30,7 +30,7 @@ function numericValue(arg: Vector, row: number): number {
 }
 
 class CountKernel implements AggregateKernel {
-  private counts = new Float64Array(16);
+  private counts: Float64Array = new Float64Array(16);
   constructor(private readonly nonNullOnly: boolean) {}
 
   update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined, groupCount: number): void {
@@ -83,8 +83,8 @@ function sumFloat64(data: Float64Array, rowCount: number): { sum: number; count:
 }
 
 class SumAvgKernel implements AggregateKernel {
-  private sums = new Float64Array(16);
-  private counts = new Float64Array(16);
+  private sums: Float64Array = new Float64Array(16);
+  private counts: Float64Array = new Float64Array(16);
   constructor(private readonly resultType: ValueType, private readonly average: boolean) {}
 
   update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined, groupCount: number): void {

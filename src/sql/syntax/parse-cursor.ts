@@ -74,6 +74,11 @@ export class ParseCursor {
     return new SqlError(message, token.start);
   }
 
+  /** An error at a position that is not a token start (a node's position, a unit inside `15x`). */
+  errorAt(message: string, position: number): SqlError {
+    return new SqlError(message, position);
+  }
+
   /** QuestDB's `unexpected token [x]` (SqlException.unexpectedToken). */
   unexpected(token: Token = this.peek()): SqlError {
     if (token.kind === 'eof') return this.error('unexpected end of input', token);
@@ -157,4 +162,13 @@ export function parseParenthesizedNames(c: ParseCursor, what: string): Name[] {
   const names = parseCommaList(c, (cc) => parseName(cc, what));
   c.expectOperator(')');
   return names;
+}
+
+/** The node without its undefined-valued keys, so optional AST fields are absent rather than present-but-undefined. */
+export function compact<T extends object>(node: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (value !== undefined) out[key] = value;
+  }
+  return out as T;
 }

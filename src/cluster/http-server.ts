@@ -1,0 +1,31 @@
+// Starts the :9000 node:http server around the request handler, and closes it gracefully:
+// stop accepting, let in-flight requests finish up to a bound, then close the remaining connections.
+import * as http from 'node:http';
+import type { ServerConfig } from '../config/server-config.js';
+import type { RequestHandler } from '../http/app.js';
+
+export interface RunningHttpServer {
+  readonly server: http.Server;
+  close(drainMs: number): Promise<void>;
+}
+
+export function startHttpServer(config: ServerConfig, handler: RequestHandler): Promise<RunningHttpServer> {
+  const server = http.createServer({ maxHeaderSize: config.httpRequestHeaderBytesMax, keepAliveTimeout: config.httpKeepAliveTimeoutMs }, handler);
+  server.headersTimeout = 60_000;
+  server.requestTimeout = 0;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.httpBindPort, config.httpBindHost, () => {
+      server.off('error', reject);
+      resolve({
+        server,
+        close: (drainMs) => new Promise<void>((done) => {
+          const timer = setTimeout(() => { server.closeAllConnections(); }, drainMs);
+          timer.unref();
+          server.close(() => { clearTimeout(timer); done(); });
+          server.closeIdleConnections();
+        }),
+      });
+    });
+  });
+}

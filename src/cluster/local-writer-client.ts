@@ -1,0 +1,20 @@
+// Single-process mode: the WriterClient calls the writer service directly, through the same code path
+// the IPC requests take in the primary.
+import type { ImportCommitRequest, ImportCommitResult, WriteResult, WriterClient } from '../engine/writer-client.js';
+import type { WriterService } from './writer-service.js';
+
+export class LocalWriterClient implements WriterClient {
+  constructor(private readonly service: WriterService, private readonly timeoutMs: number) {}
+
+  executeWrite(sql: string): Promise<WriteResult> {
+    return this.service.executeWrite(sql, this.timeoutMs);
+  }
+
+  importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {
+    return this.service.importCommit(request);
+  }
+
+  importAbort(segmentDir: string): Promise<void> {
+    return this.service.importAbort(segmentDir);
+  }
+}

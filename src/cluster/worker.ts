@@ -1,0 +1,48 @@
+// A worker process: serves :9000 (the port is shared through node:cluster), compiles every statement,
+// runs reads over memory-mapped columns, and sends writes to the primary over IPC.
+import { join } from 'node:path';
+import type { ServerConfig } from '../config/server-config.js';
+import { Catalog } from '../storage/catalog.js';
+import { createHttpHandler } from '../http/app.js';
+import { IpcWriterClient } from './ipc-writer-client.js';
+import { parsePrimaryMessage } from './ipc.js';
+import type { WorkerToPrimary } from './ipc.js';
+import { startHttpServer } from './http-server.js';
+import { getLogger } from '../log/logger.js';
+import { unhandledErrorChannel } from '../core/diagnostics.js';
+
+const log = getLogger('worker');
+
+export async function runWorker(config: ServerConfig): Promise<void> {
+  const send = (message: WorkerToPrimary): void => {
+    if (process.connected) process.send?.(message);
+  };
+  const writer = new IpcWriterClient(send, config.queryTimeoutMs);
+  const catalog = new Catalog(join(config.rootDir, 'db'));
+  const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly });
+  unhandledErrorChannel.subscribe((event) => {
+    if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
+  });
+  const running = await startHttpServer(config, handler);
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await running.close(config.shutdownDrainTimeoutMs);
+    process.exit(0);
+  };
+  process.on('message', (raw: unknown) => {
+    const message = parsePrimaryMessage(raw);
+    if (message === undefined) return;
+    if (message.type === 'svc:reply') writer.onReply(message);
+    else if (message.type === 'svc:shutdown') void stop();
+  });
+  process.on('disconnect', () => {
+    writer.failAll('the primary process went away');
+    void stop();
+  });
+  process.on('SIGTERM', () => { /* the primary orchestrates shutdown */ });
+  process.on('SIGINT', () => { /* the primary orchestrates shutdown */ });
+  send({ type: 'svc:ready' });
+  log.info(`worker ${process.pid} serving http://${config.httpBindHost}:${config.httpBindPort}`);
+}

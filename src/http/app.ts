@@ -1,0 +1,63 @@
+// The :9000 application: the SQL endpoints are dispatched first on the plain node:http request (the hot path),
+// everything else goes through express (routing, static files, 404s). Every route reports to the metrics
+// channel and turns unexpected errors into 500 + an unhandled-error event.
+import express from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { handleExecute } from './routes/execute.js';
+import type { SqlRouteDeps } from './routes/execute.js';
+import { handleValidate } from './routes/validate.js';
+import { reportUnhandled } from './error-response.js';
+import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const EXECUTE_PATHS = new Set(['/exec', '/api/v1/sql/execute']);
+const VALIDATE_PATH = '/api/v1/sql/validate';
+
+function pathOf(url: string): string {
+  const index = url.indexOf('?');
+  return index < 0 ? url : url.slice(0, index);
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(`${text}\r\n`);
+}
+
+export function createHttpHandler(deps: SqlRouteDeps): RequestHandler {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((_req, res) => sendText(res, 404, 'Not Found'));
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const path = pathOf(req.url ?? '/');
+    res.on('finish', () => {
+      httpRequestChannel.publish({ endpoint: httpEndpointOf(path), status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    });
+    try {
+      if (EXECUTE_PATHS.has(path) || path === VALIDATE_PATH) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          res.setHeader('Allow', 'GET');
+          sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
+          return;
+        }
+        if (path === VALIDATE_PATH) {
+          handleValidate(req, res, deps);
+          return;
+        }
+        handleExecute(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
+        return;
+      }
+      app(req, res);
+    } catch (error) {
+      failUnexpectedly(res, error);
+    }
+  };
+}
+
+function failUnexpectedly(res: ServerResponse, error: unknown): void {
+  reportUnhandled('http', error);
+  if (!res.headersSent) sendText(res, 500, 'Internal Server Error');
+  else res.end();
+}

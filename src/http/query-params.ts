@@ -1,0 +1,56 @@
+// URL parameters of the SQL endpoints, parsed from the raw query string as QuestDB does: names are
+// case-sensitive, a flag is true only for the literal `true` (any case), an unparseable limit is ignored.
+export interface ExecuteParams {
+  readonly query: string;
+  readonly count: boolean;
+  readonly skipMetadata: boolean;
+  readonly timings: boolean;
+  readonly explain: boolean;
+  readonly quoteLargeNum: boolean;
+  /** Rows to skip and the exclusive 0-based stop row (Infinity: no upper bound). */
+  readonly skip: number;
+  readonly stop: number;
+  readonly version: number;
+}
+
+export function searchParamsOf(url: string): URLSearchParams {
+  const index = url.indexOf('?');
+  return new URLSearchParams(index < 0 ? '' : url.slice(index + 1));
+}
+
+export function flag(params: URLSearchParams, name: string): boolean {
+  return params.get(name)?.toLowerCase() === 'true';
+}
+
+/** `limit=n` → rows 1..n; `limit=lo,hi` → rows lo..hi (1-based, inclusive); `lo,` → from lo on. */
+export function parseExecuteLimit(text: string | null): { skip: number; stop: number } {
+  if (text === null || text.trim() === '') return { skip: 0, stop: Infinity };
+  const comma = text.indexOf(',');
+  const toInt = (part: string): number | undefined => (/^\s*-?\d+\s*$/.test(part) ? Math.max(0, Number(part)) : undefined);
+  if (comma < 0) {
+    const n = toInt(text);
+    return n === undefined ? { skip: 0, stop: Infinity } : { skip: 0, stop: n };
+  }
+  const lo = toInt(text.slice(0, comma));
+  const hiText = text.slice(comma + 1);
+  const hi = hiText.trim() === '' ? Infinity : toInt(hiText);
+  if (lo === undefined || hi === undefined) return { skip: 0, stop: Infinity };
+  return { skip: Math.max(0, lo - 1), stop: hi };
+}
+
+export function parseExecuteParams(url: string): ExecuteParams {
+  const params = searchParamsOf(url);
+  const { skip, stop } = parseExecuteLimit(params.get('limit'));
+  const version = Number(params.get('version') ?? '1');
+  return {
+    query: params.get('query') ?? '',
+    count: flag(params, 'count'),
+    skipMetadata: flag(params, 'nm'),
+    timings: flag(params, 'timings'),
+    explain: flag(params, 'explain'),
+    quoteLargeNum: flag(params, 'quoteLargeNum') || params.get('src') === 'con',
+    skip,
+    stop,
+    version: Number.isFinite(version) ? version : 1,
+  };
+}

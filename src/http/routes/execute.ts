@@ -1,0 +1,106 @@
+// GET /exec and /api/v1/sql/execute: compile, then run a query and stream JSON, or forward a write statement
+// to the primary. Errors before the first row give 400 `{query,error,position}`; after it, the body is closed
+// with QuestDB's error tail. A closed socket or the timeout cancels the query between batches.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Catalog, Cursor, ExecContext, QueryFactory } from '../../sql/compiler.js';
+import { compile, createExecContext, createRuntime } from '../../sql/compiler.js';
+import type { WriterClient } from '../../engine/writer-client.js';
+import { parseExecuteParams } from '../query-params.js';
+import type { ExecuteParams } from '../query-params.js';
+import { JSON_CONTENT_TYPE, sendJson, sendQueryError } from '../error-response.js';
+import { JsonResultWriter } from '../../output/json-writer.js';
+import { isEmptyStatement } from '../../sql/syntax/parser.js';
+import { SqlError } from '../../core/errors.js';
+import { queryChannel } from '../../core/diagnostics.js';
+
+export interface SqlRouteDeps {
+  readonly catalog: Catalog;
+  readonly writer: WriterClient;
+  readonly queryTimeoutMs: number;
+  readonly readOnly: boolean;
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export function statementTimeoutMs(req: IncomingMessage, fallback: number): number {
+  const header = req.headers['statement-timeout'];
+  const value = typeof header === 'string' ? Number(header) : NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export function emptyQueryBody(version: number): string {
+  return `{"${version >= 2 ? 'notice' : 'error'}":"empty query","query":"","position":"0"}`;
+}
+
+export async function handleExecute(req: IncomingMessage, res: ServerResponse, deps: SqlRouteDeps): Promise<void> {
+  const params = parseExecuteParams(req.url ?? '');
+  if (isEmptyStatement(params.query)) {
+    sendJson(res, 200, emptyQueryBody(params.version));
+    return;
+  }
+  const started = process.hrtime.bigint();
+  const timeoutMs = statementTimeoutMs(req, deps.queryTimeoutMs);
+  const cancellation = { deadlineMs: Date.now() + timeoutMs, cancelled: false, reason: 'cancelled by user' };
+  const onClose = (): void => { if (!res.writableFinished) cancellation.cancelled = true; };
+  res.on('close', onClose);
+  let outcome: 'ok' | 'error' | 'cancelled' | 'timeout' = 'ok';
+  try {
+    const compiled = compile(params.query, deps.catalog);
+    const compiledAt = process.hrtime.bigint();
+    if (compiled.kind === 'write') {
+      if (deps.readOnly) throw new SqlError('Write permission denied', 0, 'SVC_FORBIDDEN', 403);
+      const result = await deps.writer.executeWrite(params.query);
+      sendJson(res, 200, result.kind === 'ddl' ? '{"ddl":"OK"}' : result.kind === 'update' ? `{"dml":"OK","updated":${result.rows}}` : '{"dml":"OK"}');
+      return;
+    }
+    const ctx = createExecContext(createRuntime(Date.now() * 1000), cancellation, timeoutMs);
+    await streamQuery(res, params, compiled.factory, ctx, Number(compiledAt - started));
+  } catch (error) {
+    outcome = error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT' ? 'timeout' : cancellation.cancelled ? 'cancelled' : 'error';
+    if (!res.headersSent) sendQueryError(res, params.query, error);
+    else res.end();
+  } finally {
+    res.off('close', onClose);
+    queryChannel.publish({ endpoint: 'execute', outcome, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
+  }
+}
+
+async function streamQuery(res: ServerResponse, params: ExecuteParams, factory: QueryFactory, ctx: ExecContext, compilerNanos: number): Promise<void> {
+  const executeStart = process.hrtime.bigint();
+  const writer = new JsonResultWriter({ query: params.query, columns: factory.columns, timestampIndex: factory.timestampIndex, skipMetadata: params.skipMetadata, quoteLargeNum: params.quoteLargeNum });
+  const cursor: Cursor = factory.open(ctx);
+  let position = 0;
+  let sent = 0;
+  try {
+    let batch = cursor.nextBatch();
+    res.writeHead(200, { 'Content-Type': JSON_CONTENT_TYPE, 'Keep-Alive': 'timeout=5, max=10000' });
+    let chunk = writer.head();
+    try {
+      for (; batch !== undefined; batch = cursor.nextBatch()) {
+        const from = Math.max(0, params.skip - position);
+        const to = Math.min(batch.rowCount, params.stop - position);
+        if (to > from) {
+          chunk += writer.rows(batch, from, to);
+          sent += to - from;
+        }
+        position += batch.rowCount;
+        if (position >= params.stop && !params.count) break;
+        if (chunk.length > 65536) {
+          res.write(chunk);
+          chunk = '';
+        }
+        await yieldToEventLoop();
+        ctx.checkCancelled();
+      }
+      const count = params.count ? position : sent === 0 ? 0 : params.skip + sent;
+      const executeNanos = Number(process.hrtime.bigint() - executeStart);
+      const timings = params.timings ? { compiler: compilerNanos, execute: executeNanos, count: 0 } : undefined;
+      res.end(chunk + writer.tail(count, timings, params.explain ? { jitCompiled: ctx.jitCompiled } : undefined));
+    } catch (error) {
+      if (error instanceof SqlError) res.end(chunk + writer.errorTail(sent, error.message, error.position));
+      else throw error;
+    }
+  } finally {
+    cursor.close();
+  }
+}

@@ -1,0 +1,30 @@
+// GET /api/v1/sql/validate: compiles without running. Queries answer with their columns and timestamp
+// index; other statements with `{"queryType": ...}`. Nothing is executed or created.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { compile } from '../../sql/compiler.js';
+import { parseExecuteParams } from '../query-params.js';
+import { sendJson, sendQueryError } from '../error-response.js';
+import { columnsJson } from '../../output/json-writer.js';
+import { jsonString } from '../../output/value-format.js';
+import { isEmptyStatement } from '../../sql/syntax/parser.js';
+import type { SqlRouteDeps } from './execute.js';
+import { emptyQueryBody } from './execute.js';
+
+export function handleValidate(req: IncomingMessage, res: ServerResponse, deps: SqlRouteDeps): void {
+  const params = parseExecuteParams(req.url ?? '');
+  if (isEmptyStatement(params.query)) {
+    sendJson(res, 200, emptyQueryBody(params.version));
+    return;
+  }
+  try {
+    const compiled = compile(params.query, deps.catalog);
+    if (compiled.kind === 'write') {
+      sendJson(res, 200, `{"queryType":${jsonString(compiled.queryType)}}`);
+      return;
+    }
+    const factory = compiled.factory;
+    sendJson(res, 200, `{"query":${jsonString(params.query)},"columns":${columnsJson(factory.columns)},"timestamp":${factory.timestampIndex}}`);
+  } catch (error) {
+    sendQueryError(res, params.query, error);
+  }
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Entry point: parse the command line (-d <root>, --log-conf <path> / -Dout=<path>, -Debug), load the
+// configuration, and start the primary (which forks the workers) or, in a forked process, a worker.
+import cluster from 'node:cluster';
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadServerConfig } from './config/server-config.js';
+import { SvcError } from './core/errors.js';
+import { runPrimary } from './cluster/primary.js';
+import { runWorker } from './cluster/worker.js';
+import { configureLogging } from './log/configure.js';
+import { getLogger } from './log/logger.js';
+
+interface CommandLine {
+  readonly rootDir: string;
+  readonly logConfPath?: string;
+  readonly debug: boolean;
+}
+
+function parseCommandLine(args: readonly string[]): CommandLine {
+  let rootDir = process.env['SVC_ROOT'] ?? './svcroot';
+  let logConfPath: string | undefined;
+  let debug = false;
+  for (let k = 0; k < args.length; k++) {
+    const arg = args[k] as string;
+    if (arg === '-d' && args[k + 1] !== undefined) rootDir = args[++k] as string;
+    else if (arg === '--log-conf' && args[k + 1] !== undefined) logConfPath = args[++k];
+    else if (arg.startsWith('-Dout=')) logConfPath = arg.slice('-Dout='.length);
+    else if (arg === '-Debug') debug = true;
+  }
+  return { rootDir: resolve(rootDir), debug, ...(logConfPath === undefined ? {} : { logConfPath: resolve(logConfPath) }) };
+}
+
+function readVersion(): string {
+  try {
+    const packagePath = fileURLToPath(new URL('../package.json', import.meta.url));
+    const parsed: unknown = JSON.parse(readFileSync(packagePath, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null && typeof (parsed as Record<string, unknown>)['version'] === 'string' ? String((parsed as Record<string, unknown>)['version']) : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+async function main(): Promise<void> {
+  const commandLine = parseCommandLine(process.argv.slice(2));
+  const version = readVersion();
+  const config = loadServerConfig({ rootDir: commandLine.rootDir, env: process.env, createMissing: cluster.isPrimary });
+  if (cluster.isPrimary) {
+    await configureLogging({ rootDir: config.rootDir, env: process.env, version, role: config.httpWorkerCount > 0 ? 'primary' : 'single', debug: commandLine.debug, ...(commandLine.logConfPath === undefined ? {} : { logConfPath: commandLine.logConfPath }) });
+    await runPrimary(config, version);
+  } else {
+    await runWorker(config);
+  }
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof SvcError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  getLogger('server-main').critical(`start-up failed: ${message}`);
+  process.stderr.write(`svc: start-up failed: ${message}\n`);
+  setTimeout(() => process.exit(1), 100);
+});

@@ -1,0 +1,103 @@
+// Starts a real svc process (primary + workers) on free loopback ports with a temporary root, waits until it
+// answers, and stops it (SIGTERM, or SIGKILL for crash tests). Captures the process output for diagnostics.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
+export const mainScript = join(repoRoot, 'dist', 'main.js');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface StartOptions {
+  readonly workers?: number;
+  readonly env?: Record<string, string>;
+  readonly rootDir?: string;
+  readonly httpPort?: number;
+  readonly minPort?: number;
+}
+
+export interface TestServer {
+  readonly rootDir: string;
+  readonly httpPort: number;
+  readonly minPort: number;
+  readonly baseUrl: string;
+  readonly adminUrl: string;
+  readonly process: ChildProcess;
+  output(): string;
+  stop(): Promise<number | null>;
+  kill9(): Promise<void>;
+  cleanup(): void;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const rootDir = options.rootDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const httpPort = options.httpPort ?? (await freePort());
+  const minPort = options.minPort ?? (await freePort());
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    SVC_HTTP_NET_BIND_TO: `127.0.0.1:${httpPort}`,
+    SVC_HTTP_MIN_NET_BIND_TO: `127.0.0.1:${minPort}`,
+    SVC_HTTP_WORKER_COUNT: String(options.workers ?? 2),
+    SVC_LOG_W_STDOUT_LEVEL: 'ERROR',
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [mainScript, '-d', rootDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const server: TestServer = {
+    rootDir, httpPort, minPort, process: child,
+    baseUrl: `http://127.0.0.1:${httpPort}`,
+    adminUrl: `http://127.0.0.1:${minPort}`,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill9() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+    cleanup() {
+      rmSync(rootDir, { recursive: true, force: true });
+    },
+  };
+  await waitUntilReady(server, exited);
+  return server;
+}
+
+async function waitUntilReady(server: TestServer, exited: Promise<number | null>): Promise<void> {
+  let dead = false;
+  void exited.then(() => { dead = true; });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (dead) throw new Error(`svc exited during start-up:\n${server.output()}`);
+    try {
+      const response = await fetch(`${server.baseUrl}/exec?query=select%201`);
+      if (response.status === 200) {
+        await response.text();
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+  }
+  throw new Error(`svc did not become ready:\n${server.output()}`);
+}

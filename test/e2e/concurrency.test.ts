@@ -16,7 +16,7 @@ test.after.always(async () => {
 });
 
 test('readers never see a partial commit', async (t) => {
-  await execOk(server.baseUrl, 'create table conc (batch int, k int, ts timestamp) timestamp(ts) partition by DAY');
+  await execOk(server.baseUrl, 'create table conc (grp int, k int, ts timestamp) timestamp(ts) partition by DAY');
   const writers = Array.from({ length: 4 }, (_, writer) => (async () => {
     for (let round = 0; round < 15; round++) {
       const batch = writer * 100 + round;
@@ -30,7 +30,7 @@ test('readers never see a partial commit', async (t) => {
     let writing = true;
     void Promise.all(writers).then(() => { writing = false; });
     while (writing || checks < 3) {
-      const groups = (await rows(server.baseUrl, 'select batch, count(*) from conc')) as [number, number][];
+      const groups = (await rows(server.baseUrl, 'select grp, count(*) from conc')) as [number, number][];
       const total = groups.reduce((sum, [, count]) => sum + count, 0);
       for (const [batch, count] of groups) t.is(count, 10, `batch ${batch} is complete`);
       t.true(total >= lastTotal, 'counts only grow');

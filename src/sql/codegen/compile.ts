@@ -61,7 +61,7 @@ export function compileProjection(exprs: readonly BoundExpr[]): CompiledProjecti
   const computed: { index: number; type: ValueType }[] = [];
   const body: string[] = [];
   exprs.forEach((expr, k) => {
-    if (expr.kind === 'column') return;
+    if (expr.kind === 'column' || isExactConstant(expr)) return;
     const storeType: ValueType = expr.type === 'SYMBOL' ? 'STRING' : expr.type;
     body.push(emitStore(`o${computed.length}`, emitExpression(expr, state), storeType));
     computed.push({ index: k, type: expr.type });
@@ -79,10 +79,20 @@ export function compileProjection(exprs: readonly BoundExpr[]): CompiledProjecti
       let next = 0;
       return exprs.map((expr): Vector => {
         if (expr.kind === 'column') return batch.vectors[expr.index] as Vector;
+        if (isExactConstant(expr)) return exactConstantVector(expr, batch.rowCount);
         const data = outputs[next++] as VectorData;
         if (expr.type === 'SYMBOL') return dictionaryEncode(data as (string | null)[], batch.rowCount);
         return { type: expr.type, data };
       });
     },
   };
+}
+
+/** A 64-bit constant keeps its exact value (beyond ±2^53) by filling an exact vector instead of computing it. */
+function isExactConstant(expr: BoundExpr): expr is Extract<BoundExpr, { kind: 'constant' }> & { exact: bigint } {
+  return expr.kind === 'constant' && expr.exact !== undefined;
+}
+
+function exactConstantVector(expr: Extract<BoundExpr, { kind: 'constant' }> & { exact: bigint }, rowCount: number): Vector {
+  return { type: expr.type, data: new Float64Array(rowCount).fill(Number(expr.exact)), exact: new BigInt64Array(rowCount).fill(expr.exact) };
 }

@@ -99,6 +99,14 @@ export const runtimeHelpers = {
     if (parsed === undefined) throw sqlRuntimeError(`inconvertible value: \`${text}\` [${from} -> IPv4]`, position);
     return parsed === 0 ? NaN : parsed >>> 0;
   },
+  /** Rounds half away from zero at `scale` decimal places (negative scales round to tens, hundreds...). */
+  roundScale(value: number, scale: number): number {
+    if (value !== value || scale !== scale) return NaN;
+    const factor = 10 ** scale;
+    const scaled = Math.abs(value) * factor;
+    const rounded = Math.round(scaled + (Number.EPSILON * scaled));
+    return (value < 0 ? -rounded : rounded) / factor;
+  },
   firstChar: (text: string | null): string | null => (text === null || text.length === 0 ? null : text.charAt(0)),
   intNull: INT_NULL,
 };

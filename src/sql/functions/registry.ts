@@ -10,10 +10,11 @@ import { COMPARISON_FUNCTIONS } from './comparison.js';
 import { LOGICAL_FUNCTIONS } from './logical.js';
 import { STRING_FUNCTIONS } from './string.js';
 import { DATE_FUNCTIONS } from './date.js';
+import { MATH_FUNCTIONS } from './math.js';
 import { BASIC_AGGREGATES } from './aggregate/basic.js';
 
 const SCALARS: readonly ScalarFunctionDef[] = [
-  ...ARITHMETIC_FUNCTIONS, ...COMPARISON_FUNCTIONS, ...LOGICAL_FUNCTIONS, ...STRING_FUNCTIONS, ...DATE_FUNCTIONS,
+  ...ARITHMETIC_FUNCTIONS, ...COMPARISON_FUNCTIONS, ...LOGICAL_FUNCTIONS, ...STRING_FUNCTIONS, ...DATE_FUNCTIONS, ...MATH_FUNCTIONS,
 ];
 const AGGREGATES: readonly AggregateFunctionDef[] = [...BASIC_AGGREGATES];
 

@@ -5,9 +5,8 @@
 import type { AlterAction, AlterTableStatement, ColumnDef } from './ast.js';
 import type { Token } from './token.js';
 import type { ParseCursor } from './parse-cursor.js';
-import { parseCommaList, parseName, parseParenthesizedNames, parseTableName } from './parse-cursor.js';
+import { parseArguments, parseCommaList, parseName, parseParenthesizedNames, parseTableName } from './parse-cursor.js';
 import { parseColumnDef, parseSettings, upperWord } from './parse-ddl.js';
-import { parseArguments } from './parse-arguments.js';
 import { parseCondition } from './parse-clauses.js';
 import { parseTypeName } from './parse-type-name.js';
 

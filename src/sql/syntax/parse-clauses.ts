@@ -8,7 +8,7 @@ import type { ParseCursor } from './parse-cursor.js';
 import { compact, parseCommaList, parseName } from './parse-cursor.js';
 import { parseExpression } from './parse-expression.js';
 import { canStartOperand } from './parse-primary.js';
-import { parseOrderItems } from './parse-window.js';
+import { parseOrderItems } from './parse-call.js';
 import { readDuration, readNumericConstant } from './lexer.js';
 
 export interface SelectClauses {

@@ -1,6 +1,7 @@
 // Cursor over one statement's tokens plus the helpers every parse-*.ts file shares: keyword tests,
 // expect-or-fail, QuestDB-shaped error messages, names and comma lists. It owns the nesting guard:
-// enter() fails with 'expression is too complex' long before the JS stack could overflow.
+// enter() fails with 'expression is too complex' long before the JS stack could overflow. Argument lists report
+// QuestDB's "missing arguments" for `f(a,)` and an unclosed `(` where it opened ("unbalanced (").
 // Queries and expressions are reached through `hooks` so the parse-*.ts files can nest them without import cycles.
 import { SqlError } from '../../core/errors.js';
 import { assert } from '../../core/assert.js';
@@ -171,4 +172,27 @@ export function compact<T extends object>(node: T): T {
     if (value !== undefined) out[key] = value;
   }
   return out as T;
+}
+
+/** One argument of a call, IN list, VALUES row or array constructor. */
+export function parseArgument(c: ParseCursor): Expr {
+  if (c.isOperator(',') || c.isOperator(')') || c.isOperator(']')) throw c.error('missing arguments');
+  return c.hooks.parseExpression(c);
+}
+
+/** `arg (, arg)*`. */
+export function parseArguments(c: ParseCursor): Expr[] {
+  const args = [parseArgument(c)];
+  while (c.acceptOperator(',')) args.push(parseArgument(c));
+  return args;
+}
+
+/**
+ * The `)` that closes `open`. At end of input QuestDB reports the unclosed `(` itself ("unbalanced ("),
+ * on any other token the token where `)` was expected.
+ */
+export function expectClose(c: ParseCursor, open: Token): Token {
+  if (c.isOperator(')')) return c.next();
+  if (c.atEnd()) throw c.error('unbalanced (', open);
+  throw c.error("')' expected");
 }

@@ -7,8 +7,7 @@ import type { Expr, InsertStatement, Name, QueryExpr, UpdateStatement } from './
 import type { Token } from './token.js';
 import { isReservedWord, isWord } from './token.js';
 import type { ParseCursor } from './parse-cursor.js';
-import { compact, parseName, parseTableName } from './parse-cursor.js';
-import { expectClose, parseArguments } from './parse-arguments.js';
+import { compact, expectClose, parseArguments, parseName, parseTableName } from './parse-cursor.js';
 import { parseExpression } from './parse-expression.js';
 import { parseCondition } from './parse-clauses.js';
 import { parseFromItem } from './parse-from.js';

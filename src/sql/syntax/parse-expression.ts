@@ -6,8 +6,8 @@ import type { BinaryOp, Expr, InExpr } from './ast.js';
 import type { Token } from './token.js';
 import { isReservedWord, wordOf } from './token.js';
 import type { ParseCursor } from './parse-cursor.js';
+import { expectClose, parseArguments } from './parse-cursor.js';
 import { canStartOperand, parsePrimary } from './parse-primary.js';
-import { expectClose, parseArguments } from './parse-arguments.js';
 import { parseTypeName } from './parse-type-name.js';
 
 const PREC_OR = 1;

@@ -5,10 +5,10 @@ import type { ArrayExpr, CaseExpr, CastExpr, ColumnRefExpr, Expr, LiteralExpr, S
 import type { Token } from './token.js';
 import { isOperator, isReservedWord, reservedNameMessage, wordOf } from './token.js';
 import type { ParseCursor } from './parse-cursor.js';
+import { expectClose, parseArgument } from './parse-cursor.js';
 import { readNumericConstant } from './lexer.js';
 import { parseTypeName, TYPED_CONSTANT_PREFIXES } from './parse-type-name.js';
 import { parseCall } from './parse-call.js';
-import { expectClose, parseArgument } from './parse-arguments.js';
 
 /** Reserved words that still start an operand. */
 const OPERAND_WORDS = new Set(['not', 'case', 'cast', 'null', 'true', 'false', 'nan', 'select', 'with', 'exists']);

@@ -1,0 +1,134 @@
+// The one table of server.conf keys: name, type, default, bounds, description.
+// It drives parsing and validation (server-config.ts), SVC_<KEY> environment names (properties.ts),
+// the shipped conf/server.conf and the README table (config-docs.ts); tests fail if any of them disagree.
+// Defaults are written as conf-file text, so the same parser validates them and the docs print them as typed.
+
+export type KeyType = 'string' | 'int' | 'boolean' | 'duration' | 'size' | 'enum' | 'address' | 'double';
+
+/** Headings of the generated server.conf and README table, in display order. */
+export const KEY_GROUPS = ['HTTP server', 'HTTP security', 'Health and metrics server', 'Queries', 'Storage', 'Process'] as const;
+export type KeyGroup = (typeof KEY_GROUPS)[number];
+
+export interface ServerKey {
+  readonly name: string;
+  readonly type: KeyType;
+  /** Conf-file text of the default; null means unset (the key has no value unless configured). */
+  readonly default: string | null;
+  readonly description: string;
+  readonly group: KeyGroup;
+  readonly enumValues?: readonly string[];
+  /** Inclusive bounds, in the parsed unit: a count for int, milliseconds for duration, bytes for size. */
+  readonly min?: number;
+  readonly max?: number;
+  /** Masked as **** wherever values are printed (advisory log, entries()). */
+  readonly sensitive?: boolean;
+  /** Other names accepted for the same key (QuestDB spells some keys two ways); the canonical name wins. */
+  readonly aliases?: readonly string[];
+}
+
+export const COMMIT_MODES = ['nosync', 'async', 'sync'] as const;
+export type CommitMode = (typeof COMMIT_MODES)[number];
+
+const KEY_TABLE = [
+  // HTTP server
+  { name: 'http.enabled', type: 'boolean', default: 'true', group: 'HTTP server',
+    description: 'Serve the REST API (/exec, /exp, /imp, /api/v1/sql/execute, /api/v1/sql/validate) on http.net.bind.to.' },
+  { name: 'http.net.bind.to', type: 'address', default: '0.0.0.0:9000', group: 'HTTP server', aliases: ['http.bind.to'],
+    description: 'Address of the main HTTP server, host:port ([addr]:port for IPv6). Port 0 picks a free port.' },
+  { name: 'http.worker.count', type: 'int', default: '-1', min: -1, max: 1024, group: 'HTTP server',
+    description: 'Worker processes serving the main HTTP server. -1 = one per CPU core; 0 = single-process mode (the primary serves HTTP itself).' },
+  { name: 'http.max.concurrent.requests', type: 'int', default: '256', min: 1, max: 65536, group: 'HTTP server',
+    description: 'Requests one worker process handles at once; requests beyond it are refused as overloaded (SVC_OVERLOADED).' },
+  { name: 'http.keep-alive.timeout', type: 'duration', default: '5s', min: 0, group: 'HTTP server',
+    description: 'Idle time after which a kept-alive connection between requests is closed; 0 disables keep-alive.' },
+  { name: 'http.net.connection.timeout', type: 'duration', default: '300s', min: 1, group: 'HTTP server',
+    description: 'Time a connection may stay idle (nothing received or sent) before it is closed.' },
+  { name: 'http.request.header.buffer.size', type: 'size', default: '64k', min: 1024, max: 16 * 1024 * 1024, group: 'HTTP server',
+    description: 'Largest accepted request line plus headers; larger requests are refused with 431.' },
+  { name: 'http.request.body.limit', type: 'size', default: '1m', min: 1024, group: 'HTTP server',
+    description: 'Largest accepted request body for every endpoint except /imp (uploads are streamed, not buffered).' },
+  { name: 'http.query.max.length', type: 'int', default: '1048576', min: 1, group: 'HTTP server',
+    description: 'Longest SQL text accepted, in characters (UTF-16 code units); longer statements fail with SVC_SQL_LIMIT.' },
+  { name: 'http.export.timeout', type: 'duration', default: '300s', min: 1, group: 'HTTP server',
+    description: 'Time limit for a Parquet export from /exp (CSV exports use query.timeout); the timeout parameter of /exp (seconds) overrides either.' },
+  { name: 'http.text.analysis.max.lines', type: 'int', default: '1000', min: 1, max: 1_000_000, group: 'HTTP server',
+    description: 'Lines at the start of an /imp upload sampled to detect the delimiter, header and column types.' },
+
+  // HTTP security
+  { name: 'http.user', type: 'string', default: null, group: 'HTTP security',
+    description: 'User for HTTP Basic authentication on the main server. Authentication is on when http.user and http.password are both set; setting only one is an error.' },
+  { name: 'http.password', type: 'string', default: null, sensitive: true, group: 'HTTP security',
+    description: 'Password for HTTP Basic authentication; masked in logs and in the configuration listing.' },
+  { name: 'http.security.readonly', type: 'boolean', default: 'false', group: 'HTTP security',
+    description: 'Refuse statements that change data or schema (INSERT, UPDATE, DDL) and /imp uploads over HTTP (SVC_FORBIDDEN).' },
+  { name: 'http.security.max.response.rows', type: 'int', default: null, min: 1, group: 'HTTP security',
+    description: 'Most rows one /exec or /exp response returns; unset = unlimited.' },
+
+  // Health and metrics server
+  { name: 'http.min.enabled', type: 'boolean', default: 'true', group: 'Health and metrics server',
+    description: 'Serve the health check (any path) and /metrics on http.min.net.bind.to.' },
+  { name: 'http.min.net.bind.to', type: 'address', default: '0.0.0.0:9003', group: 'Health and metrics server', aliases: ['http.min.bind.to'],
+    description: 'Address of the minimal health and metrics server, host:port.' },
+  { name: 'http.min.worker.count', type: 'int', default: '1', min: 0, group: 'Health and metrics server',
+    description: 'Accepted for QuestDB compatibility and has no effect: the primary process, not the query workers, always serves the minimal server.' },
+  { name: 'metrics.enabled', type: 'boolean', default: 'false', group: 'Health and metrics server',
+    description: 'Expose Prometheus metrics at /metrics on the minimal server.' },
+  { name: 'http.pessimistic.health.check.enabled', type: 'boolean', default: 'false', group: 'Health and metrics server',
+    description: 'With metrics.enabled, the health check answers 500 once any unhandled error has occurred since start (svc_unhandled_errors_total > 0).' },
+
+  // Queries
+  { name: 'query.timeout', type: 'duration', default: '60s', min: 1, group: 'Queries',
+    description: 'Default time limit for a statement; the Statement-Timeout request header (milliseconds) overrides it per request.' },
+  { name: 'cairo.sql.max.memory', type: 'size', default: '4g', min: 1024 * 1024, group: 'Queries',
+    description: 'Memory one query may use for sorting, grouping and joins; a query needing more fails with SVC_SQL_LIMIT.' },
+
+  // Storage
+  { name: 'cairo.commit.mode', type: 'enum', default: 'nosync', enumValues: COMMIT_MODES, group: 'Storage',
+    description: 'When a commit reaches the disk: nosync = left to the OS, async = fsync started without waiting, sync = fsync before the commit returns.' },
+  { name: 'cairo.max.uncommitted.rows', type: 'int', default: '500000', min: 1, group: 'Storage',
+    description: 'Rows a table writer holds before committing on its own; also the default of /imp maxUncommittedRows.' },
+  { name: 'cairo.o3.max.lag', type: 'duration', default: '600s', min: 0, group: 'Storage',
+    description: 'Upper limit of the time window kept in memory to absorb out-of-order rows before merging them; /imp o3MaxLag overrides it per import.' },
+  { name: 'cairo.wal.segment.size', type: 'size', default: '64m', min: 1024 * 1024, group: 'Storage',
+    description: 'WAL segment size after which the writer starts a new segment once the current one is applied.' },
+
+  // Process
+  { name: 'shutdown.drain.timeout', type: 'duration', default: '10s', min: 0, group: 'Process',
+    description: 'On SIGTERM or SIGINT, how long in-flight requests may finish before connections are closed and the process exits.' },
+  { name: 'config.validation.strict', type: 'boolean', default: 'false', group: 'Process',
+    description: 'Stop start-up on unknown keys in server.conf instead of logging a warning.' },
+] as const satisfies readonly ServerKey[];
+
+/** A key name known at compile time, so code reading the table cannot misspell one. */
+export type ServerKeyName = (typeof KEY_TABLE)[number]['name'];
+
+export const SERVER_KEYS: readonly ServerKey[] = KEY_TABLE;
+
+/** Prefix of every server.conf environment override. */
+export const SERVER_ENV_PREFIX = 'SVC_';
+
+/**
+ * `SVC_` + the key upper-cased, with `.` and `-` both replaced by `_`.
+ * Unlike QuestDB (which keeps `-`, giving names such as QDB_HTTP_KEEP-ALIVE_TIMEOUT), every name here can be exported from a shell.
+ */
+export function envNameForKey(name: string): string {
+  return SERVER_ENV_PREFIX + name.toUpperCase().replace(/[.-]/g, '_');
+}
+
+const KEYS_BY_NAME: ReadonlyMap<string, ServerKey> = new Map(
+  SERVER_KEYS.flatMap((key) => [key.name, ...(key.aliases ?? [])].map((name) => [name, key] as const)),
+);
+
+const KEYS_BY_ENV_NAME: ReadonlyMap<string, ServerKey> = new Map(
+  SERVER_KEYS.flatMap((key) => [key.name, ...(key.aliases ?? [])].map((name) => [envNameForKey(name), key] as const)),
+);
+
+/** The key for a canonical name or an alias, or undefined. */
+export function findServerKey(name: string): ServerKey | undefined {
+  return KEYS_BY_NAME.get(name);
+}
+
+/** The key whose canonical or alias environment name this is, or undefined. */
+export function findServerKeyByEnvName(envName: string): ServerKey | undefined {
+  return KEYS_BY_ENV_NAME.get(envName);
+}

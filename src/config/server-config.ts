@@ -1,0 +1,232 @@
+// The typed, frozen ServerConfig built from keys.ts + properties.ts: the only way the rest of svc reads server.conf.
+// Every key is parsed (a malformed value stops start-up with a ConfigError naming the key, the value and its origin)
+// and every key is read into exactly one field; a test checks that no key is left unread.
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import { assert } from '../core/assert.js';
+import { COMMIT_MODES, envNameForKey, type CommitMode, type KeyType, type ServerKeyName } from './keys.js';
+import { parseKeyValue, type BindAddress, type KeyValue } from './parse-key-value.js';
+import { createDefaultServerConf, layerServerValues, readPropertiesFile, type RawValue, type ValueSource } from './properties.js';
+
+/** server.conf location under the root directory given with -d. */
+export const SERVER_CONF_RELATIVE_PATH = join('conf', 'server.conf');
+
+export interface ConfigEntry {
+  readonly key: string;
+  readonly envName: string;
+  /** Text as configured; `****` for a set sensitive key; empty for an unset key. */
+  readonly value: string;
+  readonly source: ValueSource;
+}
+
+export interface LoadServerConfigOptions {
+  readonly rootDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Key → value from the command line; beats env and file. An unknown key is a ConfigError. */
+  readonly cliOverrides?: Readonly<Record<string, string>>;
+  /** Write the default conf/server.conf when it is missing (default true). */
+  readonly createMissing?: boolean;
+  /** CPU count that http.worker.count=-1 resolves to; defaults to os.availableParallelism(). Tests inject it. */
+  readonly cpuCount?: number;
+}
+
+export interface ServerConfig {
+  readonly rootDir: string;
+  readonly confFilePath: string;
+  /** True when this load wrote the default server.conf. */
+  readonly confFileCreated: boolean;
+
+  readonly httpEnabled: boolean;
+  readonly httpBindHost: string;
+  readonly httpBindPort: number;
+  /** Resolved worker process count; 0 = single-process mode. */
+  readonly httpWorkerCount: number;
+  readonly httpConcurrentRequestsMax: number;
+  readonly httpKeepAliveTimeoutMs: number;
+  readonly httpConnectionTimeoutMs: number;
+  readonly httpRequestHeaderBytesMax: number;
+  readonly httpRequestBodyBytesMax: number;
+  readonly queryTextLengthMax: number;
+  readonly httpExportTimeoutMs: number;
+  readonly importAnalysisLinesMax: number;
+
+  readonly httpUser: string | null;
+  readonly httpPassword: string | null;
+  /** Both http.user and http.password are set (setting only one fails at load). */
+  readonly httpAuthEnabled: boolean;
+  readonly httpReadOnly: boolean;
+  /** null = unlimited. */
+  readonly httpResponseRowsMax: number | null;
+
+  readonly httpMinEnabled: boolean;
+  readonly httpMinBindHost: string;
+  readonly httpMinBindPort: number;
+  readonly httpMinWorkerCount: number;
+  readonly metricsEnabled: boolean;
+  readonly pessimisticHealthCheckEnabled: boolean;
+
+  readonly queryTimeoutMs: number;
+  readonly queryMemoryBytesMax: number;
+
+  readonly commitMode: CommitMode;
+  readonly uncommittedRowsMax: number;
+  readonly o3LagMaxMs: number;
+  readonly walSegmentBytesMax: number;
+
+  readonly shutdownDrainTimeoutMs: number;
+  readonly configValidationStrict: boolean;
+
+  /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
+  readonly warnings: readonly string[];
+  /** Every key with its effective value (sensitive ones masked) and source, for the start-up advisory log. */
+  entries(): ConfigEntry[];
+}
+
+/** Loads conf/server.conf under rootDir (creating it if asked), applies env and CLI overrides, validates, freezes. */
+export function loadServerConfig(options: LoadServerConfigOptions): ServerConfig {
+  const confFilePath = join(options.rootDir, SERVER_CONF_RELATIVE_PATH);
+  const confFileCreated = options.createMissing !== false && createDefaultServerConf(confFilePath);
+  const layered = layerServerValues({
+    conf: readPropertiesFile(confFilePath),
+    env: options.env,
+    cli: options.cliOverrides ?? {},
+  });
+  const reader = createKeyReader(layered.values);
+  const config = buildServerConfig(reader, options.cpuCount ?? availableParallelism());
+  assert(reader.unreadKeys().length === 0, `every server key is read into ServerConfig; unread: ${reader.unreadKeys().join(', ')}`);
+
+  const firstUnknown = layered.unknownConfKeys[0];
+  if (config.configValidationStrict && firstUnknown !== undefined) {
+    throw new ConfigError(firstUnknown, `unknown key ${firstUnknown} in ${confFilePath} (config.validation.strict=true)`);
+  }
+  if ((config.httpUser === null) !== (config.httpPassword === null)) {
+    const missing = config.httpUser === null ? 'http.user' : 'http.password';
+    throw new ConfigError(missing, `${missing} must be set too: HTTP authentication needs both http.user and http.password`);
+  }
+
+  const entries = Object.freeze([...layered.values.values()].map(toEntry));
+  return Object.freeze({
+    ...config,
+    rootDir: options.rootDir,
+    confFilePath,
+    confFileCreated,
+    warnings: Object.freeze([...layered.warnings]),
+    entries: () => [...entries],
+  });
+}
+
+type BuiltFields = Omit<ServerConfig, 'rootDir' | 'confFilePath' | 'confFileCreated' | 'warnings' | 'entries'>;
+
+/** Key → field. Plain straight-line reads; the reader has already validated types and bounds. */
+function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
+  const httpBind = read.address('http.net.bind.to');
+  const minBind = read.address('http.min.net.bind.to');
+  const workerCount = read.int('http.worker.count');
+  const httpUser = read.stringOrNull('http.user');
+  const httpPassword = read.stringOrNull('http.password');
+  return {
+    httpEnabled: read.boolean('http.enabled'),
+    httpBindHost: httpBind.host,
+    httpBindPort: httpBind.port,
+    // -1 means "one per core"; the key's min bound rules out other negatives.
+    httpWorkerCount: workerCount === -1 ? Math.max(1, cpuCount) : workerCount,
+    httpConcurrentRequestsMax: read.int('http.max.concurrent.requests'),
+    httpKeepAliveTimeoutMs: read.ms('http.keep-alive.timeout'),
+    httpConnectionTimeoutMs: read.ms('http.net.connection.timeout'),
+    httpRequestHeaderBytesMax: read.bytes('http.request.header.buffer.size'),
+    httpRequestBodyBytesMax: read.bytes('http.request.body.limit'),
+    queryTextLengthMax: read.int('http.query.max.length'),
+    httpExportTimeoutMs: read.ms('http.export.timeout'),
+    importAnalysisLinesMax: read.int('http.text.analysis.max.lines'),
+    httpUser,
+    httpPassword,
+    httpAuthEnabled: httpUser !== null && httpPassword !== null,
+    httpReadOnly: read.boolean('http.security.readonly'),
+    httpResponseRowsMax: read.intOrNull('http.security.max.response.rows'),
+    httpMinEnabled: read.boolean('http.min.enabled'),
+    httpMinBindHost: minBind.host,
+    httpMinBindPort: minBind.port,
+    httpMinWorkerCount: read.int('http.min.worker.count'),
+    metricsEnabled: read.boolean('metrics.enabled'),
+    pessimisticHealthCheckEnabled: read.boolean('http.pessimistic.health.check.enabled'),
+    queryTimeoutMs: read.ms('query.timeout'),
+    queryMemoryBytesMax: read.bytes('cairo.sql.max.memory'),
+    commitMode: read.commitMode('cairo.commit.mode'),
+    uncommittedRowsMax: read.int('cairo.max.uncommitted.rows'),
+    o3LagMaxMs: read.ms('cairo.o3.max.lag'),
+    walSegmentBytesMax: read.bytes('cairo.wal.segment.size'),
+    shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
+    configValidationStrict: read.boolean('config.validation.strict'),
+  };
+}
+
+interface KeyReader {
+  boolean(name: ServerKeyName): boolean;
+  int(name: ServerKeyName): number;
+  intOrNull(name: ServerKeyName): number | null;
+  ms(name: ServerKeyName): number;
+  bytes(name: ServerKeyName): number;
+  stringOrNull(name: ServerKeyName): string | null;
+  address(name: ServerKeyName): BindAddress;
+  commitMode(name: ServerKeyName): CommitMode;
+  unreadKeys(): string[];
+}
+
+/** Parses every layered value up front (so a bad value fails even if unread) and hands them out by type. */
+function createKeyReader(values: ReadonlyMap<string, RawValue>): KeyReader {
+  const parsed = new Map<string, KeyValue>();
+  for (const [name, value] of values) parsed.set(name, parseKeyValue(value.key, value.raw, value.where));
+  const unread = new Set(parsed.keys());
+
+  const take = (name: ServerKeyName, type: KeyType): KeyValue => {
+    const key = values.get(name)?.key;
+    assert(key !== undefined && key.type === type, `${name} is a ${type} key in keys.ts`);
+    unread.delete(name);
+    return parsed.get(name) ?? null;
+  };
+  const takeNumber = (name: ServerKeyName, type: KeyType): number => {
+    const value = take(name, type);
+    assert(typeof value === 'number', `${name} parses to a number`);
+    return value;
+  };
+
+  return {
+    boolean(name) {
+      const value = take(name, 'boolean');
+      assert(typeof value === 'boolean', `${name} parses to a boolean`);
+      return value;
+    },
+    int: (name) => takeNumber(name, 'int'),
+    intOrNull(name) {
+      const value = take(name, 'int');
+      assert(value === null || typeof value === 'number', `${name} parses to a number or null`);
+      return value;
+    },
+    ms: (name) => takeNumber(name, 'duration'),
+    bytes: (name) => takeNumber(name, 'size'),
+    stringOrNull(name) {
+      const value = take(name, 'string');
+      assert(value === null || typeof value === 'string', `${name} parses to a string or null`);
+      return value;
+    },
+    address(name) {
+      const value = take(name, 'address');
+      assert(typeof value === 'object' && value !== null, `${name} parses to an address`);
+      return value;
+    },
+    commitMode(name) {
+      const value = take(name, 'enum');
+      const mode = COMMIT_MODES.find((candidate) => candidate === value);
+      assert(mode !== undefined, `${name} parses to one of its enum values`);
+      return mode;
+    },
+    unreadKeys: () => [...unread],
+  };
+}
+
+function toEntry(value: RawValue): ConfigEntry {
+  const text = value.raw ?? '';
+  const masked = value.key.sensitive === true && text.length > 0 ? '****' : text;
+  return Object.freeze({ key: value.key.name, envName: envNameForKey(value.key.name), value: masked, source: value.source });
+}

@@ -1,0 +1,131 @@
+// Subscribers that turn the svc:* diagnostics events (names and payloads in core/diagnostics.ts) into
+// updates of this process's metrics. Nothing in storage/, sql/ or http/ imports metrics/: they publish,
+// this file listens. A subscriber that throws would crash the publisher's process (diagnostics_channel
+// rethrows on the next tick), so every handler checks its numbers and never throws on bad input.
+import {
+  catalogChannel,
+  commitChannel,
+  HTTP_ENDPOINTS,
+  httpRequestChannel,
+  importRowsChannel,
+  QUERY_OUTCOMES,
+  queryChannel,
+  readerChannel,
+  unhandledErrorChannel,
+  walChannel,
+  workerRestartChannel,
+  type HttpEndpoint,
+  type QueryOutcome,
+  type ReaderEvent,
+  type WalEvent,
+} from '../core/diagnostics.js';
+import type { SvcMetrics } from './registry.js';
+
+export interface MetricsSubscription {
+  /** Unhandled errors this process saw: its own plus those its workers reported (primary only). */
+  unhandledErrorsSeen(): number;
+  unsubscribe(): void;
+}
+
+export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscription {
+  let unhandledErrorsSeen = 0;
+  const unsubscribers = [
+    httpRequestChannel.subscribe((event) => {
+      const endpoint = endpointLabel(event.endpoint);
+      metrics.httpRequests.inc({ endpoint, status: statusLabel(event.status) });
+      const seconds = durationSeconds(event.durationMs);
+      if (seconds !== undefined) metrics.httpRequestDuration.observe({ endpoint }, seconds);
+    }),
+    queryChannel.subscribe((event) => {
+      const endpoint = endpointLabel(event.endpoint);
+      metrics.queries.inc({ endpoint, outcome: outcomeLabel(event.outcome) });
+      const seconds = durationSeconds(event.durationMs);
+      if (seconds !== undefined) metrics.queryDuration.observe({ endpoint }, seconds);
+    }),
+    importRowsChannel.subscribe((event) => {
+      metrics.importRowsImported.inc(countOf(event.rowsImported));
+      metrics.importRowsRejected.inc(countOf(event.rowsRejected));
+    }),
+    commitChannel.subscribe((event) => {
+      metrics.commits.inc();
+      if (event.outOfOrder) metrics.o3Commits.inc();
+      metrics.committedRows.inc(countOf(event.rowsCommitted));
+      metrics.tableRows.set({ table: String(event.table) }, countOf(event.tableRows));
+    }),
+    catalogChannel.subscribe((event) => {
+      const tables = Array.isArray(event.tables) ? event.tables : [];
+      // Full state: forget dropped tables' series, then set every table present.
+      metrics.tableRows.reset();
+      for (const table of tables) metrics.tableRows.set({ table: String(table.name) }, countOf(table.rows));
+      metrics.tables.set(tables.length);
+    }),
+    walChannel.subscribe((event) => onWalEvent(metrics, event)),
+    readerChannel.subscribe((event) => onReaderEvent(metrics, event)),
+    workerRestartChannel.subscribe(() => {
+      metrics.workerRestarts.inc();
+    }),
+    unhandledErrorChannel.subscribe((event) => {
+      unhandledErrorsSeen += 1;
+      // Errors a worker reported were counted in that worker's own counter; the sum shows them once.
+      if (event.origin === 'local') metrics.unhandledErrors.inc();
+    }),
+  ];
+  return {
+    unhandledErrorsSeen: () => unhandledErrorsSeen,
+    unsubscribe(): void {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+    },
+  };
+}
+
+function onWalEvent(metrics: SvcMetrics, event: WalEvent): void {
+  switch (event.kind) {
+    case 'append':
+      metrics.walBytes.inc(countOf(event.bytes));
+      return;
+    case 'replay':
+      metrics.walReplayedRecords.inc(countOf(event.records));
+      return;
+    default:
+      // A payload outside the union is a publisher bug; ignoring it keeps that bug from crashing here.
+      return;
+  }
+}
+
+function onReaderEvent(metrics: SvcMetrics, event: ReaderEvent): void {
+  switch (event.kind) {
+    case 'open':
+      metrics.readersOpen.inc();
+      return;
+    case 'close':
+      metrics.readersOpen.dec();
+      return;
+    case 'pins':
+      metrics.partitionVersionsPinned.set(countOf(event.partitionVersionsPinned));
+      return;
+    default:
+      return;
+  }
+}
+
+/** Counters reject negative and non-finite increments by throwing; clamp instead (see header). */
+function countOf(value: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function durationSeconds(durationMs: number): number | undefined {
+  return typeof durationMs === 'number' && Number.isFinite(durationMs) && durationMs >= 0 ? durationMs / 1000 : undefined;
+}
+
+function endpointLabel(endpoint: string): HttpEndpoint {
+  return (HTTP_ENDPOINTS as readonly string[]).includes(endpoint) ? (endpoint as HttpEndpoint) : 'other';
+}
+
+function outcomeLabel(outcome: string): QueryOutcome | 'other' {
+  return (QUERY_OUTCOMES as readonly string[]).includes(outcome) ? (outcome as QueryOutcome) : 'other';
+}
+
+/** Exact status codes are a small closed set; anything outside 100..599 is a publisher bug. */
+function statusLabel(status: number): string {
+  return Number.isInteger(status) && status >= 100 && status <= 599 ? String(status) : 'other';
+}

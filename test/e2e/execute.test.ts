@@ -120,6 +120,8 @@ test('validate compiles without running or creating anything', async (t) => {
 test('arithmetic, comparison, boolean logic, concat and casts', async (t) => {
   t.deepEqual(await rows(server.baseUrl, "select 7 / 2, -7 / 2, 7 % 3, 1.5 * 2, 'a' || 'b', cast(3.9 as int), '12'::long, 2 > 1 and not false"),
     [[3, -3, 1, 3.0, 'ab', 3, 12, true]]);
+  // A text operand of || is never parsed as a number (regression: it was coerced like a comparison operand).
+  t.deepEqual(await rows(server.baseUrl, "select 'S' || (x % 100), x || 'y' from long_sequence(1)"), [['S1', '1y']]);
   t.deepEqual(await rows(server.baseUrl, 'select x, x * x sq from long_sequence(5) where x % 2 = 1 order by x desc'), [[5, 25], [3, 9], [1, 1]]);
   t.deepEqual(await rows(server.baseUrl, 'select count(*), sum(x), avg(x), min(x), max(x) from long_sequence(100)'), [[100, 5050, 50.5, 1, 100]]);
 });

@@ -20,6 +20,8 @@ export interface BindContext {
   readonly clause: string;
 }
 
+const COMPARISONS = new Set(['=', '!=', '<', '<=', '>', '>=']);
+
 const OPERATOR_FUNCTIONS: Record<string, string> = {
   '=': '=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=', '+': '+', '-': '-', '*': '*', '/': '/', '%': '%',
   '||': '||', and: 'and', or: 'or',
@@ -88,7 +90,7 @@ function bindBinary(op: string, left: Expr, right: Expr, position: number, ctx: 
     const tested = a.type === 'NULL' ? b : a;
     return call(name === '=' ? 'isnull' : 'isnotnull', [tested], position);
   }
-  [a, b] = coerceComparison(a, b);
+  if (COMPARISONS.has(name)) [a, b] = coerceComparison(a, b);
   return call(name, [a, b], position);
 }
 

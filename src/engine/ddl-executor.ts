@@ -1,6 +1,6 @@
 // CREATE / DROP / TRUNCATE / RENAME / ALTER TABLE in the primary: validation with QuestDB's messages and
 // positions, then the structural change through the engine and table writer.
-import type { AlterTableStatement, ColumnDef, CreateTableStatement, Name } from '../sql/syntax/ast.js';
+import type { AlterTableStatement, ColumnDef, CreateTableStatement, Name } from '../sql/compiler.js';
 import type { ColumnMeta, TableMeta } from '../storage/table-meta.js';
 import { findColumnIndex } from '../storage/table-meta.js';
 import type { Engine } from './engine.js';

@@ -8,7 +8,7 @@ import type { Vector } from '../sql/compiler.js';
 import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
 import { parseTimestamp, formatTimestamp, formatDate } from '../types/timestamp.js';
 import { parseIpv4, formatIpv4, uuidToBytes } from '../types/uuid-ipv4.js';
-import { formatDouble, formatFloat } from '../output/value-format.js';
+import { formatDouble, formatFloat } from '../types/value-format.js';
 
 /** Reads row `row` of a vector as an expression-domain value (number with NaN null, string|null, boolean). */
 export function vectorValue(vector: Vector, row: number): number | string | boolean | null | Uint8Array {

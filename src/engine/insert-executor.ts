@@ -1,6 +1,6 @@
 // INSERT execution in the primary: target columns, VALUES or SELECT rows coerced to column types,
 // designated-timestamp rules checked, then handed to the table writer (WAL first) in bounded chunks.
-import type { InsertStatement } from '../sql/syntax/ast.js';
+import type { InsertStatement } from '../sql/compiler.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
 import { concatChunks } from '../storage/row-chunk.js';

@@ -1,13 +1,9 @@
 // INSERT ... VALUES: evaluates each row's expressions (constants directly, other expressions through
 // compiled code over a one-row batch) and lays the values out as one vector per target column.
-import type { Expr, InsertStatement } from '../sql/syntax/ast.js';
+import type { Expr, InsertStatement, BoundExpr } from '../sql/compiler.js';
 import type { ColumnType } from '../types/column-type.js';
 import type { Vector } from '../sql/compiler.js';
-import type { BoundExpr } from '../sql/bind/bound.js';
-import { bindExpression } from '../sql/bind/bind-expression.js';
-import { Scope } from '../sql/bind/scope.js';
-import { compileProjection } from '../sql/codegen/compile.js';
-import { createRuntime } from '../sql/codegen/runtime.js';
+import { bindExpression, compileProjection, createRuntime, Scope } from '../sql/compiler.js';
 import { vectorValue } from './encode-batch.js';
 import { sqlSemanticError } from '../core/errors.js';
 

@@ -1,6 +1,6 @@
 // Executes one write statement in the primary: parse, dispatch by kind, return the acknowledgement.
 // Statements run one at a time (the primary is single-threaded), so each sees the previous one's commit.
-import { parseStatement } from '../sql/syntax/parser.js';
+import { parseStatement } from '../sql/compiler.js';
 import type { Statement } from '../sql/compiler.js';
 import type { Engine } from './engine.js';
 import type { WriteResult } from './writer-client.js';

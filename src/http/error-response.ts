@@ -2,7 +2,7 @@
 // HTTP 500 with the same shape, a C record and svc_unhandled_errors_total + 1 (through the diagnostics channel).
 import type { ServerResponse } from 'node:http';
 import { SqlError, SvcError } from '../core/errors.js';
-import { jsonString } from '../output/value-format.js';
+import { jsonString } from '../types/value-format.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -98,3 +98,10 @@ function explainFactory(factory: QueryFactory): QueryFactory {
 
 export { applyLimit };
 export type { Catalog } from '../storage/catalog.js';
+// Pieces the engine's INSERT path and the HTTP routes use directly.
+export { parseStatement, isEmptyStatement } from './syntax/parser.js';
+export { bindExpression } from './bind/bind-expression.js';
+export { Scope } from './bind/scope.js';
+export { compileProjection } from './codegen/compile.js';
+export type { BoundExpr } from './bind/bound.js';
+export type { InsertStatement, AlterTableStatement, CreateTableStatement, ColumnDef, Name, Expr } from './syntax/ast.js';

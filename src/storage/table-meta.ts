@@ -2,7 +2,7 @@
 // Written atomically by the primary on every structure change; structureVersion increases by one each time.
 import type { ColumnType } from '../types/column-type.js';
 import { COLUMN_TYPES } from '../types/column-type.js';
-import type { PartitionUnit } from '../sql/syntax/ast.js';
+import type { PartitionUnit } from '../types/timestamp.js';
 import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
 

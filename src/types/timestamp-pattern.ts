@@ -62,7 +62,8 @@ const FORMATTERS: Readonly<Record<PatternOp, FormatPiece>> = {
   dd: (f) => padded(f.day, 2),
   E: (f) => SHORT_DAYS[dayOfWeekOfDays(f.days) - 1] as string,
   EE: (f) => LONG_DAYS[dayOfWeekOfDays(f.days) - 1] as string,
-  u: (f) => String(dayOfWeekOfDays(f.days)),
+  // QuestDB numbers 'u' from Sunday = 1 (Micros.getDayOfWeekSundayFirst), unlike Java's Monday = 1.
+  u: (f) => String((dayOfWeekOfDays(f.days) % 7) + 1),
   D: (f) => String(f.days - daysFromCivil(f.year, 1, 1) + 1),
   // 'w' is QuestDB's plain week of year (1-based day of year / 7 + 1); 'ww' is the ISO week.
   w: (f) => String(Math.floor((f.days - daysFromCivil(f.year, 1, 1) + 1) / 7) + 1),
@@ -138,8 +139,9 @@ export function tokenizePattern(pattern: string): PatternToken[] {
   let index = 0;
   while (index < pattern.length) {
     if (pattern[index] === "'") {
-      index = readQuoted(pattern, index);
-      literal += quotedText;
+      const quoted = readQuoted(pattern, index);
+      literal += quoted.text;
+      index = quoted.end;
       continue;
     }
     const op = PATTERN_OPS.find((candidate) => pattern.startsWith(candidate, index));
@@ -160,25 +162,20 @@ export function tokenizePattern(pattern: string): PatternToken[] {
   return tokens;
 }
 
-let quotedText = '';
-
-/** Reads a quoted section starting at `start` into quotedText ('' stands for one quote); returns the index after it. */
-function readQuoted(pattern: string, start: number): number {
-  quotedText = '';
+/** The quoted section starting at `start` ('' stands for one quote) and the index after it. */
+function readQuoted(pattern: string, start: number): { text: string; end: number } {
+  if (pattern[start + 1] === "'") return { text: "'", end: start + 2 };
+  let text = '';
   let index = start + 1;
-  if (pattern[index] === "'") {
-    quotedText = "'";
-    return index + 1;
-  }
   while (index < pattern.length) {
     if (pattern[index] === "'") {
-      if (pattern[index + 1] !== "'") return index + 1;
+      if (pattern[index + 1] !== "'") return { text, end: index + 1 };
       index++;
     }
-    quotedText += pattern[index];
+    text += pattern[index];
     index++;
   }
-  return index;
+  return { text, end: index };
 }
 
 function literalToken(tokens: PatternToken[], literal: string): PatternToken {

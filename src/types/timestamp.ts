@@ -37,9 +37,12 @@ export function formatYear(year: number): string {
 }
 
 const civil: CivilDate = { year: 0, month: 0, day: 0 };
-// Result rows are mostly time-ordered, so consecutive values usually share their date: keep the last one.
+// Result rows are mostly time-ordered, so consecutive values usually share their date and often their second:
+// keep the last text of each. Divisions below are exact for |micros| < 2^53 (quotients stay far below 2^52).
 let cachedDays = Number.NaN;
 let cachedDatePrefix = '';
+let cachedSecond = Number.NaN;
+let cachedSecondPrefix = '';
 
 /** "yyyy-MM-ddT" for a day number. */
 function datePrefixOf(days: number): string {
@@ -51,28 +54,32 @@ function datePrefixOf(days: number): string {
   return cachedDatePrefix;
 }
 
-/** "hh:mm:ss." for µs within a day. */
-function clockOf(timeOfDay: number): string {
-  const hour = Math.floor(timeOfDay / MICROS_PER_HOUR);
-  const minute = Math.floor((timeOfDay - hour * MICROS_PER_HOUR) / MICROS_PER_MINUTE);
-  const second = Math.floor((timeOfDay - hour * MICROS_PER_HOUR - minute * MICROS_PER_MINUTE) / MICROS_PER_SECOND);
-  return `${PAD2[hour]}:${PAD2[minute]}:${PAD2[second]}.`;
+/** "yyyy-MM-ddThh:mm:ss." for a number of seconds since the epoch. */
+function secondPrefixOf(second: number): string {
+  if (second !== cachedSecond) {
+    const days = Math.floor(second / 86_400);
+    const secondOfDay = second - days * 86_400;
+    const hour = (secondOfDay / 3600) | 0;
+    const minute = ((secondOfDay - hour * 3600) / 60) | 0;
+    const clock = `${PAD2[hour]}:${PAD2[minute]}:${PAD2[secondOfDay - hour * 3600 - minute * 60]}.`;
+    cachedSecondPrefix = datePrefixOf(days) + clock;
+    cachedSecond = second;
+  }
+  return cachedSecondPrefix;
 }
 
 /** TIMESTAMP text: "2024-01-01T00:00:00.000000Z", always six fraction digits. */
 export function formatTimestamp(micros: number): string {
-  const days = dayNumberOf(micros);
-  const timeOfDay = micros - days * MICROS_PER_DAY;
-  const fraction = timeOfDay % MICROS_PER_SECOND;
-  const millis = Math.floor(fraction / 1000);
-  return `${datePrefixOf(days)}${clockOf(timeOfDay)}${PAD3[millis]}${PAD3[fraction - millis * 1000]}Z`;
+  const second = Math.floor(micros / MICROS_PER_SECOND);
+  const fraction = micros - second * MICROS_PER_SECOND;
+  const millis = (fraction / 1000) | 0;
+  return `${secondPrefixOf(second)}${PAD3[millis]}${PAD3[fraction - millis * 1000]}Z`;
 }
 
 /** DATE text (milliseconds since the epoch): "2005-01-04T00:00:00.000Z". */
 export function formatDate(millis: number): string {
-  const days = (millis - floorMod(millis, 86_400_000)) / 86_400_000;
-  const timeOfDayMillis = millis - days * 86_400_000;
-  return `${datePrefixOf(days)}${clockOf(timeOfDayMillis * 1000)}${PAD3[timeOfDayMillis % 1000]}Z`;
+  const second = Math.floor(millis / 1000);
+  return `${secondPrefixOf(second)}${PAD3[millis - second * 1000]}Z`;
 }
 
 type FixedTimeUnit = Exclude<TimeUnit, 'M' | 'y'>;

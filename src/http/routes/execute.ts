@@ -9,7 +9,7 @@ import { parseExecuteParams } from '../query-params.js';
 import type { ExecuteParams } from '../query-params.js';
 import { JSON_CONTENT_TYPE, sendJson, sendQueryError } from '../error-response.js';
 import { JsonResultWriter } from '../../output/json-writer.js';
-import { isEmptyStatement } from '../../sql/syntax/parser.js';
+import { isEmptyStatement } from '../../sql/compiler.js';
 import { SqlError } from '../../core/errors.js';
 import { queryChannel } from '../../core/diagnostics.js';
 

@@ -5,8 +5,8 @@ import { compile } from '../../sql/compiler.js';
 import { parseExecuteParams } from '../query-params.js';
 import { sendJson, sendQueryError } from '../error-response.js';
 import { columnsJson } from '../../output/json-writer.js';
-import { jsonString } from '../../output/value-format.js';
-import { isEmptyStatement } from '../../sql/syntax/parser.js';
+import { jsonString } from '../../types/value-format.js';
+import { isEmptyStatement } from '../../sql/compiler.js';
 import type { SqlRouteDeps } from './execute.js';
 import { emptyQueryBody } from './execute.js';
 

@@ -2,7 +2,7 @@
 // parsing and rendering for casts. Functions are small and monomorphic so TurboFan inlines them into loops.
 import { sqlRuntimeError } from '../../core/errors.js';
 import { formatDate, formatTimestamp, parseTimestamp } from '../../types/timestamp.js';
-import { formatDouble, formatFloat } from '../../output/value-format.js';
+import { formatDouble, formatFloat } from '../../types/value-format.js';
 import { formatIpv4, parseIpv4, parseUuid, formatUuid } from '../../types/uuid-ipv4.js';
 
 const INT_NULL = -2147483648;

@@ -56,7 +56,7 @@ function finishQuery(
 }
 
 /** `WITH name AS (query), name AS (query) ...`; names must be unique (QuestDB: "duplicate name"). */
-function parseWithClause(c: ParseCursor): CommonTableExpr[] {
+export function parseWithClause(c: ParseCursor): CommonTableExpr[] {
   c.next();
   const ctes: CommonTableExpr[] = [];
   do {
@@ -97,7 +97,7 @@ function parseBareQuery(c: ParseCursor): SelectQuery {
 function parseSelect(c: ParseCursor): SelectQuery {
   const selectToken = c.next();
   const distinct = c.acceptWord('distinct') !== undefined;
-  if (!distinct && (c.atStatementEnd() || c.isOperator(')'))) throw c.error('[distinct] column expected');
+  if (!distinct && c.atStatementEnd()) throw c.error('[distinct] column expected');
   const columns = parseSelectList(c);
   const base = { kind: 'select' as const, position: selectToken.start, with: [], distinct, columns, orderBy: [] };
   if (!c.acceptWord('from')) {

@@ -4,13 +4,13 @@
 // or at the text length when the statement ends too early.
 import { SqlError } from '../../core/errors.js';
 import { assert } from '../../core/assert.js';
-import type { ExplainStatement, Statement } from './ast.js';
+import type { ExplainStatement, InsertStatement, Statement } from './ast.js';
 import type { Token } from './token.js';
 import { isReservedWord, wordOf } from './token.js';
 import { skipTrivia, tokenize } from './lexer.js';
 import { ParseCursor } from './parse-cursor.js';
 import { parseExpression } from './parse-expression.js';
-import { parseQuery } from './parse-select.js';
+import { parseQuery, parseWithClause } from './parse-select.js';
 import { parseCreateTable } from './parse-create-table.js';
 import { parseAlterTable } from './parse-alter-table.js';
 import { parseDropTable, parseRenameTable, parseTruncateTable } from './parse-ddl.js';
@@ -39,8 +39,10 @@ function parseStatementBody(c: ParseCursor, allowExplain: boolean): Statement {
   const first = c.peek();
   const word = wordOf(first);
   switch (word) {
-    case 'select': case 'with':
+    case 'select':
       return queryStatement(c, first);
+    case 'with':
+      return parseWithStatement(c, first);
     case 'create':
       c.next();
       return parseCreateTable(c, first);
@@ -88,6 +90,22 @@ function queryStatement(c: ParseCursor, first: Token): Statement {
   const query = parseQuery(c);
   assert(c.index > 0, 'a query consumes at least one token');
   return { kind: 'query', position: first.start, query };
+}
+
+/**
+ * `WITH ... SELECT` is a query. `WITH ... INSERT INTO t SELECT ...` (QuestDB accepts it) is the INSERT with the
+ * CTEs moved onto its query, where they are in scope all the same; VALUES rows cannot refer to them.
+ */
+function parseWithStatement(c: ParseCursor, first: Token): Statement {
+  const start = c.index;
+  const ctes = parseWithClause(c);
+  if (!c.isWord('insert')) {
+    c.index = start;
+    return queryStatement(c, first);
+  }
+  const insert: InsertStatement = parseInsert(c, c.next());
+  if (insert.query === undefined) return { ...insert, position: first.start };
+  return { ...insert, position: first.start, query: { ...insert.query, with: [...ctes, ...insert.query.with] } };
 }
 
 /** `EXPLAIN [(FORMAT TEXT | JSON)] statement`; the explained statement cannot be another EXPLAIN. */

@@ -2,7 +2,7 @@
 // Double.toString (the digit generator QuestDB's Numbers.append(double) copies); float expectations by
 // JDK 25's Float.toString (what QuestDB 9.4+ runs on).
 import test from 'ava';
-import { csvQuoted, formatDouble, formatFloat, formatLong, jsonString } from '../../../src/output/value-format.js';
+import { csvQuoted, formatDouble, formatFloat, formatLong, jsonString } from '../../../src/types/value-format.js';
 
 /** [input, expected] pairs checked with one assertion each so a failure names its input. */
 function checkAll<T>(

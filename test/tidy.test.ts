@@ -1,0 +1,85 @@
+// Style gates (STYLE.md): file length, no `any` / ts-ignore, the import layering between src/ folders,
+// and the README listing every error code.
+import test from 'ava';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, dirname, resolve } from 'node:path';
+import { ERROR_CODES } from '../src/core/errors.js';
+
+const root = resolve(import.meta.dirname, '..');
+const srcDir = join(root, 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const files = sourceFiles(srcDir);
+
+/** Layer of each top-level folder of src/ (STYLE.md "Dependency rules"). */
+const LAYERS: Record<string, number> = {
+  core: 0, types: 1, config: 1, log: 2, metrics: 2, storage: 3, sql: 4, engine: 5, import: 5, output: 5,
+  http: 6, admin: 6, cluster: 7, 'main.ts': 8,
+};
+
+function folderOf(path: string): string {
+  return relative(srcDir, path).split('/')[0] as string;
+}
+
+function importsOf(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm)) {
+    const target = match[1] as string;
+    if (target.startsWith('.')) found.push(resolve(dirname(path), target).replace(/\.js$/, '.ts'));
+  }
+  return found;
+}
+
+/** Imports allowed across the layer rule, each with the reason STYLE.md gives. */
+function allowedException(from: string, to: string): boolean {
+  const source = relative(srcDir, from);
+  const target = relative(srcDir, to);
+  // Workers reach the write side only through the WriterClient contract.
+  if (target === 'engine/writer-client.ts') return true;
+  // The batch contract (types and allocation helpers, no behaviour) is what import and output produce and consume.
+  if ((source.startsWith('output/') || source.startsWith('import/')) && target === 'sql/exec/batch.ts') return true;
+  return false;
+}
+
+test('source files stay under 600 lines', (t) => {
+  const long = files.filter((path) => readFileSync(path, 'utf8').split('\n').length > 600).map((path) => relative(root, path));
+  t.deepEqual(long, []);
+});
+
+test('no any, no ts-ignore in src', (t) => {
+  const code = (path: string): string => readFileSync(path, 'utf8').split('\n').filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line)).join('\n');
+  const offenders = files.filter((path) => /(:\s*any\b|\bas any\b|@ts-ignore|@ts-expect-error)/.test(code(path))).map((path) => relative(root, path));
+  t.deepEqual(offenders, []);
+});
+
+test('imports respect the layers', (t) => {
+  const violations: string[] = [];
+  for (const path of files) {
+    const from = folderOf(path);
+    const fromLayer = LAYERS[from];
+    if (fromLayer === undefined) continue;
+    for (const target of importsOf(path)) {
+      const to = folderOf(target);
+      const toLayer = LAYERS[to];
+      if (toLayer === undefined || to === from) continue;
+      const ok = toLayer < fromLayer && !(from === 'http' && to === 'storage') && !(to === 'engine' && from !== 'cluster' && from !== 'main.ts');
+      const sqlEntry = to !== 'sql' || from === 'sql' || relative(srcDir, target) === 'sql/compiler.ts';
+      if ((!ok || !sqlEntry) && !allowedException(path, target)) violations.push(`${relative(root, path)} → ${relative(root, target)}`);
+    }
+  }
+  t.deepEqual(violations, []);
+});
+
+test('the README documents every error code', (t) => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const missing = Object.keys(ERROR_CODES).filter((code) => !readme.includes(`\`${code}\``));
+  t.deepEqual(missing, []);
+});

@@ -11,6 +11,7 @@ import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
 import { configureLogging } from './log/configure.js';
 import { getLogger } from './log/logger.js';
+import { unhandledErrorChannel } from './core/diagnostics.js';
 
 interface CommandLine {
   readonly rootDir: string;
@@ -53,6 +54,15 @@ async function main(): Promise<void> {
     await runWorker(config);
   }
 }
+
+// Anything thrown outside a request handler is a bug: a C record (which the alert writer forwards) and,
+// in a worker, an exit so the primary restarts a clean process.
+function onUncaught(error: unknown): void {
+  unhandledErrorChannel.publish({ source: cluster.isPrimary ? 'primary' : 'worker', origin: 'local', error });
+  if (!cluster.isPrimary) setTimeout(() => process.exit(1), 100);
+}
+process.on('uncaughtException', onUncaught);
+process.on('unhandledRejection', onUncaught);
 
 main().catch((error: unknown) => {
   const message = error instanceof SvcError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -17,6 +17,8 @@ import { startHttpServer } from './http-server.js';
 import type { RunningHttpServer } from './http-server.js';
 import { Catalog } from '../storage/catalog.js';
 import { getLogger } from '../log/logger.js';
+import { writeForwardedRecord } from '../log/worker-bridge.js';
+import { parseLogRecordPayload } from '../log/log-record.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
 import { startAdminServer } from '../admin/admin-server.js';
 import { startMetricsRuntime } from '../metrics/metrics-runtime.js';
@@ -99,13 +101,18 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: W
       void service.importAbort(message.segmentDir).then(() => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result: null }));
       return;
     case 'svc:unhandled-error':
-      log.critical(`unhandled error in worker ${slot.slot}: ${message.message}`);
+      // The worker already logged its C record (forwarded here); this only feeds metrics and health.
       unhandledErrorChannel.publish({ source: `worker-${slot.slot}`, origin: 'worker', error: new Error(message.message) });
       return;
     case 'svc:metrics-reply':
       metricsRequests.onReply(slot.slot, message.requestId, message.snapshot);
       return;
-    case 'svc:log': case 'svc:ready':
+    case 'svc:log': {
+      const record = parseLogRecordPayload(message.record);
+      if (record !== undefined) writeForwardedRecord(record);
+      return;
+    }
+    case 'svc:ready':
       return;
   }
 }

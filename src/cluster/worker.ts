@@ -9,6 +9,7 @@ import { parsePrimaryMessage } from './ipc.js';
 import type { WorkerToPrimary } from './ipc.js';
 import { startHttpServer } from './http-server.js';
 import { getLogger } from '../log/logger.js';
+import { configureWorkerLogging } from '../log/worker-bridge.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
 
 const log = getLogger('worker');
@@ -17,6 +18,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   const send = (message: WorkerToPrimary): void => {
     if (process.connected) process.send?.(message);
   };
+  configureWorkerLogging((record) => send({ type: 'svc:log', record }));
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
   const catalog = new Catalog(join(config.rootDir, 'db'));
   const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly });

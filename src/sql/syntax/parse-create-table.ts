@@ -172,7 +172,7 @@ const TTL_UNITS: ReadonlyMap<string, TtlClause['unit']> = new Map([
 ]);
 
 /** `TTL 2 DAYS`, `TTL 2d`, `TTL 12 HOURS` (QuestDB's SqlParser.parseTtlHoursOrMonths texts). */
-export function parseTtl(c: ParseCursor): TtlClause {
+function parseTtl(c: ParseCursor): TtlClause {
   c.next();
   const token = c.peek();
   if (c.atStatementEnd()) throw c.error('missing argument, should be <number> <unit> or <number_with_unit>');

@@ -55,8 +55,3 @@ export function isReservedWord(token: Token): boolean {
 export function reservedNameMessage(token: Token): string {
   return `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${token.text}"`;
 }
-
-/** Token text as error messages quote it: the source text, or a readable stand-in at end of input. */
-export function describeToken(token: Token): string {
-  return token.kind === 'eof' ? 'end of input' : token.text;
-}

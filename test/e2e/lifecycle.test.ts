@@ -1,0 +1,67 @@
+// Process lifecycle: a killed worker is logged and restarted while the service keeps answering; worker log
+// records land in the primary's log file; SIGTERM drains and exits 0.
+import test from 'ava';
+import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { startServer } from '../helpers/server.js';
+import { exec } from '../helpers/http.js';
+
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function logText(rootDir: string): string {
+  const dir = join(rootDir, 'log');
+  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return check();
+}
+
+test('a killed worker is logged, restarted, and the service keeps answering', async (t) => {
+  const server = await startServer({ workers: 2 });
+  try {
+    const primaryPid = server.process.pid as number;
+    const before = childPids(primaryPid);
+    t.is(before.length, 2, 'two workers run');
+    process.kill(before[0] as number, 'SIGKILL');
+    for (let k = 0; k < 20; k++) t.is((await exec(server.baseUrl, 'select 1')).status, 200);
+    t.true(await waitFor(() => {
+      const now = childPids(primaryPid);
+      return now.length === 2 && !now.includes(before[0] as number);
+    }, 10_000), 'the dead worker was replaced');
+    t.true(await waitFor(() => / C worker-pool worker \d \(pid \d+\) died/.test(logText(server.rootDir)), 5_000), 'the death is a C record in the log file');
+    t.true(await waitFor(() => / I worker worker \d+ serving/.test(logText(server.rootDir)), 5_000), "workers' own records reach the primary's log file");
+    const format = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z [ACEID] \S+ .+$/;
+    const lines = logText(server.rootDir).split('\n').filter((line) => /^\d{4}-/.test(line));
+    t.true(lines.length > 0 && lines.every((line) => format.test(line)), 'every record has the documented format');
+  } finally {
+    const code = await server.stop();
+    t.is(code, 0, 'SIGTERM drains and exits 0');
+    server.cleanup();
+  }
+});
+
+test('single-process mode (http.worker.count=0) serves reads and writes', async (t) => {
+  const server = await startServer({ workers: 0 });
+  try {
+    t.is(childPids(server.process.pid as number).length, 0);
+    t.is((await exec(server.baseUrl, 'create table solo (x long)')).status, 200);
+    t.is((await exec(server.baseUrl, 'insert into solo select x from long_sequence(3)')).status, 200);
+    t.is((await exec(server.baseUrl, 'select sum(x) from solo')).text.includes('[[6]]'), true);
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+});

@@ -9,12 +9,12 @@ import {
   isoYearStartDays, weekOfYear,
 } from './timestamp-calendar.js';
 import type { CivilDate } from './timestamp-calendar.js';
+import { formatYearPadded } from './timestamp-pattern.js';
 
 export {
   addMonths, addYears, dayOfMonth, dayOfWeek, dayOfYear, daysInMonth, hourOf, isLeapYear, isoWeekYearOf,
   microsOfSecond, minuteOf, monthOf, secondOf, timestampFromParts, weekOfYear, yearOf,
 } from './timestamp-calendar.js';
-import { formatYearPadded } from './timestamp-pattern.js';
 export { compileTimestampPattern, formatWithPattern, parseWithPattern } from './timestamp-pattern.js';
 export type { TimestampPattern } from './timestamp-pattern.js';
 export { parseTimestamp, parseTimestampPeriod } from './timestamp-parse.js';
@@ -39,6 +39,8 @@ export function formatYear(year: number): string {
 const civil: CivilDate = { year: 0, month: 0, day: 0 };
 // Result rows are mostly time-ordered, so consecutive values usually share their date and often their second:
 // keep the last text of each. Divisions below are exact for |micros| < 2^53 (quotients stay far below 2^52).
+/** From 2^53 on a double holds only some integers and float division is no longer exact. */
+const EXACT_LIMIT = 2 ** 53;
 let cachedDays = Number.NaN;
 let cachedDatePrefix = '';
 let cachedSecond = Number.NaN;
@@ -70,6 +72,7 @@ function secondPrefixOf(second: number): string {
 
 /** TIMESTAMP text: "2024-01-01T00:00:00.000000Z", always six fraction digits. */
 export function formatTimestamp(micros: number): string {
+  if (micros >= EXACT_LIMIT || micros <= -EXACT_LIMIT) return formatWideTimestamp(micros, 1_000_000n);
   const second = Math.floor(micros / MICROS_PER_SECOND);
   const fraction = micros - second * MICROS_PER_SECOND;
   const millis = (fraction / 1000) | 0;
@@ -78,8 +81,22 @@ export function formatTimestamp(micros: number): string {
 
 /** DATE text (milliseconds since the epoch): "2005-01-04T00:00:00.000Z". */
 export function formatDate(millis: number): string {
+  if (millis >= EXACT_LIMIT || millis <= -EXACT_LIMIT) return formatWideTimestamp(millis, 1000n);
   const second = Math.floor(millis / 1000);
-  return `${secondPrefixOf(second)}${PAD3[millis - second * 1000]}Z`;
+  const fraction = millis - second * 1000;
+  return `${secondPrefixOf(second)}${PAD3[fraction]}Z`;
+}
+
+/** Every double beyond 2^53 is an integer, so BigInt splits it exactly into seconds and a fraction. */
+function formatWideTimestamp(value: number, unitsPerSecond: bigint): string {
+  const exact = BigInt(value);
+  let second = exact / unitsPerSecond;
+  if (exact < 0n && second * unitsPerSecond !== exact) second -= 1n;
+  const fraction = Number(exact - second * unitsPerSecond);
+  const tail = unitsPerSecond === 1000n
+    ? PAD3[fraction]
+    : `${PAD3[Math.floor(fraction / 1000)]}${PAD3[fraction % 1000]}`;
+  return `${secondPrefixOf(Number(second))}${tail}Z`;
 }
 
 type FixedTimeUnit = Exclude<TimeUnit, 'M' | 'y'>;

@@ -96,6 +96,9 @@ test('formatTimestamp: six fraction digits, floor division before 1970, years ou
   // QuestDB pads the year by magnitude and prints year 0 (1 BC) as 1.
   t.is(formatTimestamp(-62_167_219_200_000_000), '0001-01-01T00:00:00.000000Z');
   t.is(formatTimestamp(micros('0999-12-31T00:00:00Z')), '0999-12-31T00:00:00.000000Z');
+  // Beyond 2^53 µs (after 2255) doubles hold only even µs, but the text stays well-formed.
+  t.is(formatTimestamp(2 ** 60), '38504-08-17T21:30:06.846976Z');
+  t.is(formatTimestamp(-(2 ** 60)), '-34565-05-17T02:29:53.153024Z');
 });
 
 test('formatDate: milliseconds with three fraction digits', (t) => {

@@ -1,0 +1,50 @@
+// Runs every test/sql/*.slt file against a real server (one server per file, so files cannot interfere).
+import test from 'ava';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSlt, type SltRecord } from './slt-format.js';
+import { startServer } from '../helpers/server.js';
+import { exec } from '../helpers/http.js';
+
+const dir = import.meta.dirname;
+const files = readdirSync(dir).filter((name) => name.endsWith('.slt')).sort();
+
+function describe(columns: unknown): string {
+  return (columns as { name: string; type: string }[]).map((column) => `${column.name} ${column.type}`).join(', ');
+}
+
+async function check(baseUrl: string, record: SltRecord, where: string): Promise<string | undefined> {
+  const response = await exec(baseUrl, record.sql);
+  const body = response.json as Record<string, unknown> | undefined;
+  if (record.kind === 'ok') return response.status === 200 ? undefined : `${where}: expected success, got ${response.status} ${response.text}`;
+  if (record.kind === 'error') {
+    if (response.status === 200) return `${where}: expected error '${record.message}', got ${response.text}`;
+    if (body?.['error'] !== record.message) return `${where}: expected error '${record.message}', got '${String(body?.['error'])}'`;
+    if (record.position !== undefined && body['position'] !== record.position) return `${where}: expected position ${record.position}, got ${String(body['position'])}`;
+    return undefined;
+  }
+  if (response.status !== 200) return `${where}: query failed: ${response.text}`;
+  if (record.columns !== undefined && describe(body?.['columns']) !== record.columns) return `${where}: columns ${describe(body?.['columns'])} != ${record.columns}`;
+  const actual = JSON.stringify(body?.['dataset']);
+  const expected = JSON.stringify(record.rows);
+  return actual === expected ? undefined : `${where}: rows\n  actual:   ${actual}\n  expected: ${expected}`;
+}
+
+for (const file of files) {
+  test(file, async (t) => {
+    const records = parseSlt(readFileSync(join(dir, file), 'utf8'), file);
+    const server = await startServer({ workers: 1 });
+    try {
+      const failures: string[] = [];
+      for (const record of records) {
+        const failure = await check(server.baseUrl, record, `${file}:${record.line} ${record.sql.split('\n')[0] ?? ''}`);
+        if (failure !== undefined) failures.push(failure);
+      }
+      t.deepEqual(failures, [], `${failures.length} of ${records.length} cases failed`);
+      t.log(`${records.length} cases`);
+    } finally {
+      await server.stop();
+      server.cleanup();
+    }
+  });
+}

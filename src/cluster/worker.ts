@@ -21,7 +21,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   configureWorkerLogging((record) => send({ type: 'svc:log', record }));
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
   const catalog = new Catalog(join(config.rootDir, 'db'));
-  const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly });
+  const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: join(config.rootDir, 'db'), analysisMaxLines: config.importAnalysisLinesMax });
   unhandledErrorChannel.subscribe((event) => {
     if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
   });

@@ -3,6 +3,10 @@
 import type { Engine } from '../engine/engine.js';
 import { executeWrite } from '../engine/write-executor.js';
 import type { ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
+import { commitImport } from '../engine/import-commit.js';
+import * as fs from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { stagingRoot } from '../storage/staging-segment.js';
 import { SvcError } from '../core/errors.js';
 
 export class WriterService {
@@ -20,11 +24,25 @@ export class WriterService {
     return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs }));
   }
 
-  importCommit(_request: ImportCommitRequest): Promise<ImportCommitResult> {
-    return Promise.reject(new SvcError('SVC_IMPORT_FAILED', 'import is not available yet', 501));
+  /** Segment paths arrive over IPC: only directories under db/.staging/ are ever read or deleted. */
+  private checkSegmentDir(segmentDir: string): void {
+    if (!resolve(segmentDir).startsWith(stagingRoot(this.engine.dbDir) + sep)) throw new SvcError('SVC_IMPORT_FAILED', 'invalid staging segment path', 400);
   }
 
-  importAbort(_segmentDir: string): Promise<void> {
+  importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {
+    try {
+      this.checkSegmentDir(request.segmentDir);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const run = this.tail.then(() => commitImport(this.engine, request), () => commitImport(this.engine, request));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  importAbort(segmentDir: string): Promise<void> {
+    this.checkSegmentDir(segmentDir);
+    fs.rmSync(segmentDir, { recursive: true, force: true });
     return Promise.resolve();
   }
 

@@ -40,7 +40,8 @@ export class Engine {
   recover(): RecoveryReport {
     let replayed = 0;
     for (const name of this.options.files.list(this.dbDir)) {
-      if (name.startsWith('.dropped-')) this.options.files.removeTree(join(this.dbDir, name));
+      // Dropped tables awaiting deletion and staging segments of imports that never committed.
+      if (name.startsWith('.dropped-') || name === '.staging') this.options.files.removeTree(join(this.dbDir, name));
     }
     for (const name of this.catalog.listTableNames()) {
       const writer = TableWriter.open(join(this.dbDir, name), this.writerOptions());

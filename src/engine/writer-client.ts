@@ -19,6 +19,8 @@ export interface ImportCommitRequest {
 export interface ImportCommitResult {
   readonly rowsCommitted: number;
   readonly created: boolean;
+  /** Rows left out at commit because their designated timestamp was null or before 1970. */
+  readonly rowsDropped: number;
 }
 
 export interface WriterClient {

@@ -6,6 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleExecute } from './routes/execute.js';
 import type { SqlRouteDeps } from './routes/execute.js';
 import { handleValidate } from './routes/validate.js';
+import { handleImport } from './routes/import.js';
+import type { ImportRouteDeps } from './routes/import.js';
 import { reportUnhandled } from './error-response.js';
 import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
 
@@ -24,7 +26,11 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\r\n`);
 }
 
-export function createHttpHandler(deps: SqlRouteDeps): RequestHandler {
+export type HttpDeps = SqlRouteDeps & ImportRouteDeps;
+
+const IMPORT_PATHS = new Set(['/imp', '/upload']);
+
+export function createHttpHandler(deps: HttpDeps): RequestHandler {
   const app = express();
   app.disable('x-powered-by');
   app.use((_req, res) => sendText(res, 404, 'Not Found'));
@@ -47,6 +53,15 @@ export function createHttpHandler(deps: SqlRouteDeps): RequestHandler {
           return;
         }
         handleExecute(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
+        return;
+      }
+      if (IMPORT_PATHS.has(path)) {
+        if (req.method !== 'POST' && req.method !== 'PUT') {
+          res.setHeader('Allow', 'POST');
+          sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
+          return;
+        }
+        handleImport(req, res, deps);
         return;
       }
       app(req, res);

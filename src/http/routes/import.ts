@@ -1,0 +1,169 @@
+// POST /imp: streams a multipart upload (busboy) through an ImportSession into a staging segment, then asks
+// the primary to commit it. Parts: optional `schema` (JSON, before `data`) and `data` (the file). A client that
+// disconnects mid-upload leaves nothing behind: the segment is deleted and the table is unchanged.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import busboy from 'busboy';
+import type { Catalog } from '../../sql/compiler.js';
+import type { WriterClient } from '../../engine/writer-client.js';
+import { createImportSession, type ImportSession } from '../../import/import-session.js';
+import { parseSchemaPart, type ImportSchema } from '../../import/schema-part.js';
+import { sanitizeTableName } from '../../import/import-names.js';
+import { importReportFromSummary, renderImportFailure, renderImportReportJson, renderImportReportText } from '../../import/import-report.js';
+import { createImportStaging, type ImportStaging } from '../../import/staging.js';
+import { flag, searchParamsOf } from '../query-params.js';
+import { SvcError } from '../../core/errors.js';
+import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
+import type { ColumnType } from '../../types/column-type.js';
+import type { ImportAtomicity } from '../../import/import-session.js';
+
+export interface ImportRouteDeps {
+  readonly catalog: Catalog;
+  readonly writer: WriterClient;
+  readonly dbDir: string;
+  readonly analysisMaxLines: number;
+  readonly readOnly: boolean;
+}
+
+interface ImportParams {
+  readonly name?: string;
+  readonly atomicity: ImportAtomicity;
+  readonly delimiter?: string;
+  readonly json: boolean;
+  readonly forceHeader: boolean;
+  readonly overwrite: boolean;
+  readonly create: boolean;
+  readonly skipLev: boolean;
+  readonly partitionBy: string;
+  readonly timestamp?: string;
+}
+
+function parseImportParams(url: string): ImportParams {
+  const params = searchParamsOf(url);
+  const atomicity = params.get('atomicity');
+  const name = params.get('name');
+  const delimiter = params.get('delimiter');
+  const timestamp = params.get('timestamp');
+  return {
+    atomicity: atomicity === 'abort' || atomicity === 'skipRow' ? atomicity : 'skipCol',
+    json: params.get('fmt') === 'json',
+    forceHeader: flag(params, 'forceHeader'),
+    overwrite: flag(params, 'overwrite'),
+    create: params.get('create')?.toLowerCase() !== 'false',
+    skipLev: flag(params, 'skipLev'),
+    partitionBy: (params.get('partitionBy') ?? 'NONE').toUpperCase(),
+    ...(name === null || name === '' ? {} : { name }),
+    ...(delimiter === null || delimiter.length !== 1 ? {} : { delimiter }),
+    ...(timestamp === null || timestamp === '' ? {} : { timestamp }),
+  };
+}
+
+function send(res: ServerResponse, status: number, params: ImportParams, body: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'Content-Type': params.json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' });
+  res.end(body);
+}
+
+function existingColumns(catalog: Catalog, table: string): { name: string; type: ColumnType }[] | undefined {
+  const stored = catalog.resolveName(table);
+  const snapshot = stored === undefined ? undefined : catalog.openSnapshot(stored);
+  return snapshot?.meta.columns.map((column) => ({ name: column.name, type: column.type }));
+}
+
+export function handleImport(req: IncomingMessage, res: ServerResponse, deps: ImportRouteDeps): void {
+  const params = parseImportParams(req.url ?? '');
+  const started = process.hrtime.bigint();
+  let table = params.name;
+  let schema: ImportSchema | undefined;
+  let session: ImportSession | undefined;
+  let segment: ImportStaging | undefined;
+  let failed = false;
+  let finished = false;
+  const fail = (error: unknown): void => {
+    if (failed) return;
+    failed = true;
+    segment?.abort();
+    const message = error instanceof Error ? error.message : String(error);
+    const status = error instanceof SvcError ? error.httpStatus : 500;
+    queryChannel.publish({ endpoint: 'import', outcome: 'error', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    send(res, status >= 500 ? 500 : 400, params, renderImportFailure(message, table, params.json ? 'json' : 'tabular'));
+    req.unpipe();
+    req.resume();
+  };
+  if (deps.readOnly) {
+    fail(new SvcError('SVC_FORBIDDEN', 'Write permission denied', 403));
+    return;
+  }
+  res.on('close', () => {
+    if (!finished && !failed) {
+      failed = true;
+      segment?.abort();
+      queryChannel.publish({ endpoint: 'import', outcome: 'cancelled', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    }
+  });
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers });
+  } catch (error) {
+    fail(new SvcError('SVC_BAD_REQUEST', error instanceof Error ? error.message : 'bad multipart request', 400));
+    return;
+  }
+  parser.on('field', (fieldName, value) => {
+    if (fieldName !== 'schema' || failed) return;
+    try {
+      schema = parseSchemaPart(value);
+    } catch (error) {
+      fail(error);
+    }
+  });
+  parser.on('file', (fieldName, stream, info) => {
+    if (failed || (fieldName !== 'data' && session !== undefined)) {
+      stream.resume();
+      return;
+    }
+    if (fieldName === 'schema') {
+      let text = '';
+      stream.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+      stream.on('end', () => { try { schema = parseSchemaPart(text); } catch (error) { fail(error); } });
+      return;
+    }
+    table = table ?? sanitizeTableName(info.filename ?? 'import');
+    const existing = params.overwrite ? undefined : existingColumns(deps.catalog, table);
+    const staging = createImportStaging(deps.dbDir);
+    segment = staging;
+    const current = createImportSession({
+      analysisMaxLines: deps.analysisMaxLines, forceHeader: params.forceHeader, atomicity: params.atomicity, skipLev: params.skipLev,
+      ...(params.delimiter === undefined ? {} : { delimiter: params.delimiter }),
+      ...(schema === undefined ? {} : { schema }),
+      ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }),
+      ...(existing === undefined ? {} : { existingColumns: existing }),
+      onBatch: (batch) => staging.append(batch, current.columns()),
+    });
+    session = current;
+    stream.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      stream.pause();
+      current.push(chunk).then(() => stream.resume(), fail);
+    });
+    stream.on('end', () => {
+      if (failed) return;
+      current.finish().then(async (summary) => {
+        staging.finish(current.columns());
+        if (failed) return;
+        const result = await deps.writer.importCommit({ segmentDir: staging.dir, table: table as string, create: params.create, overwrite: params.overwrite, partitionBy: params.partitionBy, ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }) });
+        finished = true;
+        const rowsImported = result.rowsCommitted;
+        importRowsChannel.publish({ table: table as string, rowsImported, rowsRejected: summary.rowsRejected + result.rowsDropped });
+        queryChannel.publish({ endpoint: 'import', outcome: 'ok', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
+        const report = importReportFromSummary({ ...summary, rowsImported, rowsRejected: summary.rowsRejected + result.rowsDropped }, {
+          location: table as string, partitionBy: params.partitionBy, ...(params.timestamp === undefined ? {} : { timestamp: params.timestamp }),
+        });
+        send(res, 200, params, params.json ? renderImportReportJson(report) : renderImportReportText(report));
+      }).catch(fail);
+    });
+  });
+  parser.on('error', (error: unknown) => fail(new SvcError('SVC_BAD_REQUEST', error instanceof Error ? error.message : 'bad multipart request', 400)));
+  parser.on('close', () => {
+    if (session === undefined && !failed) fail(new SvcError('SVC_IMPORT_FAILED', 'no data part in the request', 400));
+  });
+  req.pipe(parser);
+}

@@ -1,0 +1,166 @@
+// Import staging segments: an upload's rows, written batch by batch to `db/.staging/<id>/` while the request
+// streams, invisible to readers. The primary merges a finished segment into its table; an aborted or
+// orphaned one (found at start-up) is deleted. Layout: `columns.json` (names, types, batches) and
+// `data.bin` (per batch, per column: fixed-width values as in column files, or [int32 length][utf8] records).
+import { join } from 'node:path';
+import * as fs from 'node:fs';
+import type { ColumnType } from '../types/column-type.js';
+import { isVariableSize } from '../types/column-type.js';
+import { assert } from '../core/assert.js';
+import { StorageError } from '../core/errors.js';
+
+/** A column of staged rows: the layout of a query vector (see sql/exec/batch.ts), SYMBOL with its dictionary. */
+export interface StagedColumn {
+  readonly type: string;
+  readonly data: ArrayLike<unknown>;
+  readonly exact?: BigInt64Array;
+  readonly symbols?: readonly string[];
+}
+
+export interface StagedBatch {
+  readonly rowCount: number;
+  readonly columns: readonly StagedColumn[];
+}
+
+interface SegmentManifest {
+  readonly columns: { name: string; type: ColumnType }[];
+  readonly batches: { rowCount: number; offset: number; lengths: number[]; exactLengths: number[] }[];
+}
+
+export const STAGING_DIR_NAME = '.staging';
+
+export function stagingRoot(dbDir: string): string {
+  return join(dbDir, STAGING_DIR_NAME);
+}
+
+/**
+ * Staged bytes of one column. Text-like columns (and SYMBOL, resolved to its text) become [int32 length][utf8]
+ * records; every other column keeps its vector layout bytes as they are (LONG/DATE/TIMESTAMP as numbers),
+ * followed by the exact int64 values when the vector has them.
+ */
+function encodeStagedColumn(column: StagedColumn, type: ColumnType, rowCount: number): { data: Buffer; exact?: Buffer } {
+  if (type === 'SYMBOL' || isVariableSize(type) || type === 'UUID') {
+    const parts: Buffer[] = [];
+    for (let row = 0; row < rowCount; row++) {
+      const raw = column.data[row];
+      const text = column.type === 'SYMBOL' ? ((raw as number) < 0 ? null : (column.symbols?.[raw as number] ?? null)) : raw;
+      if (text === null || text === undefined) {
+        parts.push(Buffer.from([255, 255, 255, 255]));
+        continue;
+      }
+      const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text as Uint8Array);
+      const header = Buffer.allocUnsafe(4);
+      header.writeInt32LE(bytes.length);
+      parts.push(header, bytes);
+    }
+    return { data: Buffer.concat(parts) };
+  }
+  if (!ArrayBuffer.isView(column.data)) throw new StorageError(`cannot stage a ${type} column from this layout`);
+  const view = column.data as unknown as Uint8Array;
+  const data = Buffer.from(view.buffer, view.byteOffset, rowCount * view.BYTES_PER_ELEMENT);
+  if (column.exact === undefined) return { data };
+  return { data, exact: Buffer.from(column.exact.buffer, column.exact.byteOffset, rowCount * 8) };
+}
+
+export class StagingSegmentWriter {
+  private readonly fd: number;
+  private offset = 0;
+  private readonly manifest: SegmentManifest;
+  private closed = false;
+
+  constructor(readonly dir: string, columns: readonly { name: string; type: ColumnType }[]) {
+    fs.mkdirSync(dir, { recursive: true });
+    this.fd = fs.openSync(join(dir, 'data.bin'), 'w');
+    this.manifest = { columns: columns.map((column) => ({ name: column.name, type: column.type })), batches: [] };
+  }
+
+  append(batch: StagedBatch): void {
+    assert(!this.closed, 'no appends after finish or abort');
+    assert(batch.columns.length === this.manifest.columns.length, 'a staged batch has one column per segment column');
+    const lengths: number[] = [];
+    const exactLengths: number[] = [];
+    const start = this.offset;
+    batch.columns.forEach((column, k) => {
+      const type = (this.manifest.columns[k] as { type: ColumnType }).type;
+      const encoded = encodeStagedColumn(column, type, batch.rowCount);
+      for (const part of encoded.exact === undefined ? [encoded.data] : [encoded.data, encoded.exact]) {
+        fs.writeSync(this.fd, part, 0, part.length, this.offset);
+        this.offset += part.length;
+      }
+      lengths.push(encoded.data.length);
+      exactLengths.push(encoded.exact?.length ?? 0);
+    });
+    this.manifest.batches.push({ rowCount: batch.rowCount, offset: start, lengths, exactLengths });
+  }
+
+  /** Makes the segment complete: the manifest is written last, so a segment without one is never merged. */
+  finish(): void {
+    this.closed = true;
+    fs.closeSync(this.fd);
+    fs.writeFileSync(join(this.dir, 'columns.json'), JSON.stringify(this.manifest));
+  }
+
+  abort(): void {
+    if (!this.closed) {
+      this.closed = true;
+      fs.closeSync(this.fd);
+    }
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A staged column read back: vector-layout bytes, or text records with offsets, plus exact int64 values. */
+export interface StagedColumnBytes {
+  readonly type: ColumnType;
+  readonly bytes: Buffer;
+  readonly offsets?: Float64Array;
+  readonly exact?: Buffer;
+}
+
+/** Reads a finished segment back, one batch at a time. */
+export function readStagingSegment(dir: string): { columns: { name: string; type: ColumnType }[]; batches: () => Generator<{ rowCount: number; columns: StagedColumnBytes[] }> } {
+  const manifestPath = join(dir, 'columns.json');
+  if (!fs.existsSync(manifestPath)) throw new StorageError(`staging segment is incomplete [dir=${dir}]`);
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as SegmentManifest;
+  const dataPath = join(dir, 'data.bin');
+  const read = (fd: number, length: number, position: number): Buffer => {
+    const bytes = Buffer.alloc(length);
+    if (length > 0) fs.readSync(fd, bytes, 0, length, position);
+    return bytes;
+  };
+  function* batches(): Generator<{ rowCount: number; columns: StagedColumnBytes[] }> {
+    const fd = fs.openSync(dataPath, 'r');
+    try {
+      for (const batch of manifest.batches) {
+        let position = batch.offset;
+        const columns = batch.lengths.map((length, k): StagedColumnBytes => {
+          const type = (manifest.columns[k] as { type: ColumnType }).type;
+          const bytes = read(fd, length, position);
+          position += length;
+          const exactLength = batch.exactLengths[k] ?? 0;
+          const exact = exactLength > 0 ? read(fd, exactLength, position) : undefined;
+          position += exactLength;
+          const textual = type === 'SYMBOL' || isVariableSize(type) || type === 'UUID';
+          if (textual) return { type, bytes, offsets: recordOffsets(bytes, batch.rowCount) };
+          return exact === undefined ? { type, bytes } : { type, bytes, exact };
+        });
+        yield { rowCount: batch.rowCount, columns };
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  return { columns: manifest.columns, batches };
+}
+
+function recordOffsets(bytes: Buffer, rowCount: number): Float64Array {
+  const offsets = new Float64Array(rowCount + 1);
+  let position = 0;
+  for (let row = 0; row < rowCount; row++) {
+    offsets[row] = position;
+    const length = bytes.readInt32LE(position);
+    position += 4 + (length > 0 ? length : 0);
+  }
+  offsets[rowCount] = position;
+  return offsets;
+}

@@ -15,5 +15,5 @@ function newestMtimeMs(dir) {
 
 const entry = 'dist/main.js';
 if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtimeMs('src')) {
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+  execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
 }

@@ -18,6 +18,7 @@ import type { RunningHttpServer } from './http-server.js';
 import { Catalog } from '../storage/catalog.js';
 import { getLogger } from '../log/logger.js';
 import { writeForwardedRecord } from '../log/worker-bridge.js';
+import { flushLogsSync, reopenLogFiles, shutdownLogging } from '../log/configure.js';
 import { parseLogRecordPayload } from '../log/log-record.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
 import { startAdminServer } from '../admin/admin-server.js';
@@ -77,10 +78,13 @@ export async function runPrimary(config: ServerConfig, version: string): Promise
     await admin?.close();
     metrics?.close();
     log.info('stopped');
+    await shutdownLogging();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => reopenLogFiles());
+  process.on('exit', () => flushLogsSync());
 }
 
 function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: WorkerPool, service: WriterService, metricsRequests: MetricsRequests): void {
@@ -120,7 +124,7 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: W
 function replyError(error: unknown): ReturnType<typeof errorToPayload> {
   const payload = errorToPayload(error);
   if (payload.code === 'SVC_INTERNAL') {
-    log.critical('write failed unexpectedly', error);
+    // The unhandled-error subscriber of log/ writes the C record (and so the alert).
     unhandledErrorChannel.publish({ source: 'writer', origin: 'local', error });
   }
   return payload;

@@ -43,7 +43,13 @@ export async function configureLogging(options: ConfigureLoggingOptions): Promis
   if (live !== undefined) await shutdownLogging();
   const conf = loadLogConf(options);
   const bindings = createBindings(conf, options.version, options.env);
-  const dispatcher = new LogDispatcher(bindings, conf.recordLength);
+  let dispatcher: LogDispatcher;
+  try {
+    dispatcher = new LogDispatcher(bindings, conf.recordLength);
+  } catch (error) {
+    for (const binding of bindings) void binding.writer.close();
+    throw error;
+  }
   live = { conf, dispatcher, bindings, unsubscribe: subscribeUnhandledErrors() };
   installLogSink(dispatcher, conf.recordLength);
   logConfigurationAdvisory(conf, bindings, options.role);

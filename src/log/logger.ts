@@ -24,7 +24,8 @@ const PRE_CONFIG_RECORDS_MAX = 1000;
 const CACHED_LOGGERS_MAX = 4096;
 /** Nested logging (a writer logging while writing) deeper than this goes to stderr instead, to stop loops. */
 const NESTED_LOG_DEPTH_MAX = 2;
-const DEFAULT_RECORD_LENGTH = 16384;
+/** recordLength until log.conf says otherwise (the key table's default). */
+export const DEFAULT_RECORD_LENGTH = 16384;
 
 let activeSink: LogSink | undefined;
 let sinkGeneration = 0;
@@ -184,3 +185,4 @@ export function writeStderr(line: string): void {
     // stderr closed: nothing more can be done.
   }
 }
+

@@ -6,14 +6,12 @@
 import { ALL_LEVELS_MASK, LEVEL_BITS, debugRequested } from './levels.js';
 import { parseLogRecordPayload, type LogRecordPayload } from './log-record.js';
 import type { LogRoutingTable } from './dispatcher.js';
-import { emitRecord, installLogSink, writeStderr, type LogSink } from './logger.js';
+import { DEFAULT_RECORD_LENGTH, emitRecord, installLogSink, writeStderr, type LogSink } from './logger.js';
 import { formatRecordLine } from './layout.js';
 import { subscribeUnhandledErrors } from './startup-advisory.js';
 
 export type { LogRecordPayload, LogRoutingTable };
 export { parseLogRecordPayload };
-
-const DEFAULT_RECORD_LENGTH = 16384;
 
 /** A sink that hands each record to `send`; if sending fails (channel closed), the record goes to stderr. */
 export function createForwardingSink(send: (record: LogRecordPayload) => void, routing?: LogRoutingTable): LogSink {

@@ -100,7 +100,9 @@ test.serial('with a dead first target the alert fails over to the live Alertmana
 
 test.serial('with every target down, logging critical records stays fast and the alert queue stays bounded', async (t) => {
   const dead = await findDeadPort();
-  const hung = net.createServer(() => undefined);
+  // Accepts connections and never answers: the worst kind of dead Alertmanager.
+  const hungSockets = new Set<net.Socket>();
+  const hung = net.createServer((socket) => hungSockets.add(socket));
   await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
   const hungAddress = hung.address();
   const hungPort = hungAddress !== null && typeof hungAddress === 'object' ? hungAddress.port : 0;
@@ -121,6 +123,7 @@ test.serial('with every target down, logging critical records stays fast and the
   const stats = getAlertWriterStats();
   await shutdownLogging();
   hung.close();
+  for (const socket of hungSockets) socket.destroy();
   t.true(elapsedMs < 3000, `5000 critical records logged in ${elapsedMs.toFixed(1)} ms`);
   t.truthy(stats);
   t.true((stats?.queued ?? Infinity) <= 100);

@@ -11,6 +11,8 @@ import { startHttpServer } from './http-server.js';
 import { getLogger } from '../log/logger.js';
 import { configureWorkerLogging } from '../log/worker-bridge.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
+import { startMetricsRuntime } from '../metrics/metrics-runtime.js';
+import { currentMappedBytes } from '../storage/mmap.js';
 
 const log = getLogger('worker');
 
@@ -19,6 +21,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (process.connected) process.send?.(message);
   };
   configureWorkerLogging((record) => send({ type: 'svc:log', record }));
+  const metrics = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
   const catalog = new Catalog(join(config.rootDir, 'db'));
   const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: join(config.rootDir, 'db'), analysisMaxLines: config.importAnalysisLinesMax });
@@ -38,6 +41,10 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (message === undefined) return;
     if (message.type === 'svc:reply') writer.onReply(message);
     else if (message.type === 'svc:shutdown') void stop();
+    else if (message.type === 'svc:metrics-request' && metrics !== undefined) {
+      const requestId = message.requestId;
+      void metrics.takeSnapshot().then((snapshot) => send({ type: 'svc:metrics-reply', requestId, snapshot }));
+    }
   });
   process.on('disconnect', () => {
     writer.failAll('the primary process went away');

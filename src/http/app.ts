@@ -13,6 +13,9 @@ import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** Tests set SVCTEST_INJECT_FAULTS=1 to reach a path that fails like a bug would (never set in production). */
+const FAULT_INJECTION = process.env['SVCTEST_INJECT_FAULTS'] === '1';
+
 const EXECUTE_PATHS = new Set(['/exec', '/api/v1/sql/execute']);
 const VALIDATE_PATH = '/api/v1/sql/validate';
 
@@ -64,6 +67,7 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
         handleImport(req, res, deps);
         return;
       }
+      if (FAULT_INJECTION && path === '/__test/unhandled') throw new Error('injected fault for tests');
       app(req, res);
     } catch (error) {
       failUnexpectedly(res, error);

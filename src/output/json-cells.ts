@@ -2,7 +2,7 @@
 // QuestDB's JSON does (LONG as a number or quoted, DOUBLE shortest round-trip with a fraction, null sentinels).
 import type { Vector } from '../sql/compiler.js';
 import type { ValueType } from '../types/column-type.js';
-import { formatDouble, formatFloat, jsonString } from './value-format.js';
+import { formatDouble, formatFloat, jsonString } from '../types/value-format.js';
 import { formatDate, formatTimestamp } from '../types/timestamp.js';
 import { formatIpv4 } from '../types/uuid-ipv4.js';
 

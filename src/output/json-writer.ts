@@ -4,7 +4,7 @@
 import type { ColumnBatch, OutputColumn } from '../sql/compiler.js';
 import type { CellFormatter } from './json-cells.js';
 import { jsonCellFormatter } from './json-cells.js';
-import { jsonString } from './value-format.js';
+import { jsonString } from '../types/value-format.js';
 import { typeDisplayName } from '../types/column-type.js';
 
 export interface JsonResultOptions {

@@ -63,7 +63,9 @@ export class WorkerPool {
         return;
       }
       const timer = setTimeout(() => worker.kill('SIGKILL'), drainMs + 1000);
-      worker.once('exit', () => { clearTimeout(timer); resolve(); });
+      // A worker still loading its modules has no message listener yet: repeat the request until it exits.
+      const repeat = setInterval(() => this.send(slot, { type: 'svc:shutdown' }), 250);
+      worker.once('exit', () => { clearTimeout(timer); clearInterval(repeat); resolve(); });
       this.send(slot, { type: 'svc:shutdown' });
     }));
     await Promise.all(exits);

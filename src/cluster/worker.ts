@@ -28,11 +28,13 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   unhandledErrorChannel.subscribe((event) => {
     if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
   });
-  const running = await startHttpServer(config, handler);
+  // The IPC handler is installed before listening: a shutdown that arrives during start-up must not be lost.
+  const starting = startHttpServer(config, handler);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    const running = await starting;
     await running.close(config.shutdownDrainTimeoutMs);
     process.exit(0);
   };
@@ -52,6 +54,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   });
   process.on('SIGTERM', () => { /* the primary orchestrates shutdown */ });
   process.on('SIGINT', () => { /* the primary orchestrates shutdown */ });
+  await starting;
   send({ type: 'svc:ready' });
   log.info(`worker ${process.pid} serving http://${config.httpBindHost}:${config.httpBindPort}`);
 }

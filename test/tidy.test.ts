@@ -83,3 +83,8 @@ test('the README documents every error code', (t) => {
   const missing = Object.keys(ERROR_CODES).filter((code) => !readme.includes(`\`${code}\``));
   t.deepEqual(missing, []);
 });
+
+test('the README metrics table matches the metric definitions', async (t) => {
+  const { renderMetricsTable } = await import('../scripts/render-metrics-docs.js');
+  t.true(readFileSync(join(root, 'README.md'), 'utf8').includes(renderMetricsTable()));
+});

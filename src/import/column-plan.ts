@@ -97,7 +97,7 @@ function planNewTable(fileColumns: FileColumn[], timestampColumn: string | undef
     if (timestampIndex < 0) throw new ImportError(`invalid timestamp column '${timestampColumn}'`);
     const column = fileColumns[timestampIndex];
     // A designated column detected as DATE or as integers is stored as TIMESTAMP rather than refused.
-    if (column.type === 'DATE' || column.type === 'LONG' || column.type === 'INT') {
+    if (column.type === 'DATE' || column.type === 'LONG') {
       const epochNumbers = column.type !== 'DATE';
       column.type = 'TIMESTAMP';
       const parser = createColumnParser('TIMESTAMP', { patterns: epochNumbers ? [] : column.patterns, acceptEpochNumbers: epochNumbers });

@@ -36,6 +36,8 @@ export class CsvLexer {
   readonly fieldEnd: Int32Array;
   /** 1 when the quoted field contains doubled quotes that still need unescaping. */
   readonly fieldEscaped: Uint8Array;
+  /** Some fieldEscaped entry is 1; the next block clears the array first (plain fields never write it). */
+  escapedDirty = false;
   /** 1-based record number (header and rejected records included) of each stored row, for error messages. */
   readonly rowRecord: Float64Array;
   /** Rows stored by the last lexCsvBlock call. */
@@ -99,13 +101,16 @@ export function lexCsvBlock(lx: CsvLexer, buf: Uint8Array, start: number, end: n
   const fieldStart = lx.fieldStart;
   const fieldEnd = lx.fieldEnd;
   const fieldEscaped = lx.fieldEscaped;
+  if (lx.escapedDirty) {
+    fieldEscaped.fill(0);
+    lx.escapedDirty = false;
+  }
   const rowRecord = lx.rowRecord;
   const lineBytesMax = lx.lineBytesMax;
   const skipExtraValues = lx.skipExtraValues;
   const rowMax = rowLimit < lx.rowCapacity ? rowLimit : lx.rowCapacity;
   let recordCount = lx.recordCount;
   let recordsToSkip = lx.recordsToSkip;
-  let rejected = 0;
   let lastFieldCount = lx.lastFieldCount;
   let row = 0;
   let pos = start;
@@ -131,7 +136,6 @@ export function lexCsvBlock(lx: CsvLexer, buf: Uint8Array, start: number, end: n
         if (fieldCount < width) {
           fieldStart[slotBase + fieldCount] = fs;
           fieldEnd[slotBase + fieldCount] = pos;
-          fieldEscaped[slotBase + fieldCount] = 0;
         }
       } else {
         // Quoted fields take a separate function so their code does not weigh on the plain-field loop.
@@ -141,6 +145,7 @@ export function lexCsvBlock(lx: CsvLexer, buf: Uint8Array, start: number, end: n
           // The input ended inside quotes: the record is rejected, as QuestDB's "quote is missing".
           recordCount++;
           lx.rejectedQuoteCount++;
+          if (lx.escapedDirty) fieldEscaped.fill(0, slotBase, slotBase + width);
           consumed = pos = end;
           continue records;
         }
@@ -148,7 +153,10 @@ export function lexCsvBlock(lx: CsvLexer, buf: Uint8Array, start: number, end: n
         if (fieldCount < width) {
           fieldStart[slotBase + fieldCount] = quotedStart;
           fieldEnd[slotBase + fieldCount] = quotedEnd;
-          fieldEscaped[slotBase + fieldCount] = quotedEscaped;
+          if (quotedEscaped !== 0) {
+            fieldEscaped[slotBase + fieldCount] = 1;
+            lx.escapedDirty = true;
+          }
         }
       }
       fieldCount++;
@@ -168,7 +176,6 @@ export function lexCsvBlock(lx: CsvLexer, buf: Uint8Array, start: number, end: n
         if (fieldCount < width) {
           fieldStart[slotBase + fieldCount] = end;
           fieldEnd[slotBase + fieldCount] = end;
-          fieldEscaped[slotBase + fieldCount] = 0;
         }
         fieldCount++;
         break;
@@ -178,24 +185,19 @@ export function lexCsvBlock(lx: CsvLexer, buf: Uint8Array, start: number, end: n
     consumed = pos;
     recordCount++;
     lastFieldCount = fieldCount;
-    if (recordsToSkip > 0) {
-      recordsToSkip--;
-      continue;
-    }
-    if (pos - recordStart > lineBytesMax) {
-      lx.rejectedLongCount++;
-      rejected++;
-      continue;
-    }
-    if (fieldCount > width && !skipExtraValues) {
-      lx.rejectedExtraCount++;
-      rejected++;
+    let skipped = true;
+    if (recordsToSkip > 0) recordsToSkip--;
+    else if (pos - recordStart > lineBytesMax) lx.rejectedLongCount++;
+    else if (fieldCount > width && !skipExtraValues) lx.rejectedExtraCount++;
+    else skipped = false;
+    if (skipped) {
+      // The next record reuses these slots: a stale escaped flag must not leak into it.
+      if (lx.escapedDirty) fieldEscaped.fill(0, slotBase, slotBase + width);
       continue;
     }
     for (let k = fieldCount; k < width; k++) {
       fieldStart[slotBase + k] = 0;
       fieldEnd[slotBase + k] = 0;
-      fieldEscaped[slotBase + k] = 0;
     }
     rowRecord[row] = recordCount;
     row++;

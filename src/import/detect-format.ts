@@ -50,12 +50,12 @@ function isAsciiLetter(b: number): boolean {
 export function buildTypeProbes(schema: ImportSchema | undefined): TypeProbe[] {
   const probes: TypeProbe[] = [
     { type: 'CHAR', matches: (buf, s, e) => e - s === 1 && isAsciiLetter(buf[s]) },
-    { type: 'INT', matches: (buf, s, e) => parseIntBytes(buf, s, e) === parseIntBytes(buf, s, e) },
-    { type: 'LONG', matches: (buf, s, e) => parseLongBytes(buf, s, e) === parseLongBytes(buf, s, e) || parseLongBigBytes(buf, s, e) !== undefined },
-    { type: 'DOUBLE', matches: (buf, s, e) => parseDoubleBytes(buf, s, e) === parseDoubleBytes(buf, s, e) || isNanLiteral(buf, s, e) },
+    { type: 'INT', matches: (buf, s, e) => !Number.isNaN(parseIntBytes(buf, s, e)) },
+    { type: 'LONG', matches: (buf, s, e) => !Number.isNaN(parseLongBytes(buf, s, e)) || parseLongBigBytes(buf, s, e) !== undefined },
+    { type: 'DOUBLE', matches: (buf, s, e) => !Number.isNaN(parseDoubleBytes(buf, s, e)) || isNanLiteral(buf, s, e) },
     { type: 'BOOLEAN', matches: (buf, s, e) => parseBooleanBytes(buf, s, e) >= 0 },
     { type: 'UUID', matches: (buf, s, e) => parseUuidBytes(buf, s, e) !== undefined },
-    { type: 'IPV4', matches: (buf, s, e) => parseIpv4Bytes(buf, s, e) === parseIpv4Bytes(buf, s, e) },
+    { type: 'IPV4', matches: (buf, s, e) => !Number.isNaN(parseIpv4Bytes(buf, s, e)) },
   ];
   const replace = schema?.formatsAction === 'REPLACE';
   const datePatterns = [...(replace ? [] : DEFAULT_DATE_PATTERNS), ...(schema?.formats.DATE ?? [])];
@@ -68,64 +68,55 @@ export function buildTypeProbes(schema: ImportSchema | undefined): TypeProbe[] {
 
 function patternProbe(type: 'DATE' | 'TIMESTAMP', pattern: string): TypeProbe {
   const compiled = compileImportTimestampPattern(pattern);
-  return { type, pattern, matches: (buf, s, e) => compiled.parseBytes(buf, s, e) === compiled.parseBytes(buf, s, e) };
+  return { type, pattern, matches: (buf, s, e) => !Number.isNaN(compiled.parseBytes(buf, s, e)) };
 }
 
-/** Per column and probe: how many values of rows 1.. matched, whether row 0 matched, and blank counts. */
-interface ProbeTally {
-  readonly restMatches: Int32Array;
-  readonly firstMatches: Uint8Array;
-  readonly restBlanks: Int32Array;
-  readonly firstBlank: Uint8Array;
+/** A column's choice: the first probe accepting all its non-blank values, with and without row 0 (-1 = none). */
+interface ColumnChoice {
+  withFirst: number;
+  withoutFirst: number;
 }
 
-function tallyProbes(buf: Uint8Array, lexer: CsvLexer, probes: ReadonlyArray<TypeProbe>): ProbeTally {
-  const width = lexer.width;
-  const probeCount = probes.length;
-  const tally: ProbeTally = {
-    restMatches: new Int32Array(width * probeCount), firstMatches: new Uint8Array(width * probeCount),
-    restBlanks: new Int32Array(width), firstBlank: new Uint8Array(width),
-  };
-  // A probe that failed on a value of rows 1.. can never be chosen, so it is not tried again.
-  const dead = new Uint8Array(width * probeCount);
-  for (let row = 0; row < lexer.rowCount; row++) {
-    for (let c = 0; c < width; c++) {
-      const slot = row * width + c;
-      const s = lexer.fieldStart[slot];
-      const e = lexer.fieldEnd[slot];
-      if (s === e) {
-        if (row === 0) tally.firstBlank[c] = 1; else tally.restBlanks[c]++;
-        continue;
-      }
-      for (let k = 0; k < probeCount; k++) {
-        const index = c * probeCount + k;
-        if (dead[index] === 1) continue;
-        const ok = probes[k].matches(buf, s, e);
-        if (row === 0) tally.firstMatches[index] = ok ? 1 : 0;
-        else if (ok) tally.restMatches[index]++;
-        else dead[index] = 1;
-      }
-    }
+/** True when probe k accepts every non-blank value of rows 1.. of column c and at least one is non-blank. */
+function probeAcceptsRest(buf: Uint8Array, lexer: CsvLexer, c: number, probe: TypeProbe): boolean {
+  let values = 0;
+  for (let row = 1, slot = lexer.width + c; row < lexer.rowCount; row++, slot += lexer.width) {
+    const s = lexer.fieldStart[slot];
+    const e = lexer.fieldEnd[slot];
+    if (s === e) continue;
+    if (!probe.matches(buf, s, e)) return false;
+    values++;
   }
-  return tally;
+  return values > 0;
 }
 
-/** Probe index chosen per column (-1 = VARCHAR) over rows [first, rowCount). */
-function chooseProbes(tally: ProbeTally, width: number, probeCount: number, rowCount: number, includeFirst: boolean): Int32Array {
-  const chosen = new Int32Array(width).fill(-1);
-  const lines = includeFirst ? rowCount : rowCount - 1;
-  for (let c = 0; c < width; c++) {
-    const blanks = tally.restBlanks[c] + (includeFirst ? tally.firstBlank[c] : 0);
-    for (let k = 0; k < probeCount; k++) {
-      const index = c * probeCount + k;
-      const matches = tally.restMatches[index] + (includeFirst ? tally.firstMatches[index] : 0);
-      if (matches + blanks === lines && blanks < lines) {
-        chosen[c] = k;
-        break;
-      }
-    }
+/**
+ * Tries the probes in priority order, each scanning rows 1.. only until its first failure, and row 0 only
+ * where needed: equivalent to counting every probe on every value (QuestDB's histogram) at a fraction of the cost.
+ */
+function chooseColumnProbes(buf: Uint8Array, lexer: CsvLexer, c: number, probes: ReadonlyArray<TypeProbe>): ColumnChoice {
+  const choice: ColumnChoice = { withFirst: -1, withoutFirst: -1 };
+  const s0 = lexer.fieldStart[c];
+  const e0 = lexer.fieldEnd[c];
+  const firstBlank = s0 === e0;
+  for (let k = 0; k < probes.length && (choice.withFirst < 0 || choice.withoutFirst < 0); k++) {
+    const firstOk = !firstBlank && probes[k].matches(buf, s0, e0);
+    const needWithFirst = choice.withFirst < 0 && (firstOk || firstBlank);
+    if (choice.withoutFirst >= 0 && !needWithFirst) continue;
+    const restOk = probeAcceptsRest(buf, lexer, c, probes[k]);
+    if (restOk && choice.withoutFirst < 0) choice.withoutFirst = k;
+    // With row 0 counted, a column whose only non-blank value is row 0 is typed by it alone.
+    const restBlank = !restOk && probeAcceptsRestBlank(lexer, c);
+    if (needWithFirst && (restOk || (restBlank && firstOk))) choice.withFirst = k;
   }
-  return chosen;
+  return choice;
+}
+
+function probeAcceptsRestBlank(lexer: CsvLexer, c: number): boolean {
+  for (let row = 1, slot = lexer.width + c; row < lexer.rowCount; row++, slot += lexer.width) {
+    if (lexer.fieldStart[slot] !== lexer.fieldEnd[slot]) return false;
+  }
+  return true;
 }
 
 function allTextLike(chosen: Int32Array, probes: ReadonlyArray<TypeProbe>): boolean {
@@ -140,10 +131,16 @@ function allTextLike(chosen: Int32Array, probes: ReadonlyArray<TypeProbe>): bool
 export function detectFormat(buf: Uint8Array, lexer: CsvLexer, probes: ReadonlyArray<TypeProbe>, forceHeader: boolean): DetectedFormat {
   const width = lexer.width;
   const rowCount = lexer.rowCount;
-  const tally = tallyProbes(buf, lexer, probes);
   const firstRowIsFirstRecord = rowCount > 0 && lexer.rowRecord[0] === 1;
-  const withFirst = chooseProbes(tally, width, probes.length, rowCount, true);
-  const withoutFirst = chooseProbes(tally, width, probes.length, rowCount, false);
+  const withFirst = new Int32Array(width);
+  const withoutFirst = new Int32Array(width);
+  withFirst.fill(-1);
+  withoutFirst.fill(-1);
+  for (let c = 0; c < width && rowCount > 0; c++) {
+    const choice = chooseColumnProbes(buf, lexer, c, probes);
+    withFirst[c] = choice.withFirst;
+    withoutFirst[c] = choice.withoutFirst;
+  }
   const header = firstRowIsFirstRecord
     && (forceHeader || (allTextLike(withFirst, probes) && !allTextLike(withoutFirst, probes)));
   const chosen = header ? withoutFirst : withFirst;

@@ -59,7 +59,8 @@ function chooseDelimiter(body: Buffer, atEof: boolean, options: AnalysisOptions)
     checkDelimiter(code);
     return code;
   }
-  return detectDelimiter(body, options.analysisMaxLines, atEof);
+  // Detection needs two lines even when fewer are analysed for types.
+  return detectDelimiter(body, Math.max(2, options.analysisMaxLines), atEof);
 }
 
 /** Field count of the first complete record. */
@@ -90,4 +91,36 @@ export function analyseUpload(sample: Buffer, atEof: boolean, options: AnalysisO
     detected: detected.columns, schema: options.schema, existingColumns: options.existingColumns, timestampColumn: options.timestampColumn,
   });
   return { delimiter, width, header: detected.header, plan, body };
+}
+
+/**
+ * Counts complete non-empty records while the first chunks are buffered, so detection always sees the same
+ * analysisMaxLines records however the upload is chunked. Quote-aware like the delimiter scan: a quote
+ * toggles quoting (a doubled quote toggles twice), and line ends inside quotes do not end a record.
+ */
+export class RecordCounter {
+  records = 0;
+  private inQuotes = false;
+  private hasContent = false;
+
+  count(chunk: Buffer): void {
+    let inQuotes = this.inQuotes;
+    let hasContent = this.hasContent;
+    let records = this.records;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (b === 0x22) {
+        inQuotes = !inQuotes;
+        hasContent = true;
+      } else if (!inQuotes && (b === 0x0a || b === 0x0d)) {
+        if (hasContent) records++;
+        hasContent = false;
+      } else {
+        hasContent = true;
+      }
+    }
+    this.inQuotes = inQuotes;
+    this.hasContent = hasContent;
+    this.records = records;
+  }
 }

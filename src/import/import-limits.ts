@@ -9,6 +9,8 @@ export const importColumnsMax = 2048;
 export const importAnalysisLinesDefault = 1000;
 /** Bytes buffered before detection runs even if fewer than analysisMaxLines lines arrived. */
 export const importAnalysisBytesMax = 32 * 1024 * 1024;
+/** Bytes of vector storage one emitted batch may take; wide files get fewer than batchRowsMax rows per batch. */
+export const importBatchBytesMax = 16 * 1024 * 1024;
 /** Field slots (rows × columns) one lexer block holds; bounds the offset arrays for wide files. */
 export const importBlockFieldSlotsMax = 1 << 20;
 /** A delimiter whose per-line count has a larger standard deviation is not accepted (http.text.max.required.delimiter.stddev). */

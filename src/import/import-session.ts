@@ -1,19 +1,25 @@
-// Drives one upload: buffers the first chunks until analysisMaxLines lines (or the end) have arrived,
+// Drives one upload: buffers the first chunks until analysisMaxLines records (or the end) have arrived,
 // detects delimiter, header and types, then streams every record through the lexer and column parsers into
 // ColumnBatches of at most batchRowsMax rows, handed to onBatch (awaited, so a slow consumer slows the upload).
 // Invariants: rowsHandled = rowsImported + rowsRejected at every step; once a call has failed the session
 // stays failed and rethrows that error; nothing is reused in a batch after it has been emitted.
+// Row rules (QuestDB's where it has one): skipCol nulls a bad value and counts it in its column; skipRow drops
+// the row and counts every bad value of it in its column; abort fails with "bad syntax [line=<n>, col=<i>]"
+// (n = 1-based record number, header included; i = 0-based file column). A line with more values than the
+// header is rejected (or trimmed with skipLev); a line with fewer has nulls in the missing columns; a row whose
+// designated timestamp is empty or bad is always rejected. Lexer rejections (extra values, over-long or
+// unterminated records) count as handled and rejected under every atomicity mode, as in QuestDB.
 import { assert } from '../core/assert.js';
 import { ImportError } from '../core/errors.js';
 import { batchRowsMax } from '../core/limits.js';
-import type { ColumnType } from '../types/column-type.js';
-import type { ColumnBatch } from '../sql/exec/batch.js';
+import { STORAGE_WIDTH_BYTES, type ColumnType } from '../types/column-type.js';
+import { assertBatch, type ColumnBatch } from '../sql/exec/batch.js';
 import { BatchBuilder } from './batch-builder.js';
 import type { ColumnPlan } from './column-plan.js';
 import type { ParseJob } from './column-target.js';
 import { CsvLexer, indexAfterLineEnd, lexCsvBlock } from './csv-lexer.js';
-import { analyseUpload, type AnalysisResult } from './import-analysis.js';
-import { importAnalysisBytesMax, importBlockFieldSlotsMax, importLineBytesMax } from './import-limits.js';
+import { analyseUpload, RecordCounter } from './import-analysis.js';
+import { importAnalysisBytesMax, importBatchBytesMax, importBlockFieldSlotsMax, importLineBytesMax } from './import-limits.js';
 import type { ImportSchema } from './schema-part.js';
 
 export type ImportAtomicity = 'abort' | 'skipRow' | 'skipCol';
@@ -50,26 +56,24 @@ export interface ImportSession {
 
 const EMPTY = Buffer.alloc(0);
 
-export function createImportSession(options: ImportSessionOptions): ImportSession {
-  return new CsvImportSession(options);
+/** Rows per batch that keep its vectors within importBatchBytesMax (variable-size values count as a pointer). */
+function batchRowsForBudget(types: ReadonlyArray<ColumnType>): number {
+  let rowBytes = 0;
+  for (const type of types) rowBytes += type === 'LONG' ? 16 : STORAGE_WIDTH_BYTES[type] === 0 ? 8 : STORAGE_WIDTH_BYTES[type];
+  return Math.max(1, Math.floor(importBatchBytesMax / Math.max(1, rowBytes)));
 }
 
-/** Line ends (LF, or CR not followed by LF) while buffering; only decides when enough has arrived. */
-function countLineEnds(chunk: Buffer): number {
-  let n = 0;
-  for (let i = 0; i < chunk.length; i++) {
-    const b = chunk[i];
-    if (b === 0x0a || (b === 0x0d && chunk[i + 1] !== 0x0a)) n++;
-  }
-  return n;
+export function createImportSession(options: ImportSessionOptions): ImportSession {
+  return new CsvImportSession(options);
 }
 
 class CsvImportSession implements ImportSession {
   private readonly options: ImportSessionOptions;
   private sampleChunks: Buffer[] = [];
   private sampleBytes = 0;
-  private sampleLines = 0;
-  private analysis: AnalysisResult | undefined;
+  private readonly sampleRecords = new RecordCounter();
+  /** What detection decided; the sample bytes themselves are not kept (up to importAnalysisBytesMax). */
+  private analysis: { readonly plan: ColumnPlan; readonly header: boolean } | undefined;
   private lexer: CsvLexer | undefined;
   private builder: BatchBuilder | undefined;
   private job: ParseJob | undefined;
@@ -93,8 +97,8 @@ class CsvImportSession implements ImportSession {
       if (this.analysis === undefined) {
         this.sampleChunks.push(chunk);
         this.sampleBytes += chunk.length;
-        this.sampleLines += countLineEnds(chunk);
-        if (this.sampleLines > this.options.analysisMaxLines || this.sampleBytes >= importAnalysisBytesMax) {
+        this.sampleRecords.count(chunk);
+        if (this.sampleRecords.records >= Math.max(2, this.options.analysisMaxLines) || this.sampleBytes >= importAnalysisBytesMax) {
           await this.startStreaming(false);
         }
         return;
@@ -134,7 +138,7 @@ class CsvImportSession implements ImportSession {
     const sample = this.sampleChunks.length === 1 ? this.sampleChunks[0] : Buffer.concat(this.sampleChunks);
     this.sampleChunks = [];
     const analysis = analyseUpload(sample, atEof, this.options);
-    this.analysis = analysis;
+    this.analysis = { plan: analysis.plan, header: analysis.header };
     const plan = analysis.plan;
     const width = analysis.width;
     const rowCapacity = Math.max(1, Math.min(batchRowsMax, Math.floor(importBlockFieldSlotsMax / width)));
@@ -142,9 +146,11 @@ class CsvImportSession implements ImportSession {
       delimiter: analysis.delimiter, width, rowCapacity, skipExtraValues: this.options.skipLev, lineBytesMax: importLineBytesMax,
     });
     this.lexer.recordsToSkip = analysis.header ? 1 : 0;
-    // A file that has fully arrived gets a batch sized to it, not a 64K-row one.
-    const capacity = atEof ? Math.max(1, Math.min(batchRowsMax, this.sampleLines + 1)) : batchRowsMax;
-    this.builder = new BatchBuilder(plan.outputColumns.map((c) => c.type), capacity);
+    // A file that has fully arrived gets a batch sized to it; a wide one gets fewer rows per batch.
+    const types = plan.outputColumns.map((c) => c.type);
+    const rowsMax = Math.min(batchRowsMax, batchRowsForBudget(types));
+    const capacity = atEof ? Math.max(1, Math.min(rowsMax, this.sampleRecords.records + 1)) : rowsMax;
+    this.builder = new BatchBuilder(types, capacity);
     for (const parser of plan.parsers) parser.beginBatch();
     this.columnErrors = new Float64Array(plan.outputColumns.length);
     this.job = {
@@ -160,7 +166,7 @@ class CsvImportSession implements ImportSession {
     const lexer = this.lexer;
     const builder = this.builder;
     assert(lexer !== undefined && builder !== undefined, 'consume runs only after detection');
-    let buf = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
+    const buf = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
     let pos = 0;
     if (this.skippingLongRecord) {
       const next = indexAfterLineEnd(buf, 0);
@@ -172,6 +178,7 @@ class CsvImportSession implements ImportSession {
       pos = next;
     }
     for (;;) {
+      assert(builder.remaining() > 0, 'a full batch is emitted before lexing continues');
       const next = lexCsvBlock(lexer, buf, pos, buf.length, atEof, builder.remaining());
       if (lexer.rowCount > 0) await this.convertBlock(buf);
       pos = next;
@@ -179,12 +186,15 @@ class CsvImportSession implements ImportSession {
     }
     assert(!atEof || pos === buf.length, 'at the end of input every byte belongs to a record');
     this.tail = pos === buf.length ? EMPTY : Buffer.from(buf.subarray(pos));
-    buf = EMPTY;
     if (this.tail.length > importLineBytesMax) {
-      // The record cannot fit: count it as rejected and resynchronise at the next line end, as QuestDB does.
+      // The record cannot fit: count it as rejected and resynchronise at the first line end past the limit
+      // (quotes ignored), as QuestDB does when its roll buffer overflows; the bytes after it are lexed again.
       this.droppedLongRecords++;
+      const resume = indexAfterLineEnd(this.tail, importLineBytesMax);
+      const rest = resume < 0 ? EMPTY : this.tail.subarray(resume);
       this.tail = EMPTY;
-      this.skippingLongRecord = true;
+      this.skippingLongRecord = resume < 0;
+      if (rest.length > 0) await this.consume(rest, atEof);
     }
   }
 
@@ -247,6 +257,7 @@ class CsvImportSession implements ImportSession {
       const file = fileColumnOf.get(out);
       return file === undefined ? [] : parsers[file].batchSymbols();
     });
+    assertBatch(batch, analysis.plan.outputColumns.length, 'import batch leaving the session');
     builder.begin();
     for (const parser of parsers) parser.beginBatch();
     await this.options.onBatch(batch);

@@ -2,7 +2,6 @@
 // for a number or a timestamp. Failures return NaN (numbers) or a sentinel documented per function; they
 // never throw, because a bad value is data, counted by the caller.
 
-const DIGIT_0 = 0x30;
 const TWO_POW_32 = 4294967296;
 /** Powers of ten that are exact doubles; m * 10^k is correctly rounded when m < 2^53 and k ≤ 22 (Clinger). */
 const EXACT_POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -19,7 +18,7 @@ export function parseIntBytes(buf: Uint8Array, s: number, e: number): number {
   if (i >= e || e - i > 10) return NaN;
   let v = 0;
   for (; i < e; i++) {
-    const d = buf[i] - DIGIT_0;
+    const d = buf[i] - 0x30;
     if (d < 0 || d > 9) return NaN;
     v = v * 10 + d;
   }
@@ -41,7 +40,7 @@ export function parseLongBytes(buf: Uint8Array, s: number, e: number): number {
   if (i >= e || e - i > 15) return NaN;
   let v = 0;
   for (; i < e; i++) {
-    const d = buf[i] - DIGIT_0;
+    const d = buf[i] - 0x30;
     if (d < 0 || d > 9) return NaN;
     v = v * 10 + d;
   }
@@ -54,7 +53,7 @@ export function parseLongBigBytes(buf: Uint8Array, s: number, e: number): bigint
   if (i < e && buf[i] === 0x2d) i++;
   if (i >= e || e - i > 19) return undefined;
   for (let k = i; k < e; k++) {
-    const d = buf[k] - DIGIT_0;
+    const d = buf[k] - 0x30;
     if (d < 0 || d > 9) return undefined;
   }
   const value = BigInt(latin1(buf, s, e));
@@ -83,7 +82,7 @@ export function parseDoubleBytes(buf: Uint8Array, s: number, e: number): number 
   let scale = 0;
   let sawDigit = false;
   for (; i < e; i++) {
-    const d = buf[i] - DIGIT_0;
+    const d = buf[i] - 0x30;
     if (d < 0 || d > 9) break;
     sawDigit = true;
     if (digits < 19) {
@@ -95,7 +94,7 @@ export function parseDoubleBytes(buf: Uint8Array, s: number, e: number): number 
   }
   if (i < e && buf[i] === 0x2e) {
     for (i++; i < e; i++) {
-      const d = buf[i] - DIGIT_0;
+      const d = buf[i] - 0x30;
       if (d < 0 || d > 9) break;
       sawDigit = true;
       if (digits < 19) {
@@ -159,7 +158,7 @@ export function parseIpv4Bytes(buf: Uint8Array, s: number, e: number): number {
       dots++;
       continue;
     }
-    const d = c - DIGIT_0;
+    const d = c - 0x30;
     if (d < 0 || d > 9 || partDigits === 3) return NaN;
     part = part * 10 + d;
     partDigits++;

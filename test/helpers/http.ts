@@ -6,8 +6,11 @@ export interface JsonResponse {
   readonly json: unknown;
 }
 
+/** Requests fail after this long instead of hanging a test run. */
+const requestTimeoutMs = 120_000;
+
 export async function getJson(url: string, init?: RequestInit): Promise<JsonResponse> {
-  const response = await fetch(url, init);
+  const response = await fetch(url, { signal: AbortSignal.timeout(requestTimeoutMs), ...init });
   const text = await response.text();
   let json: unknown;
   try {

@@ -67,7 +67,11 @@ function chunkOf(writer: TableWriter, names: readonly string[], batch: { rowCoun
   const columns: ColumnData[] = meta.columns.map((column) => {
     const source = names.findIndex((name) => name.toLowerCase() === column.name.toLowerCase());
     if (source < 0) return nullColumnData(column.type, batch.rowCount);
-    return encodeColumn(stagedVector(batch.columns[source] as StagedColumnBytes, batch.rowCount), batch.rowCount, column.type, 0);
+    const staged = batch.columns[source] as StagedColumnBytes;
+    // Staged text is already in the column-file record format: STRING, VARCHAR and SYMBOL targets take it as is.
+    const textTarget = column.type === 'STRING' || column.type === 'VARCHAR' || column.type === 'SYMBOL';
+    if (textTarget && staged.offsets !== undefined && staged.type !== 'UUID') return { kind: 'var', bytes: staged.bytes, offsets: staged.offsets };
+    return encodeColumn(stagedVector(staged, batch.rowCount), batch.rowCount, column.type, 0);
   });
   const chunk: RowChunk = { rowCount: batch.rowCount, columns };
   if (meta.timestampIndex < 0) return { chunk, dropped: 0 };

@@ -4,9 +4,10 @@
 import express from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleExecute } from './routes/execute.js';
-import type { SqlRouteDeps } from './routes/execute.js';
 import { handleValidate } from './routes/validate.js';
 import { handleImport } from './routes/import.js';
+import { handleExport } from './routes/export.js';
+import type { ExportRouteDeps } from './routes/export.js';
 import type { ImportRouteDeps } from './routes/import.js';
 import { reportUnhandled } from './error-response.js';
 import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
@@ -29,7 +30,7 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\r\n`);
 }
 
-export type HttpDeps = SqlRouteDeps & ImportRouteDeps;
+export type HttpDeps = ExportRouteDeps & ImportRouteDeps;
 
 const IMPORT_PATHS = new Set(['/imp', '/upload']);
 
@@ -56,6 +57,15 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
           return;
         }
         handleExecute(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
+        return;
+      }
+      if (path === '/exp') {
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          res.setHeader('Allow', 'GET');
+          sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
+          return;
+        }
+        handleExport(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
         return;
       }
       if (IMPORT_PATHS.has(path)) {

@@ -9,6 +9,7 @@ import type { TableSnapshot } from '../storage/table-reader.js';
 import type { SourceEnv } from './bind/bind-source.js';
 import { bindSelect, applyLimit } from './bind/bind-select.js';
 import { SortFactory } from './exec/sort.js';
+import { LimitFactory, limitRange } from './exec/limit.js';
 import { showTablesFactory, tableColumnsFactory, tablePartitionsFactory } from './bind/meta-sources.js';
 import { MaterializedFactory } from './exec/materialized.js';
 import { sqlSemanticError } from '../core/errors.js';
@@ -97,6 +98,11 @@ function explainFactory(factory: QueryFactory): QueryFactory {
 }
 
 export { applyLimit };
+
+/** Wraps a factory in QuestDB LIMIT semantics (`n`, `-n`, `lo,hi`), as /exp's `limit` parameter needs. */
+export function limitFactory(factory: QueryFactory, lo: number, hi: number | undefined): QueryFactory {
+  return new LimitFactory(factory, limitRange(lo, hi), hi === undefined ? `${lo}` : `${lo},${hi}`);
+}
 export type { Catalog } from '../storage/catalog.js';
 // Pieces the engine's INSERT path and the HTTP routes use directly.
 export { parseStatement, isEmptyStatement } from './syntax/parser.js';
@@ -105,3 +111,7 @@ export { Scope } from './bind/scope.js';
 export { compileProjection } from './codegen/compile.js';
 export type { BoundExpr } from './bind/bound.js';
 export type { InsertStatement, AlterTableStatement, CreateTableStatement, ColumnDef, Name, Expr } from './syntax/ast.js';
+// Pieces the engine's UPDATE and ALTER TABLE paths use: filters and projections over in-memory partitions.
+export { compileFilter } from './codegen/compile.js';
+export { gatherBatch, concatBatches } from './exec/vector-ops.js';
+export type { UpdateStatement, FromSource, SelectQuery } from './syntax/ast.js';

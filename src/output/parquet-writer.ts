@@ -1,0 +1,195 @@
+// The /exp Parquet writer: column batches in, file bytes out, one row group at a time. It owns one row group
+// of column buffers (memory ≈ rowGroupRows rows) and emits each group's bytes as soon as the group is full.
+// Built on hyparquet-writer (thrift metadata, page headers, RLE, snappy, bloom filters); the page path is our
+// own so that it reads typed arrays and can write format version 1 (see parquet-column-chunk.ts).
+import { ByteWriter } from 'hyparquet-writer';
+import { writeBlooms } from 'hyparquet-writer/src/bloom.js';
+import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import type { ColumnChunk, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
+import { assert, assertNever } from '../core/assert.js';
+import { VECTOR_KIND } from '../types/column-type.js';
+import type { ValueType } from '../types/column-type.js';
+import { assertBatch } from '../sql/exec/batch.js';
+import type { ColumnBatch } from '../sql/exec/batch.js';
+import { appendToColumnBuffer, createColumnBuffer, resetColumnBuffer } from './parquet-column-buffer.js';
+import type { ColumnBuffer } from './parquet-column-buffer.js';
+import { prepareChunk } from './parquet-chunk-values.js';
+import { ParquetOutput, writeColumnChunk } from './parquet-column-chunk.js';
+import type { ChunkSettings, FixedValueEncoding } from './parquet-column-chunk.js';
+import { createPageCompressor } from './parquet-codecs.js';
+import type { ExportColumn, ParquetExportOptions } from './parquet-params.js';
+
+const MAGIC = new Uint8Array([0x50, 0x41, 0x52, 0x31]); // "PAR1"
+const CREATED_BY = 'svc (hyparquet-writer 0.17.0)';
+
+/** Receives the file in order; each call hands over a buffer the writer will not touch again. */
+export type ParquetEmit = (bytes: Uint8Array) => void;
+
+/** What the export drivers (single file, partitioned, thread) call. */
+export interface ParquetExportWriter {
+  writeBatch(batch: ColumnBatch): void;
+  finish(): void;
+  readonly rowCount: number;
+}
+
+/**
+ * Parquet schema element of a column: every column OPTIONAL, logical types per shared/reference/parquet.md.
+ * Integer widths (BYTE, SHORT, IPV4) carry only the converted type (INT_8, INT_16, UINT_32), which readers map
+ * to the same logical type: hyparquet-writer 0.17.0 serializes IntType.bitWidth as a thrift i32 where the
+ * format says i8, and DuckDB rejects such a footer ("TProtocolException: Invalid data").
+ */
+export function parquetSchemaElement(name: string, type: ValueType): SchemaElement {
+  const optional = { name, repetition_type: 'OPTIONAL' } as const;
+  switch (type) {
+    case 'BOOLEAN': return { ...optional, type: 'BOOLEAN' };
+    case 'BYTE': return { ...optional, type: 'INT32', converted_type: 'INT_8' };
+    case 'SHORT': return { ...optional, type: 'INT32', converted_type: 'INT_16' };
+    case 'INT': return { ...optional, type: 'INT32' };
+    case 'LONG': return { ...optional, type: 'INT64' };
+    case 'FLOAT': return { ...optional, type: 'FLOAT' };
+    case 'DOUBLE': return { ...optional, type: 'DOUBLE' };
+    case 'DATE':
+      return { ...optional, type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } };
+    case 'TIMESTAMP':
+      return { ...optional, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' } };
+    // A bare NULL column (`select null`) is written as a string column holding only nulls.
+    case 'SYMBOL': case 'STRING': case 'VARCHAR': case 'CHAR': case 'NULL':
+      return { ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
+    case 'UUID': return { ...optional, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, logical_type: { type: 'UUID' } };
+    // The address as an unsigned 32-bit number, as QuestDB's own Parquet encoder writes IPv4.
+    case 'IPV4': return { ...optional, type: 'INT32', converted_type: 'UINT_32' };
+    case 'BINARY': return { ...optional, type: 'BYTE_ARRAY' };
+    default: return assertNever(type, 'column type');
+  }
+}
+
+export class ParquetFileWriter implements ParquetExportWriter {
+  private readonly out = new ParquetOutput();
+  private readonly buffers: ColumnBuffer[];
+  private readonly schema: SchemaElement[];
+  private readonly settings: ChunkSettings[];
+  private readonly rowGroups: RowGroup[] = [];
+  private readonly blooms: { chunk: ColumnChunk; bloomFilter?: Uint32Array }[] = [];
+  private groupRows = 0;
+  private totalRows = 0;
+  private finished = false;
+
+  constructor(
+    private readonly columns: readonly ExportColumn[],
+    private readonly options: ParquetExportOptions,
+    private readonly emit: ParquetEmit,
+  ) {
+    assert(columns.length > 0, 'a query result has at least one column');
+    const elements = columns.map((column) => parquetSchemaElement(column.name, column.type));
+    this.schema = [{ name: 'schema', num_children: columns.length }, ...elements];
+    this.buffers = columns.map((column) => createColumnBuffer(column.type, options.rowGroupRows));
+    const compressor = createPageCompressor(options.codec, options.compressionLevel);
+    const bloomNames = new Set(options.bloomFilterColumns);
+    this.settings = columns.map((column, index) => ({
+      name: column.name,
+      physicalType: physicalTypeOf(elements[index]),
+      codec: options.codec,
+      compressor,
+      parquetVersion: options.parquetVersion,
+      dataPageBytes: options.dataPageBytes,
+      fixedEncoding: fixedEncodingOf(column.type, options.parquetVersion),
+      statistics: options.statisticsEnabled,
+      bloomFpp: bloomNames.has(column.name) ? options.bloomFilterFpp : undefined,
+    }));
+    this.out.push(MAGIC);
+  }
+
+  get rowCount(): number {
+    return this.totalRows;
+  }
+
+  writeBatch(batch: ColumnBatch): void {
+    this.writeRows(batch, 0, batch.rowCount);
+  }
+
+  /** Appends rows [from, to) of a batch; emits every row group that fills up on the way. */
+  writeRows(batch: ColumnBatch, from: number, to: number): void {
+    assert(!this.finished, 'no rows are written after finish()');
+    assertBatch(batch, this.columns.length, 'parquet writer input');
+    assert(from >= 0 && from <= to && to <= batch.rowCount, 'row range lies inside the batch');
+    for (let c = 0; c < this.columns.length; c++) {
+      const column = this.columns[c];
+      assert(VECTOR_KIND[batch.vectors[c].type] === VECTOR_KIND[column.type], `vector layout of column ${column.name} matches its type`);
+    }
+    const groupRowsMax = this.options.rowGroupRows;
+    while (from < to) {
+      const count = Math.min(to - from, groupRowsMax - this.groupRows);
+      for (let c = 0; c < this.buffers.length; c++) {
+        appendToColumnBuffer(this.buffers[c], batch.vectors[c], from, from + count, this.groupRows);
+      }
+      this.groupRows += count;
+      this.totalRows += count;
+      from += count;
+      if (this.groupRows === groupRowsMax) this.flushRowGroup();
+    }
+  }
+
+  /** Writes the last partial row group, bloom filters and the footer; emits the rest of the file. */
+  finish(): void {
+    assert(!this.finished, 'finish() is called once');
+    this.finished = true;
+    if (this.groupRows > 0) this.flushRowGroup();
+    const tail = new ByteWriter();
+    // Bloom filter offsets are absolute, so the tail writer counts from where the file stands.
+    tail.offset = this.out.offset;
+    writeBlooms(tail, this.blooms);
+    writeMetadata(tail, {
+      version: this.options.parquetVersion,
+      schema: this.schema,
+      num_rows: BigInt(this.totalRows),
+      row_groups: this.rowGroups,
+      created_by: CREATED_BY,
+      metadata_length: 0, // not serialized: writeMetadata appends the real length after the footer
+    });
+    this.out.push(tail.getBytes());
+    this.out.push(MAGIC);
+    this.emit(this.out.take());
+  }
+
+  private flushRowGroup(): void {
+    const rows = this.groupRows;
+    const groupStart = this.out.offset;
+    const chunks: ColumnChunk[] = [];
+    let uncompressedBytes = 0n;
+    for (let c = 0; c < this.buffers.length; c++) {
+      const written = writeColumnChunk(this.out, prepareChunk(this.buffers[c], rows), this.settings[c]);
+      chunks.push(written.chunk);
+      uncompressedBytes += written.chunk.meta_data?.total_uncompressed_size ?? 0n;
+      if (written.bloomFilter !== undefined) this.blooms.push({ chunk: written.chunk, bloomFilter: written.bloomFilter });
+    }
+    this.rowGroups.push({
+      columns: chunks,
+      num_rows: BigInt(rows),
+      total_byte_size: uncompressedBytes,
+      file_offset: BigInt(groupStart),
+      total_compressed_size: BigInt(this.out.offset - groupStart),
+    });
+    // take() copies the group's bytes out, so the buffers can be refilled afterwards.
+    this.emit(this.out.take());
+    for (const buffer of this.buffers) resetColumnBuffer(buffer);
+    this.groupRows = 0;
+  }
+}
+
+/**
+ * Format version 1 keeps to PLAIN (plus dictionaries), what parquet-mr's v1 writer emits and every reader knows.
+ * Version 2 uses the encodings DuckDB's v2 writer picks: delta-packed integers and byte-split floats.
+ */
+function fixedEncodingOf(type: ValueType, version: 1 | 2): FixedValueEncoding {
+  if (version === 1) return 'PLAIN';
+  switch (type) {
+    case 'DOUBLE': case 'FLOAT': return 'BYTE_STREAM_SPLIT';
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'INT': case 'SHORT': case 'BYTE': case 'IPV4': return 'DELTA_BINARY_PACKED';
+    default: return 'PLAIN';
+  }
+}
+
+function physicalTypeOf(element: SchemaElement): ParquetType {
+  assert(element.type !== undefined, 'leaf schema elements have a physical type');
+  return element.type;
+}

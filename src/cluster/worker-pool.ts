@@ -26,6 +26,11 @@ export class WorkerPool {
   }
 
   start(): void {
+    // Workers accept on the shared listening socket themselves. With the primary handing out connections
+    // (round-robin), a connection handed to a worker that has just died stays open in the primary and the
+    // client hangs until its own timeout; with shared accept, a dying worker's connections are reset at once
+    // and queued ones go to the survivors.
+    cluster.schedulingPolicy = cluster.SCHED_NONE;
     for (const slot of this.slots) this.fork(slot);
   }
 

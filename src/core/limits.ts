@@ -23,3 +23,5 @@ export const workerRestartBackoffMaxMs = 10_000;
 export const shutdownDrainMs = 10_000;
 /** Rows written per chunk while loading INSERT ... SELECT results into the writer. */
 export const insertSelectChunkRowsMax = 1_048_576;
+/** Candidate (target row, source row) pairs one partition of an UPDATE ... FROM may examine. */
+export const updateJoinPairsMax = 50_000_000;

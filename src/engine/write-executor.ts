@@ -5,6 +5,7 @@ import type { Statement } from '../sql/compiler.js';
 import type { Engine } from './engine.js';
 import type { WriteResult } from './writer-client.js';
 import { executeInsert } from './insert-executor.js';
+import { executeUpdate } from './update-executor.js';
 import { executeAlterTable, executeCreateTable } from './ddl-executor.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { catalogChannel } from '../core/diagnostics.js';
@@ -75,12 +76,16 @@ function executeStatement(engine: Engine, statement: Statement, options: WriteOp
       return { kind: 'ddl' };
     }
     case 'alterTable':
-      executeAlterTable(statement, engine);
+      executeAlterTable(statement, engine, now);
       return { kind: 'ddl' };
     case 'noop':
       return { kind: 'ddl' };
-    case 'update':
-      throw sqlSemanticError('UPDATE is not supported yet', statement.position);
+    case 'update': {
+      const stored = resolveTable(engine, statement.table.name, statement.table.position);
+      const writer = engine.writer(stored);
+      if (writer === undefined) throw sqlSemanticError(`table does not exist [table=${statement.table.name}]`, statement.table.position);
+      return { kind: 'update', rows: executeUpdate(statement, engine, writer, now, options.timeoutMs) };
+    }
     default:
       throw sqlSemanticError('statement is not a write', statement.position);
   }

@@ -10,7 +10,8 @@ import type { SourceEnv } from './bind/bind-source.js';
 import { bindSelect, applyLimit } from './bind/bind-select.js';
 import { SortFactory } from './exec/sort.js';
 import { LimitFactory, limitRange } from './exec/limit.js';
-import { showTablesFactory, tableColumnsFactory, tablePartitionsFactory } from './bind/meta-sources.js';
+import { showCreateTableFactory, showSettingFactory, showTablesFactory, tableColumnsFactory, tablePartitionsFactory } from './bind/meta-sources.js';
+import { explainWriteLines } from './bind/bind-explain.js';
 import { MaterializedFactory } from './exec/materialized.js';
 import { sqlSemanticError } from '../core/errors.js';
 
@@ -71,6 +72,8 @@ export function compileStatement(statement: Statement, catalog: Catalog): Compil
     case 'query': return { kind: 'query', factory: bindQueryExpr(statement.query, env), statement };
     case 'show': return { kind: 'query', factory: bindShow(statement, catalog), statement };
     case 'explain': {
+      const writeLines = explainWriteLines(statement.statement, env);
+      if (writeLines !== undefined) return { kind: 'explain', factory: explainLinesFactory(() => writeLines), statement };
       const inner = compileStatement(statement.statement, catalog);
       if (inner.kind === 'write') throw sqlSemanticError('EXPLAIN supports queries only', statement.position);
       return { kind: 'explain', factory: explainFactory(inner.factory), statement };
@@ -89,12 +92,18 @@ function bindShow(statement: Extract<Statement, { kind: 'show' }>, catalog: Cata
     case 'tables': return new SortFactory(showTablesFactory(catalog), [{ index: 0, descending: false }]);
     case 'columns': return tableColumnsFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
     case 'partitions': return tablePartitionsFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
-    default: throw sqlSemanticError(`SHOW ${statement.what} is not supported yet`, statement.position);
+    case 'createTable': return showCreateTableFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
+    default: return showSettingFactory(statement.what);
   }
 }
 
 function explainFactory(factory: QueryFactory): QueryFactory {
-  return new MaterializedFactory([{ name: 'QUERY PLAN', type: 'STRING' }], () => factory.explain(0).map((line) => [line]), 'explain');
+  return explainLinesFactory(() => factory.explain(0));
+}
+
+/** EXPLAIN's result: one STRING column `QUERY PLAN`, one row per plan line. */
+function explainLinesFactory(lines: () => readonly string[]): QueryFactory {
+  return new MaterializedFactory([{ name: 'QUERY PLAN', type: 'STRING' }], () => lines().map((line) => [line]), 'explain');
 }
 
 export { applyLimit };

@@ -13,6 +13,10 @@ export interface ColumnMeta {
   readonly fileStem: string;
   readonly indexed: boolean;
   readonly symbolCapacity: number;
+  /** SYMBOL `CACHE` / `NOCACHE`; absent means the default (cached). */
+  readonly symbolCached?: boolean;
+  /** `INDEX CAPACITY n`; absent means the default block capacity. */
+  readonly indexCapacity?: number;
 }
 
 export interface TableMeta {
@@ -29,6 +33,8 @@ export interface TableMeta {
   readonly o3MaxLagMs: number;
   /** Column names of DEDUP UPSERT KEYS (always including the designated timestamp), empty when off. */
   readonly dedupKeys: readonly string[];
+  /** `TTL n UNIT`, kept for SHOW CREATE TABLE and tables(); absent when the table has none. */
+  readonly ttl?: { readonly value: number; readonly unit: 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR' };
 }
 
 const PARTITION_UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
@@ -71,6 +77,7 @@ function narrowTableMeta(value: unknown, path: string): TableMeta {
     maxUncommittedRows: Number(record['maxUncommittedRows']),
     o3MaxLagMs: Number(record['o3MaxLagMs']),
     dedupKeys: Array.isArray(record['dedupKeys']) ? record['dedupKeys'].map(String) : [],
+    ...narrowTtl(record['ttl']),
   };
 }
 
@@ -85,7 +92,18 @@ function narrowColumnMeta(value: unknown, path: string): ColumnMeta {
     fileStem: String(record['fileStem']),
     indexed: record['indexed'] === true,
     symbolCapacity: Number(record['symbolCapacity'] ?? 256),
+    ...(typeof record['symbolCached'] === 'boolean' ? { symbolCached: record['symbolCached'] } : {}),
+    ...(typeof record['indexCapacity'] === 'number' ? { indexCapacity: record['indexCapacity'] } : {}),
   };
+}
+
+const TTL_UNITS = ['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'] as const;
+
+function narrowTtl(value: unknown): Pick<TableMeta, 'ttl'> {
+  if (typeof value !== 'object' || value === null) return {};
+  const record = value as Record<string, unknown>;
+  const unit = TTL_UNITS.find((candidate) => candidate === record['unit']);
+  return unit === undefined || typeof record['value'] !== 'number' ? {} : { ttl: { value: record['value'], unit } };
 }
 
 export function assertTableMeta(meta: TableMeta, why: string): void {

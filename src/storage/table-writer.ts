@@ -101,13 +101,16 @@ export class TableWriter {
     this.wal.discardAll();
   }
 
-  /** Replaces the table structure (ALTER TABLE); column data files are keyed by fileStem and stay valid. */
-  replaceMeta(meta: TableMeta): void {
+  /**
+   * Replaces the table structure (ALTER TABLE); column data files are keyed by fileStem and stay valid.
+   * `newSymbolCounts` gives the dictionary sizes of SYMBOL stems written before the change (ALTER COLUMN TYPE).
+   */
+  replaceMeta(meta: TableMeta, newSymbolCounts?: ReadonlyMap<string, number>): void {
     assert(meta.structureVersion === this.metaValue.structureVersion + 1, 'structure version grows by one');
     this.options.files.writeFileAtomic(join(this.dir, '_meta'), encodeTableMeta(meta), this.options.commitMode === 'sync');
     const symbolCounts = meta.columns.map((column) => {
       const before = this.metaValue.columns.findIndex((old) => old.fileStem === column.fileStem);
-      return before >= 0 ? (this.txnValue.symbolCounts[before] ?? 0) : 0;
+      return before >= 0 ? (this.txnValue.symbolCounts[before] ?? 0) : (newSymbolCounts?.get(column.fileStem) ?? 0);
     });
     this.metaValue = meta;
     this.publish({ ...this.txnValue, txn: this.txnValue.txn + 1, structureVersion: meta.structureVersion, symbolCounts });

@@ -15,6 +15,15 @@ function childPids(pid: number): number[] {
   }
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function logText(rootDir: string): string {
   const dir = join(rootDir, 'log');
   return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
@@ -36,6 +45,10 @@ test('a killed worker is logged, restarted, and the service keeps answering', as
     const before = childPids(primaryPid);
     t.is(before.length, 2, 'two workers run');
     process.kill(before[0] as number, 'SIGKILL');
+    // Requests in flight on the dead worker's connections are reset (never left hanging); once it is gone,
+    // every request is answered by the survivor or the replacement.
+    t.true(await waitFor(() => !isAlive(before[0] as number), 5_000), 'the killed worker is gone');
+    await new Promise((resolve) => setTimeout(resolve, 200));
     for (let k = 0; k < 20; k++) t.is((await exec(server.baseUrl, 'select 1')).status, 200);
     t.true(await waitFor(() => {
       const now = childPids(primaryPid);

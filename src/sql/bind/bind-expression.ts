@@ -8,6 +8,8 @@ import { isNumericType, parseColumnType, typeDisplayName } from '../../types/col
 import { isTextType } from '../../types/casts.js';
 import { isAggregateName, resolveScalar, resolvedReturnType } from '../functions/registry.js';
 import { emitCast } from '../functions/cast.js';
+import { coerceArguments } from './bind-arguments.js';
+import { isWindowOnlyName } from './window-functions.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { assertNever } from '../../core/assert.js';
 import { parseIntervalString } from '../../types/intervals.js';
@@ -16,11 +18,19 @@ export interface BindContext {
   readonly scope: Scope;
   /** Called for aggregate calls; returns the bound reference to the aggregate's result. Undefined: not allowed here. */
   readonly onAggregate?: (call: CallExpr) => BoundExpr;
+  /** Called for calls with OVER; returns the bound reference to the window function's result. Undefined: not allowed here. */
+  readonly onWindow?: (call: CallExpr) => BoundExpr;
   /** Clause name for "aggregate functions are not allowed in WHERE". */
   readonly clause: string;
 }
 
 const COMPARISONS = new Set(['=', '!=', '<', '<=', '>', '>=']);
+
+const PATTERN_OPERATORS: Record<string, { readonly name: string; readonly negated: boolean }> = {
+  like: { name: 'like', negated: false }, 'not like': { name: 'like', negated: true },
+  ilike: { name: 'ilike', negated: false }, 'not ilike': { name: 'ilike', negated: true },
+  '~': { name: '~', negated: false }, '!~': { name: '~', negated: true },
+};
 
 const OPERATOR_FUNCTIONS: Record<string, string> = {
   '=': '=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=', '+': '+', '-': '-', '*': '*', '/': '/', '%': '%',
@@ -63,9 +73,12 @@ export function bindLiteral(expr: LiteralExpr): BoundConstant {
 }
 
 function call(name: string, args: readonly BoundExpr[], position: number): BoundCall {
-  const types = args.map((arg) => arg.type);
-  const def = resolveScalar(name, types, position);
-  return { kind: 'call', type: resolvedReturnType(def, types), name, args, position, emit: (emitted, constant) => def.emit(emitted, constant, types) };
+  const def = resolveScalar(name, args.map((arg) => arg.type), position);
+  const type = resolvedReturnType(def, args.map((arg) => arg.type));
+  const coerced = coerceArguments(def, args, type);
+  const types = coerced.map((arg) => arg.type);
+  const prepared = def.prepare?.(coerced, position);
+  return { kind: 'call', type, name, args: coerced, position, emit: (emitted, constant) => def.emit(emitted, constant, types, prepared) };
 }
 
 function bindUnary(op: string, operand: Expr, position: number, ctx: BindContext): BoundExpr {
@@ -79,8 +92,11 @@ function bindUnary(op: string, operand: Expr, position: number, ctx: BindContext
 }
 
 function bindBinary(op: string, left: Expr, right: Expr, position: number, ctx: BindContext): BoundExpr {
-  if (op === 'like' || op === 'ilike' || op === 'not like' || op === 'not ilike' || op === '~' || op === '!~') {
-    throw sqlSemanticError(`operator ${op} is not supported yet`, position);
+  const pattern = PATTERN_OPERATORS[op];
+  if (pattern !== undefined) {
+    // LIKE/ILIKE/~ are functions (functions/regex.ts); the negated forms are NOT of them (two-valued logic).
+    const test = call(pattern.name, [bindExpression(left, ctx), bindExpression(right, ctx)], position);
+    return pattern.negated ? call('not', [test], position) : test;
   }
   const name = OPERATOR_FUNCTIONS[op];
   if (name === undefined) throw sqlSemanticError(`unsupported operator: ${op}`, position);
@@ -112,7 +128,11 @@ function bindCall(expr: CallExpr, ctx: BindContext): BoundExpr {
     if (ctx.onAggregate === undefined) throw sqlSemanticError(`aggregate functions are not allowed in ${ctx.clause}`, expr.position);
     return ctx.onAggregate(expr);
   }
-  if (expr.over !== undefined) throw sqlSemanticError('window functions are not supported yet', expr.position);
+  if (expr.over !== undefined) {
+    if (ctx.onWindow === undefined) throw sqlSemanticError(`window function is not allowed in ${ctx.clause} clause`, expr.position);
+    return ctx.onWindow(expr);
+  }
+  if (isWindowOnlyName(expr.name)) throw sqlSemanticError('window function called in non-window context, make sure to add OVER clause', expr.position);
   return call(expr.name, expr.args.map((arg) => bindExpression(arg, ctx)), expr.position);
 }
 

@@ -17,26 +17,36 @@ import { LimitFactory, limitRange } from '../exec/limit.js';
 import { Scope } from './scope.js';
 import { isAggregateName, resolveAggregate, resolvedReturnType } from '../functions/registry.js';
 import { sqlSemanticError } from '../../core/errors.js';
+import { filterSource } from '../exec/filtered-scan.js';
+import { countFromMetadata, tailScan } from '../exec/scan-shortcuts.js';
+import { limitKeepRows, orderBy } from '../exec/top-n.js';
+import { bindLatestOn } from './bind-latest-on.js';
+import { firstWindowCall, planWindow } from './bind-window.js';
 
 interface ProjectedItem {
   readonly expr: Expr;
   readonly name: string;
+  /** Star-expanded items name their scope column by index: over a join a bare name may be ambiguous. */
+  readonly scopeIndex?: number;
 }
 
 export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
-  if (query.latestOn !== undefined) throw sqlSemanticError('LATEST ON is not supported yet', query.latestOn.position);
-  if (query.sampleBy !== undefined) throw sqlSemanticError('SAMPLE BY is not supported yet', query.sampleBy.position);
-  const source = bindSource(query.from, env);
-  const whereContext: BindContext = { scope: source.scope, clause: 'WHERE' };
-  const predicate = query.where === undefined ? undefined : bindExpression(query.where, whereContext);
-  if (predicate !== undefined && predicate.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', query.where?.position ?? 0);
+  const from = bindSource(query.from, env);
+  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE' };
+  const where = query.where === undefined ? undefined : bindExpression(query.where, whereContext);
+  if (where !== undefined && where.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', query.where?.position ?? 0);
+  // LATEST ON consumes the WHERE (it filters before picking the newest row per key); otherwise both pass through.
+  const { source, predicate } = bindLatestOn(query, from, where);
   const items = expandItems(query.columns, source);
   const hasAggregates = items.some((item) => containsAggregate(item.expr)) || query.groupBy.length > 0;
-  const plan = hasAggregates ? planAggregate(items, source) : planProjection(items, source);
+  const windowCall = items.map((item) => firstWindowCall(item.expr)).find((call) => call !== undefined);
+  // Window functions run over the rows WHERE leaves, so they cannot share a level with aggregation.
+  if (windowCall !== undefined && hasAggregates) throw sqlSemanticError('Window function is not allowed in context of aggregation. Use sub-query.', windowCall.position);
+  const plan = windowCall !== undefined ? planWindow(items, source) : hasAggregates ? planAggregate(items, source) : planProjection(items, source);
   const orderKeys = bindOrderBy(query.orderBy, plan, source);
   let factory = plan.build(predicate);
   if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
-  if (orderKeys.keys.length > 0) factory = new SortFactory(factory, orderKeys.keys);
+  if (orderKeys.keys.length > 0) factory = orderBy(factory, orderKeys.keys, rowsKeptByLimit(query));
   if (orderKeys.hidden > 0) factory = dropHidden(factory, factory.columns.length - orderKeys.hidden);
   return applyLimit(factory, query);
 }
@@ -45,7 +55,13 @@ export function applyLimit(factory: QueryFactory, query: { readonly limit?: Sele
   if (query.limit === undefined) return factory;
   const lo = limitValue(query.limit.lo);
   const hi = query.limit.hi === undefined ? undefined : limitValue(query.limit.hi);
-  return new LimitFactory(factory, limitRange(lo, hi), hi === undefined ? `${lo}` : `${lo},${hi}`);
+  return new LimitFactory(tailScan(factory, lo, hi) ?? factory, limitRange(lo, hi), hi === undefined ? `${lo}` : `${lo},${hi}`);
+}
+
+/** Leading rows of the ordered result the LIMIT reads (a top-N sort keeps only these); undefined: all. */
+function rowsKeptByLimit(query: SelectQuery): number | undefined {
+  if (query.limit === undefined) return undefined;
+  return limitKeepRows(limitValue(query.limit.lo), query.limit.hi === undefined ? undefined : limitValue(query.limit.hi));
 }
 
 function limitValue(expr: Expr): number {
@@ -65,9 +81,9 @@ function expandItems(columns: readonly SelectItem[], source: BoundSource): Proje
     if (item.expr.kind === 'star') {
       const qualifier = item.expr.qualifier?.toLowerCase();
       const position = item.expr.position;
-      source.scope.columns.forEach((column) => {
+      source.scope.columns.forEach((column, scopeIndex) => {
         if (qualifier !== undefined && !column.qualifiers.some((q) => q.toLowerCase() === qualifier)) return;
-        items.push({ expr: { kind: 'column', position, name: column.name, ...(item.expr.kind === 'star' && item.expr.qualifier !== undefined ? { qualifier: item.expr.qualifier } : {}) }, name: names.claim(column.name) });
+        items.push({ expr: { kind: 'column', position, name: column.name, ...(item.expr.kind === 'star' && item.expr.qualifier !== undefined ? { qualifier: item.expr.qualifier } : {}) }, name: names.claim(column.name), scopeIndex });
       });
       continue;
     }
@@ -75,6 +91,12 @@ function expandItems(columns: readonly SelectItem[], source: BoundSource): Proje
   }
   if (items.length === 0) throw sqlSemanticError('no columns selected', 0);
   return items;
+}
+
+function bindItem(item: ProjectedItem, context: BindContext): BoundExpr {
+  if (item.scopeIndex === undefined) return bindExpression(item.expr, context);
+  const type = context.scope.columns[item.scopeIndex]?.type ?? 'NULL';
+  return { kind: 'column', type, index: context.scope.slotOf(item.scopeIndex), position: item.expr.position };
 }
 
 function containsAggregate(expr: Expr): boolean {
@@ -100,13 +122,12 @@ interface ProjectionPlan {
 }
 
 function filtered(source: BoundSource, predicate: BoundExpr | undefined): QueryFactory {
-  const base = source.build();
-  return predicate === undefined ? base : new FilterFactory(base, predicate);
+  return filterSource(source.build(), predicate);
 }
 
 function planProjection(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
   const context: BindContext = { scope: source.scope, clause: 'SELECT' };
-  const exprs: BoundExpr[] = items.map((item) => bindExpression(item.expr, context));
+  const exprs: BoundExpr[] = items.map((item) => bindItem(item, context));
   const names: string[] = items.map((item) => item.name);
   const outputs = exprs.map((expr, k) => ({ name: names[k] as string, type: expr.type }));
   return {
@@ -132,7 +153,7 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource): Pr
   const sourceContext: BindContext = { scope: source.scope, clause: 'SELECT' };
   const pre: BoundExpr[] = [];
   const keyItems = items.filter((item) => !containsAggregate(item.expr));
-  for (const item of keyItems) pre.push(bindExpression(item.expr, sourceContext));
+  for (const item of keyItems) pre.push(bindItem(item, sourceContext));
   const keyCount = pre.length;
   const specs: AggregateSpec[] = [];
   const groupScope = new Scope([], false);
@@ -142,7 +163,8 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource): Pr
     const def = resolveAggregate(call.distinct ? `${call.name}_distinct` : call.name, call.star ? [] : types, call.position);
     const resultType = resolvedReturnType(def, types);
     const argIndex = call.star || args.length === 0 ? -1 : pre.push(args[0] as BoundExpr) - 1;
-    specs.push({ kind: def.kind, argIndex, argType: args[0]?.type, resultType, name: call.name });
+    const params = def.params?.(args, call.position) ?? [];
+    specs.push({ kind: def.kind, argIndex, argType: args[0]?.type, resultType, name: call.name, params });
     return { kind: 'column', type: resultType, index: keyCount + specs.length - 1, position: call.position };
   };
   let keyIndex = 0;
@@ -162,7 +184,7 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource): Pr
     build(predicate) {
       const input = filtered(source, predicate);
       const preNames = pre.map((_, k) => `p${k}`);
-      const grouped = new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
+      const grouped = countFromMetadata(input, keyCount, specs) ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
       return new ProjectFactory(grouped, post, names, -1);
     },
   };

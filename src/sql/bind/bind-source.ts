@@ -10,6 +10,7 @@ import { LongSequenceFactory, SingleRowFactory } from '../exec/basic-operators.j
 import { tableColumnsFactory, tablePartitionsFactory, tablesFactory } from './meta-sources.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { bindLiteral } from './bind-expression.js';
+import { bindJoin } from './bind-join.js';
 
 export interface BoundSource {
   readonly scope: Scope;
@@ -44,7 +45,7 @@ export function bindSource(source: FromSource | undefined, env: SourceEnv): Boun
       if (source.timestamp !== undefined) timestampIndex = scope.find(source.timestamp.name, undefined, source.timestamp.position);
       return { scope, timestampIndex, build: () => factory };
     }
-    case 'join': throw sqlSemanticError('joins are not supported yet', source.position);
+    case 'join': return bindJoin(source, bindSource(source.left, env), bindSource(source.right, env));
   }
 }
 

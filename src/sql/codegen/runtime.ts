@@ -4,6 +4,10 @@ import { sqlRuntimeError } from '../../core/errors.js';
 import { formatDate, formatTimestamp, parseTimestamp } from '../../types/timestamp.js';
 import { formatDouble, formatFloat } from '../../types/value-format.js';
 import { formatIpv4, parseIpv4, parseUuid, formatUuid } from '../../types/uuid-ipv4.js';
+import { textRuntime } from './runtime-text.js';
+import { dateRuntime } from './runtime-date.js';
+import { mathRuntime } from './runtime-math.js';
+import { randomRuntime } from './runtime-random.js';
 
 const INT_NULL = -2147483648;
 
@@ -17,6 +21,11 @@ function truncOrNaN(value: number): number {
 }
 
 export const runtimeHelpers = {
+  // Function-family helpers live in runtime-*.ts modules, merged here into the one `rt` object.
+  ...textRuntime,
+  ...dateRuntime,
+  ...mathRuntime,
+  ...randomRuntime,
   imul: (a: number, b: number): number => (a !== a || b !== b ? NaN : Math.imul(a, b)),
   idiv: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : Math.trunc(a / b)),
   imod: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : a % b),

@@ -19,6 +19,8 @@ export interface AggregateSpec {
   readonly argType: ValueType | undefined;
   readonly resultType: ValueType;
   readonly name: string;
+  /** Constant arguments after the first (string_agg's separator, approx_percentile's percentile). */
+  readonly params?: readonly unknown[];
 }
 
 class GroupIndex {
@@ -118,7 +120,7 @@ export class GroupByFactory implements QueryFactory {
   }
 
   private aggregate(input: Cursor, ctx: ExecContext): ColumnBatch {
-    const kernels: AggregateKernel[] = this.aggregates.map((spec) => createKernel(spec.kind, spec.argType, spec.resultType));
+    const kernels: AggregateKernel[] = this.aggregates.map((spec) => createKernel(spec.kind, spec.argType, spec.resultType, spec.params ?? []));
     const index = new GroupIndex(this.keyCount);
     let groups = new Int32Array(0);
     for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {

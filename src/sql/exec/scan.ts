@@ -1,5 +1,7 @@
 // Table scan over a pinned TableSnapshot: batches of up to batchRowsMax rows per partition, with fixed-width
-// columns as zero-copy typed-array views of the mapped files. 64-bit columns also get a number copy.
+// columns as zero-copy typed-array views of the mapped files. 64-bit columns also get a number copy, made only
+// when an operator reads `data` (many plans touch a timestamp only through `exact` or not at all).
+// A scan may be limited to row ranges (interval pruning, tail limits) and may be read backwards (LATEST ON).
 import type { ColumnBatch, Vector } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { indent } from './operator.js';
@@ -9,6 +11,9 @@ import type { ColumnType } from '../../types/column-type.js';
 import { batchRowsMax } from '../../core/limits.js';
 import { nullVector } from './vector-ops.js';
 import { uuidFromBytes } from '../../types/uuid-ipv4.js';
+import type { TimestampInterval } from '../../types/intervals.js';
+import { formatTimestamp } from '../../types/timestamp.js';
+import { assert } from '../../core/assert.js';
 
 /** Rows [lo, hi) of one partition to scan (binary-searched from intervals by the optimizer). */
 export interface PartitionRange {
@@ -21,7 +26,16 @@ export class TableScanFactory implements QueryFactory {
   readonly columns: readonly OutputColumn[];
   readonly timestampIndex: number;
 
-  constructor(private readonly snapshot: TableSnapshot, private readonly columnIndexes: readonly number[], private readonly ranges?: readonly PartitionRange[]) {
+  /**
+   * `columnIndexes` are table columns in scan-slot order; `ranges` limit the rows (all rows when undefined);
+   * `intervals` are the timestamp intervals the ranges came from, for EXPLAIN.
+   */
+  constructor(
+    readonly snapshot: TableSnapshot,
+    readonly columnIndexes: readonly number[],
+    readonly ranges?: readonly PartitionRange[],
+    private readonly intervals?: readonly TimestampInterval[],
+  ) {
     this.columns = columnIndexes.map((index) => {
       const column = snapshot.meta.columns[index];
       return { name: column?.name ?? '', type: column?.type ?? 'INT' };
@@ -29,26 +43,68 @@ export class TableScanFactory implements QueryFactory {
     this.timestampIndex = columnIndexes.indexOf(snapshot.meta.timestampIndex);
   }
 
+  /** The ranges this scan reads, in table order. */
+  rowRanges(): readonly PartitionRange[] {
+    return this.ranges ?? this.snapshot.partitions.map((partition, k) => ({ partitionIndex: k, lo: 0, hi: partition.entry.rowCount }));
+  }
+
+  /** Rows the scan returns, known without reading data. */
+  rowCount(): number {
+    if (this.ranges === undefined) return this.snapshot.rowCount;
+    let total = 0;
+    for (const range of this.ranges) total += range.hi - range.lo;
+    return total;
+  }
+
+  withRanges(ranges: readonly PartitionRange[], intervals?: readonly TimestampInterval[]): TableScanFactory {
+    return new TableScanFactory(this.snapshot, this.columnIndexes, ranges, intervals ?? this.intervals);
+  }
+
+  /** The same scan restricted to its last `count` rows (LIMIT -n reads only the tail of sorted storage). */
+  tail(count: number): TableScanFactory {
+    const kept: PartitionRange[] = [];
+    let needed = count;
+    const ranges = this.rowRanges();
+    for (let k = ranges.length - 1; k >= 0 && needed > 0; k--) {
+      const range = ranges[k] as PartitionRange;
+      const lo = Math.max(range.lo, range.hi - needed);
+      if (range.hi > lo) kept.unshift({ partitionIndex: range.partitionIndex, lo, hi: range.hi });
+      needed -= range.hi - lo;
+    }
+    return new TableScanFactory(this.snapshot, this.columnIndexes, kept, this.intervals);
+  }
+
   open(ctx: ExecContext): Cursor {
+    return this.openDirection(ctx, false);
+  }
+
+  /** Batches from the newest rows to the oldest; rows inside each batch keep table order. */
+  openBackward(ctx: ExecContext): Cursor {
+    return this.openDirection(ctx, true);
+  }
+
+  private openDirection(ctx: ExecContext, backward: boolean): Cursor {
     this.snapshot.pinColumns(this.columnIndexes);
-    const ranges = this.ranges ?? this.snapshot.partitions.map((partition, k) => ({ partitionIndex: k, lo: 0, hi: partition.entry.rowCount }));
-    let rangeIndex = 0;
-    let row = ranges[0]?.lo ?? 0;
+    const ranges = this.rowRanges();
     const snapshot = this.snapshot;
     const columnIndexes = this.columnIndexes;
+    let rangeIndex = backward ? ranges.length - 1 : 0;
+    let row = backward ? (ranges[rangeIndex]?.hi ?? 0) : (ranges[0]?.lo ?? 0);
     return {
       nextBatch(): ColumnBatch | undefined {
-        while (rangeIndex < ranges.length) {
+        while (rangeIndex >= 0 && rangeIndex < ranges.length) {
           const range = ranges[rangeIndex] as PartitionRange;
-          if (row >= range.hi) {
-            rangeIndex++;
-            row = ranges[rangeIndex]?.lo ?? 0;
+          assert(range.lo <= range.hi && range.hi <= (snapshot.partitions[range.partitionIndex]?.entry.rowCount ?? -1), 'scan ranges lie inside their partition');
+          if (backward ? row <= range.lo : row >= range.hi) {
+            rangeIndex += backward ? -1 : 1;
+            row = backward ? (ranges[rangeIndex]?.hi ?? 0) : (ranges[rangeIndex]?.lo ?? 0);
             continue;
           }
           ctx.checkCancelled();
-          const count = Math.min(batchRowsMax, range.hi - row);
-          const vectors = columnIndexes.map((column) => readVector(snapshot, range.partitionIndex, column, row, count));
-          row += count;
+          const count = Math.min(batchRowsMax, backward ? row - range.lo : range.hi - row);
+          const start = backward ? row - count : row;
+          const vectors = columnIndexes.map((column) => readVector(snapshot, range.partitionIndex, column, start, count));
+          row = backward ? start : row + count;
           return { rowCount: count, vectors };
         }
         return undefined;
@@ -58,8 +114,17 @@ export class TableScanFactory implements QueryFactory {
   }
 
   explain(depth: number): string[] {
-    return [indent(depth, `PageFrame Row forward scan on: ${this.snapshot.meta.name}`)];
+    const name = this.snapshot.meta.name;
+    if (this.intervals === undefined) return [indent(depth, `PageFrame Row forward scan on: ${name}`)];
+    const text = this.intervals.map((range) => `(${boundText(range.lo)},${boundText(range.hi)})`).join(',');
+    return [indent(depth, `PageFrame Interval forward scan on: ${name}`), indent(depth + 1, `intervals: [${text}]`)];
   }
+}
+
+function boundText(micros: number): string {
+  if (micros === -Infinity) return '"MIN"';
+  if (micros === Infinity) return '"MAX"';
+  return `"${formatTimestamp(micros)}"`;
 }
 
 function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex: number, start: number, count: number): Vector {
@@ -83,16 +148,30 @@ function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex
   }
 }
 
-/** 64-bit values as numbers (exact within ±2^53, NaN for null) plus the exact view. */
+/**
+ * 64-bit values: the exact view over the mapped file, and numbers (exact within ±2^53, NaN for null) computed
+ * on first read of `data`. The getter is an own enumerable property, so copies made with spread still carry data.
+ */
 function readInt64Vector(type: ColumnType, bytes: Buffer, start: number, count: number): Vector {
-  const words = new Int32Array(bytes.buffer, bytes.byteOffset + start * 8, count * 2);
+  let numbers: Float64Array | undefined;
+  return {
+    type,
+    exact: new BigInt64Array(bytes.buffer, bytes.byteOffset + start * 8, count),
+    get data(): Float64Array {
+      numbers ??= int64Numbers(new Int32Array(bytes.buffer, bytes.byteOffset + start * 8, count * 2), count);
+      return numbers;
+    },
+  };
+}
+
+function int64Numbers(words: Int32Array, count: number): Float64Array {
   const numbers = new Float64Array(count);
   for (let k = 0; k < count; k++) {
     const hi = words[2 * k + 1] as number;
     const lo = words[2 * k] as number;
     numbers[k] = hi === -2147483648 && lo === 0 ? NaN : hi * 4294967296 + (lo >>> 0);
   }
-  return { type, data: numbers, exact: new BigInt64Array(bytes.buffer, bytes.byteOffset + start * 8, count) };
+  return numbers;
 }
 
 function readUuidVector(bytes: Buffer, start: number, count: number): Vector {

@@ -11,12 +11,24 @@ import { LOGICAL_FUNCTIONS } from './logical.js';
 import { STRING_FUNCTIONS } from './string.js';
 import { DATE_FUNCTIONS } from './date.js';
 import { MATH_FUNCTIONS } from './math.js';
+import { MATH_MORE_FUNCTIONS } from './math-more.js';
+import { STRING_MORE_FUNCTIONS } from './string-more.js';
+import { REGEX_FUNCTIONS } from './regex.js';
+import { CONDITIONAL_FUNCTIONS } from './conditional.js';
+import { DATE_PART_FUNCTIONS } from './date-parts.js';
+import { DATE_ARITH_FUNCTIONS } from './date-arith.js';
+import { DATE_FORMAT_FUNCTIONS } from './date-format.js';
+import { RANDOM_FUNCTIONS } from './random.js';
 import { BASIC_AGGREGATES } from './aggregate/basic.js';
+import { STATS_AGGREGATES } from './aggregate/stats.js';
+import { SELECTION_AGGREGATES } from './aggregate/selection.js';
 
 const SCALARS: readonly ScalarFunctionDef[] = [
   ...ARITHMETIC_FUNCTIONS, ...COMPARISON_FUNCTIONS, ...LOGICAL_FUNCTIONS, ...STRING_FUNCTIONS, ...DATE_FUNCTIONS, ...MATH_FUNCTIONS,
+  ...MATH_MORE_FUNCTIONS, ...STRING_MORE_FUNCTIONS, ...REGEX_FUNCTIONS, ...CONDITIONAL_FUNCTIONS, ...DATE_PART_FUNCTIONS,
+  ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...RANDOM_FUNCTIONS,
 ];
-const AGGREGATES: readonly AggregateFunctionDef[] = [...BASIC_AGGREGATES];
+const AGGREGATES: readonly AggregateFunctionDef[] = [...BASIC_AGGREGATES, ...STATS_AGGREGATES, ...SELECTION_AGGREGATES];
 
 const scalarsByName = groupByName(SCALARS);
 const aggregatesByName = groupByName(AGGREGATES);

@@ -2,11 +2,19 @@
 // Emitted expressions follow the value domains of codegen: numbers with NaN as null for numeric, time and
 // IPv4 types; booleans; string | null for text types (SYMBOL and CHAR included).
 import type { ValueType } from '../../types/column-type.js';
+import type { BoundExpr } from '../bind/bound.js';
 
 /** 'ANY' accepts every type; 'NUMERIC' any of BYTE..DOUBLE; 'TEXT' STRING/VARCHAR/SYMBOL/CHAR. */
 export type ArgType = ValueType | 'ANY' | 'NUMERIC' | 'TEXT';
 
-export type Emit = (args: readonly string[], constant: (value: unknown) => string, argTypes: readonly ValueType[]) => string;
+/** `prepared` is what the definition's `prepare` returned at bind time (a compiled pattern, a call-site state). */
+export type Emit = (args: readonly string[], constant: (value: unknown) => string, argTypes: readonly ValueType[], prepared?: unknown) => string;
+
+/**
+ * Bind-time hook: validates constant arguments (units, patterns, ranges), throwing a positioned SqlError, and
+ * returns state the emitter embeds as a constant, so per-row code never re-parses a constant argument.
+ */
+export type Prepare = (args: readonly BoundExpr[], position: number) => unknown;
 
 export interface ScalarFunctionDef {
   readonly name: string;
@@ -17,6 +25,9 @@ export interface ScalarFunctionDef {
   readonly emit: Emit;
   /** Not constant-foldable (random, now()). */
   readonly volatile?: boolean;
+  readonly prepare?: Prepare;
+  /** Every argument is first cast to the result type (coalesce, nullif, greatest, least). */
+  readonly unifyArgs?: boolean;
 }
 
 export type AggregateKind =
@@ -29,4 +40,6 @@ export interface AggregateFunctionDef {
   readonly args: readonly ArgType[];
   readonly returns: ValueType | ((argTypes: readonly ValueType[]) => ValueType);
   readonly kind: AggregateKind;
+  /** Validates the constant arguments after the first (separator, percentile) and returns them for the kernel. */
+  readonly params?: (args: readonly BoundExpr[], position: number) => readonly unknown[];
 }

@@ -1,0 +1,55 @@
+// ALTER TABLE t DROP PARTITION LIST 'name'[, ...] | WHERE <predicate on the designated timestamp>.
+// LIST names a partition by its directory name or by any timestamp inside it. WHERE is evaluated once per
+// partition with the designated timestamp bound to the partition's start (QuestDB's partition timestamp), so
+// `WHERE ts < '2024-01-03'` drops the day partitions before the 3rd. All drops land in one _txn.
+import type { AlterTableStatement, Expr } from '../sql/compiler.js';
+import { Scope, bindExpression, compileFilter, createRuntime } from '../sql/compiler.js';
+import type { TableWriter } from '../storage/table-writer.js';
+import type { PartitionEntry } from '../storage/txn-file.js';
+import type { RowChunk } from '../storage/row-chunk.js';
+import { partitionSpanOf } from '../storage/partition-layout.js';
+import { parseTimestamp } from '../types/timestamp-parse.js';
+import { formatTimestamp, partitionFloor } from '../types/timestamp.js';
+import { sqlSemanticError } from '../core/errors.js';
+
+type DropPartition = Extract<AlterTableStatement['action'], { kind: 'dropPartition' }>;
+
+function listedPartition(writer: TableWriter, expr: Expr): PartitionEntry {
+  const meta = writer.meta;
+  const text = expr.kind === 'literal' && expr.value !== null ? String(expr.value) : undefined;
+  if (text === undefined) throw sqlSemanticError('partition name expected', expr.position);
+  const byName = writer.txn.partitions.find((entry) => entry.name === text);
+  if (byName !== undefined) return byName;
+  const micros = parseTimestamp(text);
+  if (micros === undefined) throw sqlSemanticError(`Invalid date [str=${text}]`, expr.position);
+  const name = partitionSpanOf(micros, meta.partitionBy).name;
+  const found = writer.txn.partitions.find((entry) => entry.name === name);
+  if (found === undefined) {
+    const floor = formatTimestamp(partitionFloor(micros, meta.partitionBy));
+    throw sqlSemanticError(`could not remove partition [table=${meta.name}, partitionTimestamp=${floor}, partitionBy=${meta.partitionBy}]`, expr.position);
+  }
+  return found;
+}
+
+function matchingPartitions(writer: TableWriter, where: Expr, nowMicros: number): PartitionEntry[] {
+  const meta = writer.meta;
+  const timestamp = meta.columns[meta.timestampIndex];
+  if (timestamp === undefined) throw sqlSemanticError('table has no designated timestamp', where.position);
+  // Only the designated timestamp is in scope: any other column is an `Invalid column` at its position.
+  const scope = new Scope([{ name: timestamp.name, type: 'TIMESTAMP', qualifiers: [meta.name] }], false);
+  const predicate = bindExpression(where, { scope, clause: 'WHERE' });
+  if (predicate.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', where.position);
+  const entries = writer.txn.partitions;
+  const starts = Float64Array.from(entries, (entry) => partitionFloor(entry.minTimestamp, meta.partitionBy));
+  const selection = new Int32Array(entries.length);
+  const count = compileFilter(predicate).run({ rowCount: entries.length, vectors: [{ type: 'TIMESTAMP', data: starts }] }, createRuntime(nowMicros), selection);
+  return Array.from(selection.subarray(0, count), (index) => entries[index] as PartitionEntry);
+}
+
+export function dropPartitions(writer: TableWriter, action: DropPartition, nowMicros: number): void {
+  if (writer.meta.partitionBy === 'NONE') throw sqlSemanticError('table is not partitioned', action.position);
+  const dropped = action.where !== undefined ? matchingPartitions(writer, action.where, nowMicros) : (action.list ?? []).map((expr) => listedPartition(writer, expr));
+  if (dropped.length === 0) return;
+  const empty: RowChunk = { rowCount: 0, columns: [] };
+  writer.rewritePartitions(new Map(dropped.map((entry) => [entry.name, empty])));
+}

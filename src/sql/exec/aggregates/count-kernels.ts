@@ -1,0 +1,67 @@
+// count(*), count(x) and count_distinct(x) / count(DISTINCT x). Counts are LONG and 0 for a group that saw
+// no (non-null) value. count(*) without groups adds whole batches; the per-row loops are standalone functions.
+import type { Vector } from '../batch.js';
+import type { AggregateKernel } from './aggregate-kernel.js';
+import { growFloat64, isNullAt, plainValue } from './aggregate-kernel.js';
+
+function countRowsGrouped(counts: Float64Array, groups: Int32Array, rowCount: number): void {
+  for (let row = 0; row < rowCount; row++) {
+    const group = groups[row] as number;
+    counts[group] = (counts[group] as number) + 1;
+  }
+}
+
+function countNonNull(counts: Float64Array, arg: Vector, groups: Int32Array | undefined, rowCount: number): void {
+  for (let row = 0; row < rowCount; row++) {
+    if (isNullAt(arg, row)) continue;
+    const group = groups === undefined ? 0 : (groups[row] as number);
+    counts[group] = (counts[group] as number) + 1;
+  }
+}
+
+export class CountKernel implements AggregateKernel {
+  private counts: Float64Array = new Float64Array(16);
+  constructor(private readonly nonNullOnly: boolean) {}
+
+  update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined, groupCount: number): void {
+    this.counts = growFloat64(this.counts, groupCount, 0);
+    if (this.nonNullOnly && arg !== undefined) {
+      countNonNull(this.counts, arg, groups, rowCount);
+    } else if (groups === undefined) {
+      this.counts[0] = (this.counts[0] as number) + rowCount;
+    } else {
+      countRowsGrouped(this.counts, groups, rowCount);
+    }
+  }
+
+  result(groupCount: number): Vector {
+    return { type: 'LONG', data: growFloat64(this.counts, groupCount, 0).slice(0, groupCount) };
+  }
+}
+
+/** Distinct non-null values per group; symbols count by text so keys from different dictionaries agree. */
+export class CountDistinctKernel implements AggregateKernel {
+  private readonly seen: (Set<unknown> | undefined)[] = [];
+
+  update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined): void {
+    if (arg === undefined) return;
+    const seen = this.seen;
+    for (let row = 0; row < rowCount; row++) {
+      const value = plainValue(arg, row);
+      if (value === null) continue;
+      const group = groups === undefined ? 0 : (groups[row] as number);
+      let set = seen[group];
+      if (set === undefined) {
+        set = new Set();
+        seen[group] = set;
+      }
+      set.add(value);
+    }
+  }
+
+  result(groupCount: number): Vector {
+    const out = new Float64Array(groupCount);
+    for (let group = 0; group < groupCount; group++) out[group] = this.seen[group]?.size ?? 0;
+    return { type: 'LONG', data: out };
+  }
+}

@@ -1,0 +1,112 @@
+// Aggregates that keep one input value per group: min, max, first, last, first_not_null, last_not_null.
+// Numeric min/max run over typed arrays into a Float64Array per group; every other case keeps plain values
+// (symbol text, strings, raw numbers) in an array. Results keep the input type; SYMBOL results are re-encoded.
+import type { ValueType } from '../../../types/column-type.js';
+import type { NumericVectorData, Vector } from '../batch.js';
+import { allocateVectorData } from '../batch.js';
+import type { AggregateKernel } from './aggregate-kernel.js';
+import { INT_NULL, growFloat64, isNullAt, plainValue, storedNull } from './aggregate-kernel.js';
+
+export type PickKind = 'min' | 'max' | 'first' | 'last' | 'first_not_null' | 'last_not_null';
+
+/** Types whose vectors hold plain numbers with NaN (or INT's sentinel, or nothing) as null. */
+export function hasNumericMinMax(type: ValueType): boolean {
+  switch (type) {
+    case 'BYTE': case 'SHORT': case 'INT': case 'LONG': case 'FLOAT': case 'DOUBLE': case 'DATE': case 'TIMESTAMP': return true;
+    default: return false;
+  }
+}
+
+function minMaxGrouped(data: NumericVectorData, intNull: boolean, groups: Int32Array | undefined, rowCount: number, best: Float64Array, max: boolean): void {
+  for (let row = 0; row < rowCount; row++) {
+    const value = data[row] as number;
+    if (value !== value || (intNull && value === INT_NULL)) continue;
+    const group = groups === undefined ? 0 : (groups[row] as number);
+    const current = best[group] as number;
+    if (current !== current || (max ? value > current : value < current)) best[group] = value;
+  }
+}
+
+/** min/max of a numeric column; NaN marks a group without values yet. */
+export class NumericMinMaxKernel implements AggregateKernel {
+  private best: Float64Array = new Float64Array(16).fill(NaN);
+  constructor(private readonly type: ValueType, private readonly max: boolean) {}
+
+  update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined, groupCount: number): void {
+    if (arg === undefined) return;
+    this.best = growFloat64(this.best, groupCount, NaN);
+    minMaxGrouped(arg.data as NumericVectorData, arg.type === 'INT', groups, rowCount, this.best, this.max);
+  }
+
+  result(groupCount: number): Vector {
+    const data = allocateVectorData(this.type, groupCount) as NumericVectorData;
+    const nullValue = storedNull(this.type) as number;
+    for (let group = 0; group < groupCount; group++) {
+      const value = group < this.best.length ? (this.best[group] as number) : NaN;
+      data[group] = value !== value ? nullValue : value;
+    }
+    return { type: this.type, data };
+  }
+}
+
+/** The generic picker: `values[group]` is undefined until the group has a value (null counts for first/last). */
+export class PickKernel implements AggregateKernel {
+  private readonly values: unknown[] = [];
+  constructor(private readonly kind: PickKind, private readonly type: ValueType) {}
+
+  update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined): void {
+    if (arg === undefined) return;
+    const values = this.values;
+    const kind = this.kind;
+    for (let row = 0; row < rowCount; row++) {
+      const group = groups === undefined ? 0 : (groups[row] as number);
+      const current = values[group];
+      if ((kind === 'first' || kind === 'first_not_null') && current !== undefined && current !== null) continue;
+      if (kind === 'first' && current === null) continue;
+      const isNull = isNullAt(arg, row);
+      if (isNull) {
+        if (kind === 'first' || kind === 'last') values[group] = null;
+        else if (current === undefined) values[group] = null;
+        continue;
+      }
+      const value = plainValue(arg, row);
+      if (kind === 'min' || kind === 'max') {
+        if (current !== undefined && current !== null && !(kind === 'min' ? (value as number) < (current as number) : (value as number) > (current as number))) continue;
+      }
+      values[group] = value;
+    }
+  }
+
+  result(groupCount: number): Vector {
+    const resultType: ValueType = this.type === 'SYMBOL' ? 'STRING' : this.type;
+    const data = allocateVectorData(resultType, groupCount) as unknown[];
+    const nullValue = storedNull(resultType);
+    for (let group = 0; group < groupCount; group++) {
+      const value = this.values[group];
+      data[group] = value === undefined || value === null ? nullValue : this.type === 'IPV4' ? (value as number) | 0 : value;
+    }
+    if (this.type !== 'SYMBOL') return { type: resultType, data: data as Vector['data'] };
+    return symbolsFromText(data as (string | null)[], groupCount);
+  }
+}
+
+function symbolsFromText(values: readonly (string | null)[], count: number): Vector {
+  const keys = new Int32Array(count);
+  const symbols: string[] = [];
+  const index = new Map<string, number>();
+  for (let k = 0; k < count; k++) {
+    const value = values[k];
+    if (value === null || value === undefined) {
+      keys[k] = -1;
+      continue;
+    }
+    let key = index.get(value);
+    if (key === undefined) {
+      key = symbols.length;
+      symbols.push(value);
+      index.set(value, key);
+    }
+    keys[k] = key;
+  }
+  return { type: 'SYMBOL', data: keys, symbols };
+}

@@ -1,0 +1,158 @@
+// sum, avg, ksum (Kahan) and nsum (Neumaier) over numeric vectors. The ungrouped sums run four accumulators
+// so the loop is bound by memory, not by the latency of one floating-point add chain. A group with no
+// non-null value yields NULL.
+import type { ValueType } from '../../../types/column-type.js';
+import type { NumericVectorData, Vector } from '../batch.js';
+import type { AggregateKernel } from './aggregate-kernel.js';
+import { INT_NULL, growFloat64, numericValue } from './aggregate-kernel.js';
+
+/** [sum, count] of the last ungrouped pass; module-level so the hot path returns without allocating. */
+const partial = new Float64Array(2);
+
+/** Sum of a vector whose nulls are NaN (DOUBLE, FLOAT, LONG, TIMESTAMP, DATE; BYTE/SHORT have none). */
+function sumNaNNullable(data: NumericVectorData, rowCount: number): void {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let count = 0;
+  let row = 0;
+  for (; row + 4 <= rowCount; row += 4) {
+    const a = data[row] as number, b = data[row + 1] as number, c = data[row + 2] as number, d = data[row + 3] as number;
+    if (a === a) { s0 += a; count++; }
+    if (b === b) { s1 += b; count++; }
+    if (c === c) { s2 += c; count++; }
+    if (d === d) { s3 += d; count++; }
+  }
+  for (; row < rowCount; row++) {
+    const a = data[row] as number;
+    if (a === a) { s0 += a; count++; }
+  }
+  partial[0] = s0 + s1 + s2 + s3;
+  partial[1] = count;
+}
+
+/** Sum of an INT vector (null = INT_NULL); integer adds are exact in doubles up to 2^53. */
+function sumInt32(data: Int32Array, rowCount: number): void {
+  let s0 = 0, s1 = 0;
+  let count = 0;
+  let row = 0;
+  for (; row + 2 <= rowCount; row += 2) {
+    const a = data[row] as number, b = data[row + 1] as number;
+    if (a !== INT_NULL) { s0 += a; count++; }
+    if (b !== INT_NULL) { s1 += b; count++; }
+  }
+  for (; row < rowCount; row++) {
+    const a = data[row] as number;
+    if (a !== INT_NULL) { s0 += a; count++; }
+  }
+  partial[0] = s0 + s1;
+  partial[1] = count;
+}
+
+function sumGroupedNaNNullable(data: NumericVectorData, groups: Int32Array, rowCount: number, sums: Float64Array, counts: Float64Array): void {
+  for (let row = 0; row < rowCount; row++) {
+    const value = data[row] as number;
+    if (value !== value) continue;
+    const group = groups[row] as number;
+    sums[group] = (sums[group] as number) + value;
+    counts[group] = (counts[group] as number) + 1;
+  }
+}
+
+function sumGroupedInt32(data: Int32Array, groups: Int32Array, rowCount: number, sums: Float64Array, counts: Float64Array): void {
+  for (let row = 0; row < rowCount; row++) {
+    const value = data[row] as number;
+    if (value === INT_NULL) continue;
+    const group = groups[row] as number;
+    sums[group] = (sums[group] as number) + value;
+    counts[group] = (counts[group] as number) + 1;
+  }
+}
+
+export class SumAvgKernel implements AggregateKernel {
+  private sums: Float64Array = new Float64Array(16);
+  private counts: Float64Array = new Float64Array(16);
+  constructor(private readonly resultType: ValueType, private readonly average: boolean) {}
+
+  update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined, groupCount: number): void {
+    if (arg === undefined) return;
+    this.sums = growFloat64(this.sums, groupCount, 0);
+    this.counts = growFloat64(this.counts, groupCount, 0);
+    const integer = arg.type === 'INT';
+    if (arg.type === 'IPV4' || arg.type === 'CHAR' || arg.type === 'BOOLEAN') {
+      this.updateSlow(arg, rowCount, groups);
+    } else if (groups !== undefined) {
+      if (integer) sumGroupedInt32(arg.data as Int32Array, groups, rowCount, this.sums, this.counts);
+      else sumGroupedNaNNullable(arg.data as NumericVectorData, groups, rowCount, this.sums, this.counts);
+    } else {
+      if (integer) sumInt32(arg.data as Int32Array, rowCount);
+      else sumNaNNullable(arg.data as NumericVectorData, rowCount);
+      this.sums[0] = (this.sums[0] as number) + (partial[0] as number);
+      this.counts[0] = (this.counts[0] as number) + (partial[1] as number);
+    }
+  }
+
+  private updateSlow(arg: Vector, rowCount: number, groups: Int32Array | undefined): void {
+    for (let row = 0; row < rowCount; row++) {
+      const value = numericValue(arg, row);
+      if (value !== value) continue;
+      const group = groups === undefined ? 0 : (groups[row] as number);
+      this.sums[group] = (this.sums[group] as number) + value;
+      this.counts[group] = (this.counts[group] as number) + 1;
+    }
+  }
+
+  result(groupCount: number): Vector {
+    const out = new Float64Array(groupCount);
+    for (let group = 0; group < groupCount; group++) {
+      const count = this.counts[group] ?? 0;
+      const sum = this.sums[group] as number;
+      out[group] = count === 0 ? NaN : this.average ? sum / count : sum;
+    }
+    return { type: this.resultType, data: out };
+  }
+}
+
+/**
+ * Compensated sums: Kahan keeps the low-order bits lost by each add in `compensation`; Neumaier also handles
+ * an addend larger than the running sum. Both are DOUBLE and NULL for a group without values.
+ */
+export class CompensatedSumKernel implements AggregateKernel {
+  private sums: Float64Array = new Float64Array(16);
+  private compensation: Float64Array = new Float64Array(16);
+  private counts: Float64Array = new Float64Array(16);
+  constructor(private readonly neumaier: boolean) {}
+
+  update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined, groupCount: number): void {
+    if (arg === undefined) return;
+    this.sums = growFloat64(this.sums, groupCount, 0);
+    this.compensation = growFloat64(this.compensation, groupCount, 0);
+    this.counts = growFloat64(this.counts, groupCount, 0);
+    const sums = this.sums, compensation = this.compensation, counts = this.counts;
+    for (let row = 0; row < rowCount; row++) {
+      const value = numericValue(arg, row);
+      if (value !== value) continue;
+      const group = groups === undefined ? 0 : (groups[row] as number);
+      const sum = sums[group] as number;
+      if (this.neumaier) {
+        const total = sum + value;
+        compensation[group] = (compensation[group] as number) + (Math.abs(sum) >= Math.abs(value) ? (sum - total) + value : (value - total) + sum);
+        sums[group] = total;
+      } else {
+        const adjusted = value - (compensation[group] as number);
+        const total = sum + adjusted;
+        compensation[group] = (total - sum) - adjusted;
+        sums[group] = total;
+      }
+      counts[group] = (counts[group] as number) + 1;
+    }
+  }
+
+  result(groupCount: number): Vector {
+    const out = new Float64Array(groupCount);
+    for (let group = 0; group < groupCount; group++) {
+      const count = this.counts[group] ?? 0;
+      const sum = this.sums[group] as number;
+      out[group] = count === 0 ? NaN : this.neumaier ? sum + (this.compensation[group] as number) : sum;
+    }
+    return { type: 'DOUBLE', data: out };
+  }
+}

@@ -1,0 +1,106 @@
+// Dense ids for key tuples (LATEST ON partitions, keyed SAMPLE BY), in order of first appearance; NULL is an
+// ordinary key. A single SYMBOL key from one dictionary maps symbol key → id through an Int32Array, so the hot
+// path is one array read per row; any other key shape goes through a Map (composite keys as JSON text).
+import type { Vector } from './batch.js';
+import type { CellValue } from './materialized.js';
+import { vectorFromValues } from './materialized.js';
+import { isNullAt } from './aggregate-kernels.js';
+import type { ValueType } from '../../types/column-type.js';
+import { assert } from '../../core/assert.js';
+
+/** A row's value as a plain JS value: null, text (SYMBOL resolved), boolean, or number. */
+export function cellAt(vector: Vector, row: number): CellValue {
+  if (isNullAt(vector, row)) return null;
+  const raw = vector.data[row];
+  if (vector.type === 'SYMBOL') return (vector.symbols as readonly string[])[raw as number] ?? null;
+  if (vector.type === 'BOOLEAN') return raw !== 0;
+  if (typeof raw === 'number' || typeof raw === 'string') return raw;
+  return null;
+}
+
+export class KeyIds {
+  /** Distinct key tuples seen so far. */
+  count = 0;
+  /** Per key column, the value of each id. */
+  readonly values: CellValue[][];
+  private readonly map = new Map<unknown, number>();
+  private denseSymbols: readonly string[] | undefined;
+  /** Symbol key + 1 → id + 1 (0: not seen yet). */
+  private dense = new Int32Array(0);
+
+  constructor(private readonly keyCount: number) {
+    assert(keyCount >= 1, 'key ids need at least one key column');
+    this.values = Array.from({ length: keyCount }, () => []);
+  }
+
+  /** Writes the id of the key tuple of rows [0, rowCount) into `ids`. */
+  assign(keys: readonly Vector[], rowCount: number, ids: Int32Array): void {
+    assert(keys.length === this.keyCount && ids.length >= rowCount, 'key vectors and id buffer fit the batch');
+    const first = keys[0] as Vector;
+    if (this.keyCount === 1 && first.type === 'SYMBOL' && first.symbols !== undefined && this.map.size === 0 && (this.denseSymbols === undefined || this.denseSymbols === first.symbols)) {
+      this.assignDense(first, rowCount, ids);
+      return;
+    }
+    this.convertDenseToMap();
+    for (let row = 0; row < rowCount; row++) {
+      const key = this.keyCount === 1 ? cellAt(first, row) : compositeKey(keys, row);
+      let id = this.map.get(key);
+      if (id === undefined) {
+        id = this.add(keys, row);
+        this.map.set(key, id);
+      }
+      ids[row] = id;
+    }
+  }
+
+  /** How many distinct keys a single SYMBOL key column can have (its dictionary size, NULL excluded); -1 if unknown. */
+  symbolKeyCountOf(keys: readonly Vector[]): number {
+    const first = keys[0];
+    return this.keyCount === 1 && first?.type === 'SYMBOL' && first.symbols !== undefined ? first.symbols.length : -1;
+  }
+
+  /** One vector per key column with the key values of ids [0, count). */
+  keyVectors(types: readonly ValueType[]): Vector[] {
+    return types.map((type, k) => vectorFromValues(type, (this.values[k] as CellValue[]).slice(0, this.count)));
+  }
+
+  private assignDense(vector: Vector, rowCount: number, ids: Int32Array): void {
+    const symbols = vector.symbols as readonly string[];
+    this.denseSymbols = symbols;
+    if (this.dense.length < symbols.length + 1) {
+      const grown = new Int32Array(symbols.length + 1 + 64);
+      grown.set(this.dense);
+      this.dense = grown;
+    }
+    const dense = this.dense;
+    const data = vector.data as Int32Array;
+    for (let row = 0; row < rowCount; row++) {
+      const slot = (data[row] as number) + 1;
+      let id = (dense[slot] as number) - 1;
+      if (id < 0) {
+        id = this.count++;
+        dense[slot] = id + 1;
+        (this.values[0] as CellValue[]).push(slot === 0 ? null : (symbols[slot - 1] ?? null));
+      }
+      ids[row] = id;
+    }
+  }
+
+  private convertDenseToMap(): void {
+    if (this.denseSymbols === undefined) return;
+    (this.values[0] as CellValue[]).forEach((value, id) => this.map.set(value, id));
+    this.denseSymbols = undefined;
+    this.dense = new Int32Array(0);
+  }
+
+  private add(keys: readonly Vector[], row: number): number {
+    for (let k = 0; k < this.keyCount; k++) (this.values[k] as CellValue[]).push(cellAt(keys[k] as Vector, row));
+    return this.count++;
+  }
+}
+
+function compositeKey(keys: readonly Vector[], row: number): string {
+  const parts: CellValue[] = [];
+  for (const key of keys) parts.push(cellAt(key, row));
+  return JSON.stringify(parts);
+}

@@ -1,0 +1,231 @@
+// Aggregation for SAMPLE BY. Input arrives in timestamp order, so a non-keyed bucket is a contiguous run of
+// rows: the fast kernels here fold a whole run [lo, hi) into one slot with a tight loop over the Float64Array
+// (count, sum/avg, min/max, first/last of DOUBLE, LONG, TIMESTAMP and DATE), or fold rows by a per-row group id
+// for keyed sampling. Every other aggregate goes through the general kernels of aggregate-kernels.ts with
+// per-row group ids, so SAMPLE BY supports whatever GROUP BY supports.
+import type { Vector } from './batch.js';
+import type { AggregateSpec } from './group-by.js';
+import type { AggregateKernel } from './aggregate-kernels.js';
+import { createKernel } from './aggregate-kernels.js';
+import { unreachable } from '../../core/assert.js';
+import type { ValueType } from '../../types/column-type.js';
+
+export interface SampleKernel {
+  /** Rows [lo, hi) of the batch belong to `slot`. */
+  addRun(arg: Vector | undefined, lo: number, hi: number, slot: number): void;
+  /** Row r belongs to `groups[r]`. */
+  addRows(arg: Vector | undefined, rowCount: number, groups: Int32Array, groupCount: number): void;
+  result(slotCount: number): Vector;
+  /** False: the operator must call addRows (the general kernels have no run entry point). */
+  readonly runs: boolean;
+}
+
+type FastKind = 'count' | 'count_col' | 'sum' | 'avg' | 'min' | 'max' | 'first' | 'last';
+const FAST_KINDS = new Set<string>(['count', 'count_col', 'sum', 'avg', 'min', 'max', 'first', 'last']);
+const FLOAT64_TYPES = new Set<ValueType>(['DOUBLE', 'LONG', 'TIMESTAMP', 'DATE']);
+
+export function createSampleKernel(spec: AggregateSpec): SampleKernel {
+  const fast = FAST_KINDS.has(spec.kind) && (spec.argIndex < 0 || (spec.argType !== undefined && FLOAT64_TYPES.has(spec.argType)));
+  if (fast) return new Float64RunKernel(spec.kind as FastKind, spec.resultType);
+  return new GeneralKernel(createKernel(spec.kind, spec.argType, spec.resultType, spec.params ?? []));
+}
+
+class GeneralKernel implements SampleKernel {
+  readonly runs = false;
+  constructor(private readonly kernel: AggregateKernel) {}
+
+  addRun(): void {
+    unreachable('general kernels are fed rows, never runs');
+  }
+
+  addRows(arg: Vector | undefined, rowCount: number, groups: Int32Array, groupCount: number): void {
+    this.kernel.update(arg, rowCount, groups, groupCount);
+  }
+
+  result(slotCount: number): Vector {
+    return this.kernel.result(slotCount);
+  }
+}
+
+/** One accumulator slot per bucket (or group); `seen` counts non-null inputs (rows for count(*)). */
+class Float64RunKernel implements SampleKernel {
+  readonly runs = true;
+  private values = new Float64Array(64);
+  private seen = new Float64Array(64);
+
+  constructor(private readonly kind: FastKind, private readonly resultType: ValueType) {}
+
+  addRun(arg: Vector | undefined, lo: number, hi: number, slot: number): void {
+    this.ensure(slot + 1);
+    if (arg === undefined) {
+      this.seen[slot] = (this.seen[slot] as number) + (hi - lo);
+      return;
+    }
+    const data = arg.data as Float64Array;
+    const values = this.values;
+    const seen = this.seen;
+    switch (this.kind) {
+      case 'count': seen[slot] = (seen[slot] as number) + (hi - lo); break;
+      case 'count_col': seen[slot] = (seen[slot] as number) + countNonNull(data, lo, hi); break;
+      case 'sum': case 'avg': {
+        values[slot] = (values[slot] as number) + sumRange(data, lo, hi);
+        seen[slot] = (seen[slot] as number) + countNonNull(data, lo, hi);
+        break;
+      }
+      case 'min': case 'max': {
+        const found = this.kind === 'min' ? minRange(data, lo, hi) : maxRange(data, lo, hi);
+        if (found === found) {
+          const current = values[slot] as number;
+          if (seen[slot] === 0 || (this.kind === 'min' ? found < current : found > current)) values[slot] = found;
+          seen[slot] = 1;
+        }
+        break;
+      }
+      case 'first':
+        if (seen[slot] === 0) { values[slot] = data[lo] as number; seen[slot] = 1; }
+        break;
+      case 'last':
+        values[slot] = data[hi - 1] as number;
+        seen[slot] = 1;
+        break;
+    }
+  }
+
+  addRows(arg: Vector | undefined, rowCount: number, groups: Int32Array, groupCount: number): void {
+    this.ensure(groupCount);
+    if (arg === undefined || this.kind === 'count') {
+      addCounts(this.seen, groups, rowCount);
+      return;
+    }
+    const data = arg.data as Float64Array;
+    switch (this.kind) {
+      case 'count_col': countGrouped(data, groups, rowCount, this.seen); break;
+      case 'sum': case 'avg': sumGrouped(data, groups, rowCount, this.values, this.seen); break;
+      case 'min': minMaxGrouped(data, groups, rowCount, this.values, this.seen, false); break;
+      case 'max': minMaxGrouped(data, groups, rowCount, this.values, this.seen, true); break;
+      case 'first': case 'last': pickGrouped(data, groups, rowCount, this.values, this.seen, this.kind === 'last'); break;
+    }
+  }
+
+  result(slotCount: number): Vector {
+    this.ensure(slotCount);
+    const out = new Float64Array(slotCount);
+    for (let slot = 0; slot < slotCount; slot++) {
+      const seen = this.seen[slot] as number;
+      switch (this.kind) {
+        case 'count': case 'count_col': out[slot] = seen; break;
+        case 'avg': out[slot] = seen === 0 ? NaN : (this.values[slot] as number) / seen; break;
+        default: out[slot] = seen === 0 ? NaN : (this.values[slot] as number);
+      }
+    }
+    return { type: this.resultType, data: out };
+  }
+
+  private ensure(size: number): void {
+    if (this.values.length >= size) return;
+    const length = Math.max(size, this.values.length * 2);
+    const values = new Float64Array(length);
+    values.set(this.values);
+    const seen = new Float64Array(length);
+    seen.set(this.seen);
+    this.values = values;
+    this.seen = seen;
+  }
+}
+
+function addCounts(counts: Float64Array, groups: Int32Array, rowCount: number): void {
+  for (let row = 0; row < rowCount; row++) {
+    const group = groups[row] as number;
+    counts[group] = (counts[group] as number) + 1;
+  }
+}
+
+function countGrouped(data: Float64Array, groups: Int32Array, rowCount: number, seen: Float64Array): void {
+  for (let row = 0; row < rowCount; row++) {
+    const v = data[row] as number;
+    if (v === v) {
+      const group = groups[row] as number;
+      seen[group] = (seen[group] as number) + 1;
+    }
+  }
+}
+
+function sumGrouped(data: Float64Array, groups: Int32Array, rowCount: number, values: Float64Array, seen: Float64Array): void {
+  for (let row = 0; row < rowCount; row++) {
+    const v = data[row] as number;
+    if (v === v) {
+      const group = groups[row] as number;
+      values[group] = (values[group] as number) + v;
+      seen[group] = (seen[group] as number) + 1;
+    }
+  }
+}
+
+function minMaxGrouped(data: Float64Array, groups: Int32Array, rowCount: number, values: Float64Array, seen: Float64Array, max: boolean): void {
+  for (let row = 0; row < rowCount; row++) {
+    const v = data[row] as number;
+    if (v !== v) continue;
+    const group = groups[row] as number;
+    const current = values[group] as number;
+    if (seen[group] === 0 || (max ? v > current : v < current)) {
+      values[group] = v;
+      seen[group] = 1;
+    }
+  }
+}
+
+/** first keeps a group's first row (null included), last its latest row. */
+function pickGrouped(data: Float64Array, groups: Int32Array, rowCount: number, values: Float64Array, seen: Float64Array, last: boolean): void {
+  for (let row = 0; row < rowCount; row++) {
+    const group = groups[row] as number;
+    if (!last && seen[group] !== 0) continue;
+    values[group] = data[row] as number;
+    seen[group] = 1;
+  }
+}
+
+function countNonNull(data: Float64Array, lo: number, hi: number): number {
+  let count = 0;
+  for (let i = lo; i < hi; i++) {
+    const v = data[i] as number;
+    if (v === v) count++;
+  }
+  return count;
+}
+
+/** Four accumulators keep the loop at memory speed; NaN (null) rows are skipped. */
+function sumRange(data: Float64Array, lo: number, hi: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let i = lo;
+  for (; i + 4 <= hi; i += 4) {
+    const a = data[i] as number, b = data[i + 1] as number, c = data[i + 2] as number, d = data[i + 3] as number;
+    if (a === a) s0 += a;
+    if (b === b) s1 += b;
+    if (c === c) s2 += c;
+    if (d === d) s3 += d;
+  }
+  for (; i < hi; i++) {
+    const a = data[i] as number;
+    if (a === a) s0 += a;
+  }
+  return s0 + s1 + s2 + s3;
+}
+
+/** Smallest non-null value in [lo, hi), NaN when all are null. */
+function minRange(data: Float64Array, lo: number, hi: number): number {
+  let best = NaN;
+  for (let i = lo; i < hi; i++) {
+    const v = data[i] as number;
+    if (v < best || best !== best) best = v;
+  }
+  return best;
+}
+
+function maxRange(data: Float64Array, lo: number, hi: number): number {
+  let best = NaN;
+  for (let i = lo; i < hi; i++) {
+    const v = data[i] as number;
+    if (v > best || best !== best) best = v;
+  }
+  return best;
+}

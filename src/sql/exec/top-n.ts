@@ -1,0 +1,162 @@
+// ORDER BY ... LIMIT n without sorting the input: a bounded set of candidate rows. Each batch is screened
+// against the current n-th best value of the first sort key (one comparison per row over the typed array), the
+// survivors are gathered, and when the candidates outgrow a bound they are sorted and cut back to n. The final
+// sort is the same stable sort ORDER BY uses, over at most a few times n rows, so results equal sort-then-limit.
+import type { ColumnBatch, Vector } from './batch.js';
+import type { Cursor, ExecContext, QueryFactory } from './operator.js';
+import { indent } from './operator.js';
+import type { OutputColumn } from '../bind/bound.js';
+import type { SortKey } from './sort.js';
+import { SortFactory, sortPermutation } from './sort.js';
+import { concatBatches, gatherBatch } from './vector-ops.js';
+import { limitRange } from './limit.js';
+import { assert } from '../../core/assert.js';
+
+/** Above this many rows to keep, a full sort is as good as a candidate set. */
+const topRowsMax = 100_000;
+
+/** ORDER BY `keys` over `child`, keeping only the first `keepRows` rows when a LIMIT allows it. Owns `child`. */
+export function orderBy(child: QueryFactory, keys: readonly SortKey[], keepRows: number | undefined): QueryFactory {
+  if (keepRows === undefined || keepRows > topRowsMax) return new SortFactory(child, keys);
+  return new TopNFactory(child, keys, keepRows);
+}
+
+/** How many leading rows of the ordered result a LIMIT reads; undefined when it needs the total (negative forms). */
+export function limitKeepRows(lo: number, hi: number | undefined): number | undefined {
+  const range = limitRange(lo, hi);
+  return range.needsTotal ? undefined : Math.max(0, range.range(0).to);
+}
+
+export class TopNFactory implements QueryFactory {
+  readonly columns: readonly OutputColumn[];
+  readonly timestampIndex: number;
+
+  constructor(private readonly child: QueryFactory, private readonly keys: readonly SortKey[], private readonly keepRows: number) {
+    assert(keys.length > 0 && keepRows >= 0, 'top-N needs sort keys and a row count');
+    this.columns = child.columns;
+    const first = keys[0] as SortKey;
+    this.timestampIndex = first.index === child.timestampIndex && !first.descending ? child.timestampIndex : -1;
+  }
+
+  open(ctx: ExecContext): Cursor {
+    const input = this.child.open(ctx);
+    let done = false;
+    return {
+      nextBatch: (): ColumnBatch | undefined => {
+        if (done) return undefined;
+        done = true;
+        return this.topRows(input, ctx);
+      },
+      close: () => input.close(),
+    };
+  }
+
+  private topRows(input: Cursor, ctx: ExecContext): ColumnBatch {
+    const types = this.columns.map((column) => column.type);
+    const first = this.keys[0] as SortKey;
+    const screen = new KeyScreen(this.keepRows, first.descending, first.nullsFirst ?? !first.descending, this.keys.length === 1);
+    const poolRowsMax = Math.max(4 * this.keepRows, 4096);
+    let pool: ColumnBatch[] = [];
+    let pooled = 0;
+    let selection = new Int32Array(0);
+    for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {
+      ctx.checkCancelled();
+      if (this.keepRows === 0 || batch.rowCount === 0) continue;
+      let candidates = batch;
+      const key = (batch.vectors[first.index] as Vector).data;
+      if (key instanceof Float64Array) {
+        if (selection.length < batch.rowCount) selection = new Int32Array(batch.rowCount);
+        const count = screen.run(key, batch.rowCount, selection);
+        if (count === 0) continue;
+        candidates = count === batch.rowCount ? batch : gatherBatch(batch, selection, count);
+      }
+      pool.push(candidates);
+      pooled += candidates.rowCount;
+      if (pooled >= poolRowsMax) {
+        const kept = this.cut(pool, types);
+        pool = [kept];
+        pooled = kept.rowCount;
+      }
+    }
+    return this.cut(pool, types);
+  }
+
+  /** The first `keepRows` rows of the pooled candidates in sort order (stable: pool order breaks ties). */
+  private cut(pool: readonly ColumnBatch[], types: readonly OutputColumn['type'][]): ColumnBatch {
+    const all = concatBatches(pool, types);
+    const order = sortPermutation(all, this.keys);
+    const count = Math.min(this.keepRows, all.rowCount);
+    return gatherBatch(all, order, count);
+  }
+
+  explain(depth: number): string[] {
+    const keys = this.keys.map((key) => `${this.columns[key.index]?.name ?? key.index}${key.descending ? ' desc' : ''}`).join(', ');
+    return [indent(depth, `Top K lo: ${this.keepRows} keys: [${keys}]`), ...this.child.explain(depth + 1)];
+  }
+}
+
+/**
+ * Screens rows of a DOUBLE/LONG/TIMESTAMP first key: a min-heap of the best `size` scores seen (score = value for
+ * DESC, -value for ASC) gives the bar a row must pass. A row passes when it beats the bar, or ties it and later
+ * keys may break the tie; null rows pass only when nulls sort first. Passing rows may still lose in the final
+ * sort, but a row that fails can never be in the top `size`.
+ */
+class KeyScreen {
+  private readonly heap: Float64Array;
+  private count = 0;
+
+  constructor(private readonly size: number, private readonly descending: boolean, private readonly nullsFirst: boolean, private readonly strict: boolean) {
+    this.heap = new Float64Array(Math.max(size, 1));
+  }
+
+  run(data: Float64Array, rowCount: number, selection: Int32Array): number {
+    const sign = this.descending ? 1 : -1;
+    let bar = this.count < this.size ? -Infinity : (this.heap[0] as number);
+    let k = 0;
+    for (let i = 0; i < rowCount; i++) {
+      const value = data[i] as number;
+      if (value !== value) {
+        if (this.nullsFirst) selection[k++] = i;
+        continue;
+      }
+      const score = sign * value;
+      if (score > bar || (score === bar && (!this.strict || this.count < this.size))) {
+        selection[k++] = i;
+        bar = this.offer(score);
+      }
+    }
+    return k;
+  }
+
+  /** Adds a score to the best-`size` heap; returns the new bar (-Infinity until the heap is full). */
+  private offer(score: number): number {
+    const heap = this.heap;
+    if (this.count < this.size) {
+      let child = this.count++;
+      while (child > 0) {
+        const parent = (child - 1) >> 1;
+        if ((heap[parent] as number) <= score) break;
+        heap[child] = heap[parent] as number;
+        child = parent;
+      }
+      heap[child] = score;
+    } else if (score > (heap[0] as number)) {
+      siftDown(heap, this.count, score);
+    }
+    return this.count < this.size ? -Infinity : (heap[0] as number);
+  }
+}
+
+/** Replaces the heap's root with `score` and restores the min-heap order. */
+function siftDown(heap: Float64Array, count: number, score: number): void {
+  let parent = 0;
+  for (;;) {
+    let child = 2 * parent + 1;
+    if (child >= count) break;
+    if (child + 1 < count && (heap[child + 1] as number) < (heap[child] as number)) child++;
+    if ((heap[child] as number) >= score) break;
+    heap[parent] = heap[child] as number;
+    parent = child;
+  }
+  heap[parent] = score;
+}

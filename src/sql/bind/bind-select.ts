@@ -32,7 +32,7 @@ interface ProjectedItem {
 
 export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const from = bindSource(query.from, env);
-  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE' };
+  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE', bindQuery: env.bindQuery };
   const where = query.where === undefined ? undefined : bindExpression(query.where, whereContext);
   if (where !== undefined && where.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', query.where?.position ?? 0);
   // LATEST ON consumes the WHERE (it filters before picking the newest row per key); otherwise both pass through.
@@ -42,7 +42,7 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const windowCall = items.map((item) => firstWindowCall(item.expr)).find((call) => call !== undefined);
   // Window functions run over the rows WHERE leaves, so they cannot share a level with aggregation.
   if (windowCall !== undefined && hasAggregates) throw sqlSemanticError('Window function is not allowed in context of aggregation. Use sub-query.', windowCall.position);
-  const plan = windowCall !== undefined ? planWindow(items, source) : hasAggregates ? planAggregate(items, source) : planProjection(items, source);
+  const plan = windowCall !== undefined ? planWindow(items, source) : hasAggregates ? planAggregate(items, source, env, query) : planProjection(items, source, env);
   const orderKeys = bindOrderBy(query.orderBy, plan, source);
   let factory = plan.build(predicate);
   if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
@@ -125,8 +125,8 @@ function filtered(source: BoundSource, predicate: BoundExpr | undefined): QueryF
   return filterSource(source.build(), predicate);
 }
 
-function planProjection(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
-  const context: BindContext = { scope: source.scope, clause: 'SELECT' };
+function planProjection(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv): ProjectionPlan {
+  const context: BindContext = { scope: source.scope, clause: 'SELECT', bindQuery: env.bindQuery };
   const exprs: BoundExpr[] = items.map((item) => bindItem(item, context));
   const names: string[] = items.map((item) => item.name);
   const outputs = exprs.map((expr, k) => ({ name: names[k] as string, type: expr.type }));
@@ -149,14 +149,21 @@ function planProjection(items: readonly ProjectedItem[], source: BoundSource): P
   };
 }
 
-function planAggregate(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
-  const sourceContext: BindContext = { scope: source.scope, clause: 'SELECT' };
+function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv, query: SelectQuery): ProjectionPlan {
+  const sourceContext: BindContext = { scope: source.scope, clause: 'SELECT', bindQuery: env.bindQuery };
   const pre: BoundExpr[] = [];
   const keyItems = items.filter((item) => !containsAggregate(item.expr));
   for (const item of keyItems) pre.push(bindItem(item, sourceContext));
+  const visibleKeys = pre.length;
+  // GROUP BY may name keys the select list does not show: they group, then are projected away.
+  const keyNames = keyItems.map((item) => item.name);
+  for (const expr of query.groupBy) {
+    if (groupKeyIndex(expr, keyItems) >= 0) continue;
+    pre.push(bindExpression(expr, sourceContext));
+    keyNames.push(expr.kind === 'column' ? expr.name : `key${pre.length}`);
+  }
   const keyCount = pre.length;
   const specs: AggregateSpec[] = [];
-  const groupScope = new Scope([], false);
   const onAggregate = (call: CallExpr): BoundExpr => {
     const args = call.args.map((arg) => bindExpression(arg, sourceContext));
     const types = args.map((arg) => arg.type);
@@ -167,14 +174,18 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource): Pr
     specs.push({ kind: def.kind, argIndex, argType: args[0]?.type, resultType, name: call.name, params });
     return { kind: 'column', type: resultType, index: keyCount + specs.length - 1, position: call.position };
   };
+  // Keys are visible by their output names to expressions over the grouped rows (HAVING).
+  const groupScope = new Scope(keyNames.slice(0, keyCount).map((name, k) => ({ name, type: (pre[k] as BoundExpr).type, qualifiers: [] })), false);
   let keyIndex = 0;
   const post: BoundExpr[] = items.map((item) => {
     if (!containsAggregate(item.expr)) {
       const key = pre[keyIndex] as BoundExpr;
       return { kind: 'column', type: key.type, index: keyIndex++, position: item.expr.position };
     }
-    return bindExpression(item.expr, { scope: groupScope, clause: 'SELECT', onAggregate });
+    return bindExpression(item.expr, { scope: new Scope([], false), clause: 'SELECT', onAggregate });
   });
+  const having = query.having === undefined ? undefined : bindExpression(query.having, { scope: groupScope, clause: 'HAVING', onAggregate });
+  if (having !== undefined && having.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', query.having?.position ?? 0);
   const names = items.map((item) => item.name);
   return {
     outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
@@ -184,10 +195,26 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource): Pr
     build(predicate) {
       const input = filtered(source, predicate);
       const preNames = pre.map((_, k) => `p${k}`);
-      const grouped = countFromMetadata(input, keyCount, specs) ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
+      const shortcut = having === undefined && keyCount === visibleKeys ? countFromMetadata(input, keyCount, specs) : undefined;
+      let grouped: QueryFactory = shortcut ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
+      if (having !== undefined) grouped = new FilterFactory(grouped, having);
       return new ProjectFactory(grouped, post, names, -1);
     },
   };
+}
+
+/** Index of the select-list key a GROUP BY expression names (output name, column name or position); -1: none. */
+function groupKeyIndex(expr: Expr, keyItems: readonly ProjectedItem[]): number {
+  if (expr.kind === 'column') {
+    const lower = expr.name.toLowerCase();
+    return keyItems.findIndex((item) => (expr.qualifier === undefined && item.name.toLowerCase() === lower) || (item.expr.kind === 'column' && item.expr.name.toLowerCase() === lower));
+  }
+  return keyItems.findIndex((item) => sameExpr(item.expr, expr));
+}
+
+function sameExpr(a: Expr, b: Expr): boolean {
+  const strip = (key: string, value: unknown): unknown => (key === 'position' || typeof value === 'bigint' ? (typeof value === 'bigint' ? value.toString() : undefined) : value);
+  return JSON.stringify(a, strip) === JSON.stringify(b, strip);
 }
 
 function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, _source: BoundSource): { keys: SortKey[]; hidden: number } {

@@ -7,7 +7,8 @@ import type { QueryFactory } from './exec/operator.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { TableSnapshot } from '../storage/table-reader.js';
 import type { SourceEnv } from './bind/bind-source.js';
-import { bindSelect, applyLimit } from './bind/bind-select.js';
+import { applyLimit } from './bind/bind-select.js';
+import { bindQueryWith } from './bind/bind-query.js';
 import { SortFactory } from './exec/sort.js';
 import { LimitFactory, limitRange } from './exec/limit.js';
 import { showCreateTableFactory, showSettingFactory, showTablesFactory, tableColumnsFactory, tablePartitionsFactory } from './bind/meta-sources.js';
@@ -59,11 +60,7 @@ export function createSourceEnv(catalog: Catalog): SourceEnv {
 }
 
 export function bindQueryExpr(query: QueryExpr, env: SourceEnv): QueryFactory {
-  if (query.kind === 'select') {
-    if (query.with.length > 0) throw sqlSemanticError('WITH is not supported yet', query.position);
-    return bindSelect(query, env);
-  }
-  throw sqlSemanticError('set operations are not supported yet', query.position);
+  return bindQueryWith(query, env);
 }
 
 export function compileStatement(statement: Statement, catalog: Catalog): CompiledStatement {

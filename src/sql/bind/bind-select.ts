@@ -25,7 +25,7 @@ import { bindAggregation, bindItem, containsAggregate, filtered } from './select
 
 export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const from = bindSource(query.from, env);
-  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE' };
+  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE', bindQuery: env.bindQuery };
   const whereExpr = sampleRangeWhere(query, from);
   const where = whereExpr === undefined ? undefined : bindExpression(whereExpr, whereContext);
   if (where !== undefined && where.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', whereExpr?.position ?? 0);
@@ -38,7 +38,7 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   if (windowCall !== undefined && hasAggregates) throw sqlSemanticError('Window function is not allowed in context of aggregation. Use sub-query.', windowCall.position);
   const plan = windowCall !== undefined ? planWindow(items, source)
     : query.sampleBy !== undefined ? planSampleBy(query, query.sampleBy, items, source)
-    : hasAggregates ? planAggregate(items, source) : planProjection(items, source);
+    : hasAggregates ? planAggregate(items, source, env, query) : planProjection(items, source, env);
   const orderKeys = bindOrderBy(query.orderBy, plan, source);
   let factory = plan.build(predicate);
   if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
@@ -89,8 +89,8 @@ function expandItems(columns: readonly SelectItem[], source: BoundSource): Proje
   return items;
 }
 
-function planProjection(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
-  const context: BindContext = { scope: source.scope, clause: 'SELECT' };
+function planProjection(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv): ProjectionPlan {
+  const context: BindContext = { scope: source.scope, clause: 'SELECT', bindQuery: env.bindQuery };
   const exprs: BoundExpr[] = items.map((item) => bindItem(item, context));
   const names: string[] = items.map((item) => item.name);
   const outputs = exprs.map((expr, k) => ({ name: names[k] as string, type: expr.type }));
@@ -113,8 +113,9 @@ function planProjection(items: readonly ProjectedItem[], source: BoundSource): P
   };
 }
 
-function planAggregate(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
-  const { pre, keyCount, specs, post } = bindAggregation(items, source);
+function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv, query: SelectQuery): ProjectionPlan {
+  const clauses = query.having === undefined ? { groupBy: query.groupBy, bindQuery: env.bindQuery } : { groupBy: query.groupBy, having: query.having, bindQuery: env.bindQuery };
+  const { pre, keyCount, visibleKeys, specs, post, having } = bindAggregation(items, source, [], () => -1, clauses);
   const names = items.map((item) => item.name);
   return {
     outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
@@ -124,10 +125,26 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource): Pr
     build(predicate) {
       const input = filtered(source, predicate);
       const preNames = pre.map((_, k) => `p${k}`);
-      const grouped = countFromMetadata(input, keyCount, specs) ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
+      const shortcut = having === undefined && keyCount === visibleKeys ? countFromMetadata(input, keyCount, specs) : undefined;
+      let grouped: QueryFactory = shortcut ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
+      if (having !== undefined) grouped = new FilterFactory(grouped, having);
       return new ProjectFactory(grouped, post, names, -1);
     },
   };
+}
+
+/** Index of the select-list key a GROUP BY expression names (output name, column name or position); -1: none. */
+function groupKeyIndex(expr: Expr, keyItems: readonly ProjectedItem[]): number {
+  if (expr.kind === 'column') {
+    const lower = expr.name.toLowerCase();
+    return keyItems.findIndex((item) => (expr.qualifier === undefined && item.name.toLowerCase() === lower) || (item.expr.kind === 'column' && item.expr.name.toLowerCase() === lower));
+  }
+  return keyItems.findIndex((item) => sameExpr(item.expr, expr));
+}
+
+function sameExpr(a: Expr, b: Expr): boolean {
+  const strip = (key: string, value: unknown): unknown => (key === 'position' || typeof value === 'bigint' ? (typeof value === 'bigint' ? value.toString() : undefined) : value);
+  return JSON.stringify(a, strip) === JSON.stringify(b, strip);
 }
 
 function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, _source: BoundSource): { keys: SortKey[]; hidden: number } {

@@ -11,6 +11,7 @@ import type { AggregateSpec } from '../exec/group-by.js';
 import { Scope } from './scope.js';
 import { isAggregateName, resolveAggregate, resolvedReturnType } from '../functions/registry.js';
 import { filterSource } from '../exec/filtered-scan.js';
+import { sqlSemanticError } from '../../core/errors.js';
 
 export interface ProjectedItem {
   readonly expr: Expr;
@@ -54,25 +55,47 @@ export function containsAggregate(expr: Expr): boolean {
 export interface AggregationBinding {
   /** Projection below the aggregation: [leading..., keys..., aggregate arguments...]. */
   readonly pre: readonly BoundExpr[];
-  /** Key columns after the leading ones. */
+  /** Key columns after the leading ones, GROUP BY keys the select list does not show included. */
   readonly keyCount: number;
+  /** Keys that the select list shows (the rest group, then are projected away). */
+  readonly visibleKeys: number;
   readonly specs: readonly AggregateSpec[];
   /** The select list over the aggregation's output [leading..., keys..., aggregates...]. */
   readonly post: readonly BoundExpr[];
+  /** HAVING over the aggregation's output. */
+  readonly having?: BoundExpr;
+}
+
+export interface AggregationClauses {
+  readonly groupBy?: readonly Expr[];
+  readonly having?: Expr;
+  readonly bindQuery?: BindContext['bindQuery'];
 }
 
 /**
  * Binds an aggregating select list. `leading` columns (SAMPLE BY's bucket timestamp) come first in the
  * aggregation's input and output; `leadingIndexOf` maps an item that is one of them to its index.
  */
-export function bindAggregation(items: readonly ProjectedItem[], source: BoundSource, leading: readonly BoundExpr[] = [], leadingIndexOf: (item: ProjectedItem) => number = () => -1): AggregationBinding {
-  const sourceContext: BindContext = { scope: source.scope, clause: 'SELECT' };
+export function bindAggregation(
+  items: readonly ProjectedItem[], source: BoundSource, leading: readonly BoundExpr[] = [],
+  leadingIndexOf: (item: ProjectedItem) => number = () => -1, clauses: AggregationClauses = {},
+): AggregationBinding {
+  const bindQuery = clauses.bindQuery === undefined ? {} : { bindQuery: clauses.bindQuery };
+  const sourceContext: BindContext = { scope: source.scope, clause: 'SELECT', ...bindQuery };
   const pre: BoundExpr[] = [...leading];
   const isKey = (item: ProjectedItem): boolean => !containsAggregate(item.expr) && leadingIndexOf(item) < 0;
-  for (const item of items) if (isKey(item)) pre.push(bindItem(item, sourceContext));
+  const keyItems = items.filter(isKey);
+  for (const item of keyItems) pre.push(bindItem(item, sourceContext));
+  const visibleKeys = keyItems.length;
+  // GROUP BY may name keys the select list does not show: they group, then are projected away.
+  const keyNames = keyItems.map((item) => item.name);
+  for (const expr of clauses.groupBy ?? []) {
+    if (groupKeyIndex(expr, keyItems) >= 0 || items.some((item) => leadingIndexOf(item) >= 0 && sameExpr(item.expr, expr))) continue;
+    pre.push(bindExpression(expr, sourceContext));
+    keyNames.push(expr.kind === 'column' ? expr.name : `key${pre.length}`);
+  }
   const groupColumns = pre.length;
   const specs: AggregateSpec[] = [];
-  const groupScope = new Scope([], false);
   const onAggregate = (call: CallExpr): BoundExpr => {
     const args = call.args.map((arg) => bindExpression(arg, sourceContext));
     const types = args.map((arg) => arg.type);
@@ -91,7 +114,33 @@ export function bindAggregation(items: readonly ProjectedItem[], source: BoundSo
       const key = pre[keyIndex] as BoundExpr;
       return { kind: 'column', type: key.type, index: keyIndex++, position: item.expr.position };
     }
-    return bindExpression(item.expr, { scope: groupScope, clause: 'SELECT', onAggregate });
+    return bindExpression(item.expr, { scope: new Scope([], false), clause: 'SELECT', onAggregate });
   });
-  return { pre, keyCount: groupColumns - leading.length, specs, post };
+  // Keys are visible by their output names to expressions over the grouped rows (HAVING).
+  const groupScope = new Scope(keyNames.map((name, k) => ({ name, type: (pre[leading.length + k] as BoundExpr).type, qualifiers: [] })), false);
+  const having = clauses.having === undefined ? undefined : bindHaving(clauses.having, groupScope, leading.length, onAggregate);
+  const binding = { pre, keyCount: groupColumns - leading.length, visibleKeys, specs, post };
+  return having === undefined ? binding : { ...binding, having };
+}
+
+function bindHaving(expr: Expr, groupScope: Scope, leadingCount: number, onAggregate: (call: CallExpr) => BoundExpr): BoundExpr {
+  if (leadingCount > 0) throw sqlSemanticError('HAVING is not supported with SAMPLE BY; filter in an outer query', expr.position);
+  const having = bindExpression(expr, { scope: groupScope, clause: 'HAVING', onAggregate });
+  if (having.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', expr.position);
+  return having;
+}
+
+/** Index of the select-list key a GROUP BY expression names (output name, column name or position); -1: none. */
+function groupKeyIndex(expr: Expr, keyItems: readonly ProjectedItem[]): number {
+  if (expr.kind === 'column') {
+    const lower = expr.name.toLowerCase();
+    return keyItems.findIndex((item) => (expr.qualifier === undefined && item.name.toLowerCase() === lower) || (item.expr.kind === 'column' && item.expr.name.toLowerCase() === lower));
+  }
+  return keyItems.findIndex((item) => sameExpr(item.expr, expr));
+}
+
+/** Structural equality of two expressions, ignoring source positions. */
+function sameExpr(a: Expr, b: Expr): boolean {
+  const strip = (key: string, value: unknown): unknown => (key === 'position' ? undefined : typeof value === 'bigint' ? value.toString() : value);
+  return JSON.stringify(a, strip) === JSON.stringify(b, strip);
 }

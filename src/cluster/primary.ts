@@ -27,6 +27,11 @@ import type { MetricsRuntime } from '../metrics/metrics-runtime.js';
 import { createClusterMetricsCollector } from '../metrics/cluster-collector.js';
 import { currentMappedBytes } from '../storage/mmap.js';
 import { MetricsRequests } from './metrics-requests.js';
+import { buildHttpDeps } from './http-deps.js';
+import { TokenBroadcast } from './token-broadcast.js';
+import { ServiceAccounts } from '../http/auth/service-accounts.js';
+import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../http/auth/service-account-file.js';
+import { TokenRegistry, type TokenEntry } from '../http/auth/token-registry.js';
 
 const log = getLogger('server-main');
 
@@ -38,7 +43,17 @@ export async function runPrimary(config: ServerConfig, version: string): Promise
   });
   const recovery = engine.recover();
   log.advisory(`svc ${version} root=${config.rootDir} tables=${recovery.tables} replayed WAL records=${recovery.replayedRecords}`);
-  const service = new WriterService(engine);
+  // Service accounts live in the primary; token changes reach the workers (or the local handler) before the
+  // statement that made them answers.
+  const accounts = new ServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH));
+  const localTokens = new TokenRegistry();
+  localTokens.replace(accounts.tokenEntries());
+  let broadcast: TokenBroadcast | undefined;
+  const publish = (entries: readonly TokenEntry[]): Promise<void> => {
+    localTokens.replace(entries);
+    return broadcast === undefined ? Promise.resolve() : broadcast.publish(entries);
+  };
+  const service = new WriterService(engine, { accounts, publish });
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
   let pool: WorkerPool | undefined;
@@ -46,13 +61,17 @@ export async function runPrimary(config: ServerConfig, version: string): Promise
 
   const onWorkerMessage = (slot: WorkerSlot, raw: unknown): void => {
     const message = parseWorkerMessage(raw);
-    if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, pool, service, metricsRequests);
+    if (message !== undefined && message.type === 'svc:tokens-ack') broadcast?.onAck(slot.slot, message.version);
+    else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, pool, service, metricsRequests);
   };
   if (config.httpEnabled && config.httpWorkerCount > 0) {
     pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
+    broadcast = new TokenBroadcast(pool);
     pool.start();
   } else if (config.httpEnabled) {
-    const handler = createHttpHandler({ catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: engine.dbDir, analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs });
+    const handler = createHttpHandler(buildHttpDeps(config, {
+      catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir, tokens: localTokens,
+    }));
     localHttp = await startHttpServer(config, handler);
   }
   const admin = config.httpMinEnabled ? await startAdminServer({
@@ -117,6 +136,7 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: W
       return;
     }
     case 'svc:ready':
+    case 'svc:tokens-ack':
       return;
   }
 }

@@ -1,5 +1,7 @@
 // Primary side of writes: one queue, so statements apply one at a time in arrival order (the engine is
 // single-threaded and every statement sees the previous commit). Errors come back as typed SvcErrors.
+// Service-account statements go to the accounts file instead of the engine; their reply waits until every
+// worker has the new token list, so a revoked token is refused everywhere once the statement has answered.
 import type { Engine } from '../engine/engine.js';
 import { executeWrite } from '../engine/write-executor.js';
 import type { ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
@@ -8,11 +10,23 @@ import * as fs from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
 import { SvcError } from '../core/errors.js';
+import { parseStatement } from '../sql/compiler.js';
+import type { ServiceAccounts } from '../http/auth/service-accounts.js';
+import type { TokenEntry } from '../http/auth/token-registry.js';
+
+/** Cheap test for a statement that may be a service-account one, so ordinary writes are not parsed twice. */
+const SERVICE_ACCOUNT_HINT = /^[\s;]*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)[\s;]*)*(?:create|drop|alter)\s+service\s+account\b/i;
+
+export interface AccountsBinding {
+  readonly accounts: ServiceAccounts;
+  /** Hands the new token list to every process serving HTTP; resolves once they all have it. */
+  readonly publish: (entries: readonly TokenEntry[]) => Promise<void>;
+}
 
 export class WriterService {
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: Engine, private readonly accounts?: AccountsBinding) {}
 
   private enqueue<T>(work: () => T): Promise<T> {
     const run = this.tail.then(work, work);
@@ -21,6 +35,12 @@ export class WriterService {
   }
 
   executeWrite(sql: string, timeoutMs: number): Promise<WriteResult> {
+    const accounts = this.accounts;
+    if (accounts !== undefined && SERVICE_ACCOUNT_HINT.test(sql)) {
+      const run = this.tail.then(() => applyAccountStatement(accounts, sql), () => applyAccountStatement(accounts, sql));
+      this.tail = run.catch(() => undefined);
+      return run;
+    }
     return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs }));
   }
 
@@ -50,4 +70,12 @@ export class WriterService {
   idle(): Promise<void> {
     return this.tail.then(() => undefined, () => undefined);
   }
+}
+
+async function applyAccountStatement(binding: AccountsBinding, sql: string): Promise<WriteResult> {
+  const statement = parseStatement(sql);
+  if (statement.kind !== 'serviceAccount') throw new SvcError('SVC_SQL_SEMANTIC', 'not a service account statement', 400);
+  const result = binding.accounts.apply(statement, Date.now());
+  await binding.publish(binding.accounts.tokenEntries());
+  return result;
 }

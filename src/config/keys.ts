@@ -45,6 +45,8 @@ const KEY_TABLE = [
     description: 'Time a connection may stay idle (nothing received or sent) before it is closed.' },
   { name: 'http.request.header.buffer.size', type: 'size', default: '64k', min: 1024, max: 16 * 1024 * 1024, group: 'HTTP server',
     description: 'Largest accepted request line plus headers; larger requests are refused with 431.' },
+  { name: 'http.request.headers.timeout', type: 'duration', default: '30s', min: 100, group: 'HTTP server',
+    description: 'Time a client has to send the request line and all headers; slower requests are answered 408 and closed.' },
   { name: 'http.request.body.limit', type: 'size', default: '1m', min: 1024, group: 'HTTP server',
     description: 'Largest accepted request body for every endpoint except /imp (uploads are streamed, not buffered).' },
   { name: 'http.query.max.length', type: 'int', default: '1048576', min: 1, group: 'HTTP server',

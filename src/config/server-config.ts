@@ -46,6 +46,7 @@ export interface ServerConfig {
   readonly httpKeepAliveTimeoutMs: number;
   readonly httpConnectionTimeoutMs: number;
   readonly httpRequestHeaderBytesMax: number;
+  readonly httpRequestHeadersTimeoutMs: number;
   readonly httpRequestBodyBytesMax: number;
   readonly queryTextLengthMax: number;
   readonly httpExportTimeoutMs: number;
@@ -135,6 +136,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     httpKeepAliveTimeoutMs: read.ms('http.keep-alive.timeout'),
     httpConnectionTimeoutMs: read.ms('http.net.connection.timeout'),
     httpRequestHeaderBytesMax: read.bytes('http.request.header.buffer.size'),
+    httpRequestHeadersTimeoutMs: read.ms('http.request.headers.timeout'),
     httpRequestBodyBytesMax: read.bytes('http.request.body.limit'),
     queryTextLengthMax: read.int('http.query.max.length'),
     httpExportTimeoutMs: read.ms('http.export.timeout'),

@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   SVC_AUTH_REQUIRED: 'credentials are missing or wrong',
   SVC_FORBIDDEN: 'the statement is not permitted (read-only mode)',
   SVC_OVERLOADED: 'too many concurrent requests',
+  SVC_PAYLOAD_TOO_LARGE: 'a request body is larger than http.request.body.limit',
   SVC_IMPORT_FAILED: 'an import could not be completed',
   SVC_IMPORT_BAD_SCHEMA: 'the schema part of an import is malformed',
   SVC_EXPORT_BAD_PARAMETER: 'an export parameter has an invalid value',

@@ -20,7 +20,7 @@ export type { ColumnBatch, Vector, VectorData } from './exec/batch.js';
 export type { QueryFactory, Cursor, ExecContext, Cancellation } from './exec/operator.js';
 export { createExecContext, drain } from './exec/operator.js';
 export type { OutputColumn } from './bind/bound.js';
-export type { Statement, QueryExpr } from './syntax/ast.js';
+export type { Statement, QueryExpr, ServiceAccountStatement } from './syntax/ast.js';
 export { createRuntime } from './codegen/runtime.js';
 
 export type CompiledStatement =
@@ -39,6 +39,7 @@ export function queryTypeOf(statement: Statement): string {
     case 'insert': return 'INSERT';
     case 'update': return 'UPDATE';
     case 'noop': return statement.keyword;
+    case 'serviceAccount': return statement.action === 'create' ? 'CREATE SERVICE ACCOUNT' : statement.action === 'drop' ? 'DROP SERVICE ACCOUNT' : 'ALTER SERVICE ACCOUNT';
     default: return 'SELECT';
   }
 }

@@ -90,7 +90,8 @@ async function waitUntilReady(server: TestServer, exited: Promise<number | null>
     if (dead) throw new Error(`svc exited during start-up:\n${server.output()}`);
     try {
       const response = await fetch(`${server.baseUrl}/exec?query=select%201`);
-      if (response.status === 200) {
+      // 401: authentication is on, and the server is answering.
+      if (response.status === 200 || response.status === 401) {
         await response.text();
         return;
       }

@@ -85,7 +85,10 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     const message = error instanceof Error ? error.message : String(error);
     const status = error instanceof SvcError ? error.httpStatus : 500;
     queryChannel.publish({ endpoint: 'import', outcome: 'error', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
-    send(res, status >= 500 ? 500 : 400, params, renderImportFailure(message, table, params.json ? 'json' : 'tabular'));
+    // Read-only refusal (403) and an overloaded primary (503) keep their meaning for clients; other
+    // request-level failures are QuestDB's 400, and anything else unexpected stays a 500.
+    const sentStatus = status === 403 || status === 503 ? status : status >= 500 ? 500 : 400;
+    send(res, sentStatus, params, renderImportFailure(message, table, params.json ? 'json' : 'tabular'));
     req.unpipe();
     req.resume();
   };

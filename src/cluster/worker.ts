@@ -13,6 +13,7 @@ import { configureWorkerLogging } from '../log/worker-bridge.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
 import { startMetricsRuntime } from '../metrics/metrics-runtime.js';
 import { currentMappedBytes } from '../storage/mmap.js';
+import { ActiveImports } from '../http/active-imports.js';
 
 const log = getLogger('worker');
 
@@ -24,7 +25,8 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   const metrics = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
   const catalog = new Catalog(join(config.rootDir, 'db'));
-  const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: join(config.rootDir, 'db'), analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs });
+  const activeImports = new ActiveImports();
+  const handler = createHttpHandler({ activeImports, catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: join(config.rootDir, 'db'), analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs });
   unhandledErrorChannel.subscribe((event) => {
     if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
   });
@@ -35,7 +37,10 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (stopping) return;
     stopping = true;
     const running = await starting;
-    await running.close(config.shutdownDrainTimeoutMs);
+    const closed = running.close(config.shutdownDrainTimeoutMs);
+    const aborted = activeImports.abortAll('server is shutting down');
+    if (aborted > 0) log.info(`shutdown: rolled back ${aborted} import(s) in progress`);
+    await closed;
     process.exit(0);
   };
   process.on('message', (raw: unknown) => {

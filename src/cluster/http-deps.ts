@@ -6,17 +6,21 @@ import type { WriterClient } from '../engine/writer-client.js';
 import type { HttpDeps } from '../http/app.js';
 import { createAuthenticator } from '../http/auth/authenticator.js';
 import type { TokenRegistry } from '../http/auth/token-registry.js';
+import type { ActiveImports } from '../http/active-imports.js';
 
 export interface HttpDepsParts {
   readonly catalog: Catalog;
   readonly writer: WriterClient;
   readonly dbDir: string;
   readonly tokens: TokenRegistry;
+  /** Uploads in progress, aborted (and rolled back) when the process shuts down. */
+  readonly activeImports?: ActiveImports;
 }
 
 export function buildHttpDeps(config: ServerConfig, parts: HttpDepsParts): HttpDeps {
   const credentials = config.httpUser !== null && config.httpPassword !== null ? { user: config.httpUser, password: config.httpPassword } : null;
   return {
+    ...(parts.activeImports === undefined ? {} : { activeImports: parts.activeImports }),
     catalog: parts.catalog,
     writer: parts.writer,
     dbDir: parts.dbDir,

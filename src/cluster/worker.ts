@@ -16,6 +16,7 @@ import { configureWorkerLogging } from '../log/worker-bridge.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
 import { startMetricsRuntime } from '../metrics/metrics-runtime.js';
 import { currentMappedBytes } from '../storage/mmap.js';
+import { ActiveImports } from '../http/active-imports.js';
 
 const log = getLogger('worker');
 
@@ -30,7 +31,8 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   // Tokens as of start-up; from here on the primary broadcasts every change (and waits for the ack).
   const tokens = new TokenRegistry();
   tokens.replace(tokenEntriesOf(readServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH))));
-  const handler = createHttpHandler(buildHttpDeps(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), tokens }));
+  const activeImports = new ActiveImports();
+  const handler = createHttpHandler(buildHttpDeps(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), tokens, activeImports }));
   unhandledErrorChannel.subscribe((event) => {
     if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
   });
@@ -41,7 +43,10 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (stopping) return;
     stopping = true;
     const running = await starting;
-    await running.close(config.shutdownDrainTimeoutMs);
+    const closed = running.close(config.shutdownDrainTimeoutMs);
+    const aborted = activeImports.abortAll('server is shutting down');
+    if (aborted > 0) log.info(`shutdown: rolled back ${aborted} import(s) in progress`);
+    await closed;
     process.exit(0);
   };
   process.on('message', (raw: unknown) => {

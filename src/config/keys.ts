@@ -93,10 +93,12 @@ const KEY_TABLE = [
     description: 'Upper limit of the time window kept in memory to absorb out-of-order rows before merging them; /imp o3MaxLag overrides it per import.' },
   { name: 'cairo.wal.segment.size', type: 'size', default: '64m', min: 1024 * 1024, group: 'Storage',
     description: 'WAL segment size after which the writer starts a new segment once the current one is applied.' },
+  { name: 'snapshot.prepare.timeout', type: 'duration', default: '5m', min: 1000, max: 3_600_000, group: 'Storage',
+    description: 'How long SNAPSHOT PREPARE (or CHECKPOINT CREATE) holds writes back waiting for SNAPSHOT COMPLETE; after it writes resume and COMPLETE reports the copy as not consistent.' },
 
   // Process
   { name: 'shutdown.drain.timeout', type: 'duration', default: '10s', min: 0, group: 'Process',
-    description: 'On SIGTERM or SIGINT, how long in-flight requests may finish before connections are closed and the process exits.' },
+    description: 'On SIGTERM or SIGINT, how long in-flight requests may finish before connections are closed (imports still uploading are rolled back at once); queued writes then finish, files are flushed and the process exits 0.' },
   { name: 'config.validation.strict', type: 'boolean', default: 'false', group: 'Process',
     description: 'Stop start-up on unknown keys in server.conf instead of logging a warning.' },
 ] as const satisfies readonly ServerKey[];

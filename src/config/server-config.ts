@@ -76,6 +76,7 @@ export interface ServerConfig {
   readonly walSegmentBytesMax: number;
 
   readonly shutdownDrainTimeoutMs: number;
+  readonly snapshotPrepareTimeoutMs: number;
   readonly configValidationStrict: boolean;
 
   /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
@@ -159,6 +160,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     o3LagMaxMs: read.ms('cairo.o3.max.lag'),
     walSegmentBytesMax: read.bytes('cairo.wal.segment.size'),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
+    snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
     configValidationStrict: read.boolean('config.validation.strict'),
   };
 }

@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   SVC_CONFIG: 'a configuration value is malformed',
   SVC_STORAGE: 'a storage operation failed (disk full, fsync, rename)',
   SVC_IPC: 'the primary process did not answer a worker request',
+  SVC_ROOT_LOCKED: 'another svc process holds the root directory (lock file svc.lock)',
+  SVC_SNAPSHOT: 'a SNAPSHOT or CHECKPOINT statement is out of sequence, or its snapshot expired before COMPLETE',
   SVC_INTERNAL: 'a bug: an invariant did not hold',
 } as const;
 

@@ -15,6 +15,7 @@ import { SvcError } from '../../core/errors.js';
 import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
 import type { ColumnType } from '../../types/column-type.js';
 import type { ImportAtomicity } from '../../import/import-session.js';
+import type { ActiveImports } from '../active-imports.js';
 
 export interface ImportRouteDeps {
   readonly catalog: Catalog;
@@ -22,6 +23,8 @@ export interface ImportRouteDeps {
   readonly dbDir: string;
   readonly analysisMaxLines: number;
   readonly readOnly: boolean;
+  /** Uploads in progress, rolled back by shutdown; absent in tests that build a handler alone. */
+  readonly activeImports?: ActiveImports;
 }
 
 interface ImportParams {
@@ -96,6 +99,14 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     fail(new SvcError('SVC_FORBIDDEN', 'Write permission denied', 403));
     return;
   }
+  // Shutdown rolls back an upload still streaming; once its commit is sent, the primary finishes it.
+  let committing = false;
+  const deregister = deps.activeImports?.add((reason) => {
+    if (committing || finished || failed) return;
+    res.shouldKeepAlive = false;
+    fail(new SvcError('SVC_IMPORT_FAILED', `${reason}; the import was rolled back`, 503));
+  }) ?? ((): void => undefined);
+  res.on('close', deregister);
   res.on('close', () => {
     if (!finished && !failed) {
       failed = true;
@@ -152,6 +163,7 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
       current.finish().then(async (summary) => {
         staging.finish(current.columns());
         if (failed) return;
+        committing = true;
         const result = await deps.writer.importCommit({ segmentDir: staging.dir, table: table as string, create: params.create, overwrite: params.overwrite, partitionBy: params.partitionBy, ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }) });
         finished = true;
         const rowsImported = result.rowsCommitted;

@@ -7,7 +7,7 @@ import { commitImport } from '../engine/import-commit.js';
 import * as fs from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
-import { SvcError } from '../core/errors.js';
+import { SvcError, asStorageError } from '../core/errors.js';
 
 export class WriterService {
   private tail: Promise<unknown> = Promise.resolve();
@@ -21,7 +21,7 @@ export class WriterService {
   }
 
   executeWrite(sql: string, timeoutMs: number): Promise<WriteResult> {
-    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs }));
+    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs })).catch((error: unknown) => Promise.reject(asStorageError(error)));
   }
 
   /** Segment paths arrive over IPC: only directories under db/.staging/ are ever read or deleted. */
@@ -37,7 +37,7 @@ export class WriterService {
     }
     const run = this.tail.then(() => commitImport(this.engine, request), () => commitImport(this.engine, request));
     this.tail = run.catch(() => undefined);
-    return run;
+    return run.catch((error: unknown) => Promise.reject(asStorageError(error)));
   }
 
   importAbort(segmentDir: string): Promise<void> {

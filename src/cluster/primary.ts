@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { ServerConfig } from '../config/server-config.js';
 import { realFiles } from '../core/files.js';
+import { filesFromEnvironment } from '../core/fault-files.js';
 import { Engine } from '../engine/engine.js';
 import { WriterService } from './writer-service.js';
 import { LocalWriterClient } from './local-writer-client.js';
@@ -53,7 +54,7 @@ function logRecovery(recovery: RecoveryReport, lock: RootLock, version: string, 
 export async function runPrimary(config: ServerConfig, version: string, lock: RootLock): Promise<void> {
   for (const dir of ['conf', 'db', 'log', 'public']) realFiles.mkdirs(join(config.rootDir, dir));
   const engine = new Engine({
-    rootDir: config.rootDir, files: realFiles, commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
+    rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
     uncommittedRowsMax: config.uncommittedRowsMax, o3LagMaxMs: config.o3LagMaxMs,
   });
   logRecovery(engine.recover(), lock, version, config.rootDir);

@@ -81,6 +81,14 @@ export class StorageError extends SvcError {
   }
 }
 
+/** A failed file-system call (an errno error) becomes a StorageError naming the cause; anything else is returned as is. */
+export function asStorageError(error: unknown): unknown {
+  if (error instanceof SvcError || !(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
+  return new StorageError(`storage failure, nothing was committed [${error.message}]`);
+}
+
 export class InternalError extends SvcError {
   constructor(message: string) {
     super('SVC_INTERNAL', message, 500);

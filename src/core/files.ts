@@ -50,10 +50,14 @@ export const realFiles: FilesFacade = {
     try {
       writeAll(fd, data, 0);
       if (durable) fs.fsyncSync(fd);
-    } finally {
       fs.closeSync(fd);
+      fs.renameSync(temp, path);
+    } catch (error) {
+      // A failed replace leaves the target as it was and no temp file behind (a full disk stays full otherwise).
+      try { fs.closeSync(fd); } catch { /* already closed */ }
+      fs.rmSync(temp, { force: true });
+      throw error;
     }
-    fs.renameSync(temp, path);
     if (durable) realFiles.fsyncDir(dirname(path));
   },
   rename: (from, to) => fs.renameSync(from, to),

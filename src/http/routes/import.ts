@@ -13,6 +13,7 @@ import { createImportStaging, type ImportStaging } from '../../import/staging.js
 import { flag, searchParamsOf } from '../query-params.js';
 import { SvcError } from '../../core/errors.js';
 import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
+import { reportUnhandled } from '../error-response.js';
 import type { ColumnType } from '../../types/column-type.js';
 import type { ImportAtomicity } from '../../import/import-session.js';
 import type { ActiveImports } from '../active-imports.js';
@@ -87,6 +88,8 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     segment?.abort();
     const message = error instanceof Error ? error.message : String(error);
     const status = error instanceof SvcError ? error.httpStatus : 500;
+    // Storage failures and bugs are C records (and count as unhandled); user mistakes in the upload are not.
+    if (status >= 500) reportUnhandled('import', error);
     queryChannel.publish({ endpoint: 'import', outcome: 'error', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
     // Read-only refusal (403) and an overloaded primary (503) keep their meaning for clients; other
     // request-level failures are QuestDB's 400, and anything else unexpected stays a 500.

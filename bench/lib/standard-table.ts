@@ -4,7 +4,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { exec } from '../../test/helpers/http.js';
 
-const LONG_TIMEOUT = { signal: AbortSignal.timeout(3_600_000) };
+// Loading 10M rows on a busy machine can take longer than the default query.timeout.
+const LONG_TIMEOUT = { signal: AbortSignal.timeout(3_600_000), headers: { 'Statement-Timeout': '3600000' } };
 
 // price needs (i * 1103515245 + 12345) mod 2^31 exactly; the product overflows 2^53, so it is split into
 // 16-bit steps that doubles and longs both compute exactly: 1103515245 = 16838 * 65536 + 20077.

@@ -29,6 +29,8 @@ export class SampleRuns {
 
   /** The first non-null timestamp of a batch (column 0), NaN when every row's is null. */
   static firstTimestamp(batch: ColumnBatch): number {
+    const exact = batch.vectors[0]?.exact;
+    if (exact !== undefined && batch.rowCount > 0 && exact[0] !== INT64_NULL) return Number(exact[0]);
     const data = batch.vectors[0]?.data as Float64Array;
     for (let row = 0; row < batch.rowCount; row++) {
       const ts = data[row] as number;
@@ -41,6 +43,13 @@ export class SampleRuns {
   cut(batch: ColumnBatch, sampler: Sampler): ColumnBatch {
     const clean = this.ordered ? batch : withoutNullTimestamps(batch);
     const rowCount = clean.rowCount;
+    const exact = clean.vectors[0]?.exact;
+    // A scan's timestamps are exact 64-bit views over the column file: the search reads the few it probes
+    // straight from those words rather than converting the whole column to numbers.
+    if (this.ordered && exact !== undefined) {
+      this.cutOrderedWords(new Int32Array(exact.buffer, exact.byteOffset, rowCount * 2), rowCount, sampler);
+      return clean;
+    }
     const timestamps = clean.vectors[0]?.data as Float64Array;
     assert(timestamps instanceof Float64Array && timestamps.length >= rowCount, 'SAMPLE BY input column 0 is a TIMESTAMP vector covering the batch');
     this.runCount = 0;
@@ -53,6 +62,17 @@ export class SampleRuns {
       lo = hi;
     }
     return clean;
+  }
+
+  private cutOrderedWords(words: Int32Array, rowCount: number, sampler: Sampler): void {
+    this.runCount = 0;
+    let lo = 0;
+    while (lo < rowCount) {
+      const start = sampler.bucketOf(microsAt(words, lo));
+      const hi = gallopEndWords(words, lo + 1, rowCount, sampler.nextBucket(start));
+      this.addRun(lo, hi, this.slotOf(start));
+      lo = hi;
+    }
   }
 
   /** Bucket start of each slot, indexed by slot. */
@@ -148,6 +168,32 @@ function gallopEnd(timestamps: Float64Array, from: number, to: number, end: numb
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if ((timestamps[mid] as number) < end) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const INT64_NULL = -(2n ** 63n);
+
+/** The little-endian int64 at `index` of a words view, as a number (exact for timestamps, |µs| < 2^53). */
+function microsAt(words: Int32Array, index: number): number {
+  return (words[2 * index + 1] as number) * 4294967296 + ((words[2 * index] as number) >>> 0);
+}
+
+/** gallopEnd over int64 words. */
+function gallopEndWords(words: Int32Array, from: number, to: number, end: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < to && microsAt(words, hi) < end) {
+    lo = hi + 1;
+    hi = from + step;
+    step *= 2;
+  }
+  if (hi > to) hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (microsAt(words, mid) < end) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -1,8 +1,9 @@
 // SAMPLE BY bucket boundaries. A Sampler maps a UTC timestamp to the start of its bucket and a bucket start to
 // the next one. Fixed-length strides (U T s m h, and d w without a time zone) are one floorMod from an origin:
 // the epoch-based calendar origin (weeks from Monday 1969-12-29) shifted by WITH OFFSET, the FROM timestamp, or
-// the first observation. Sub-day strides in a time zone use its standard offset, so buckets stay evenly spaced
-// in UTC; day, week, month and year strides in a time zone follow local midnight (23h/25h days at DST changes).
+// the first observation. In a time zone with daylight saving every stride floors local wall-clock time (hours
+// follow the local clock; days, weeks, months and years follow local midnight, so a day bucket lasts 23h/25h
+// at DST changes, and the repeated local hour of a fall-back change is one bucket); the result goes back to UTC.
 import type { TimeUnit } from '../../types/timestamp.js';
 import { addUnits, floorToUnit, unitMicros } from '../../types/timestamp.js';
 import { MICROS_PER_DAY, addMonths, floorMod, monthOf, yearOf } from '../../types/timestamp-calendar.js';
@@ -37,8 +38,8 @@ export function createSampler(spec: SamplerSpec, origin: number | undefined, ref
   const fixed = unitMicros(spec.unit);
   const zone = spec.timeZone;
   const subDay = fixed !== undefined && fixed < MICROS_PER_DAY;
-  if (fixed !== undefined && (zone === undefined || subDay)) {
-    const standard = zone === undefined ? 0 : zone.standardOffsetAt(reference);
+  if (fixed !== undefined && (zone === undefined || (subDay && hasFixedOffset(zone, reference)))) {
+    const standard = zone === undefined ? 0 : zone.offsetAt(reference);
     const step = fixed * spec.count;
     // Calendar origin: the epoch (a Monday for weeks), moved by the offset; all in local time, then back to UTC.
     let start = origin === undefined ? spec.offsetMicros + (spec.unit === 'w' ? -3 * MICROS_PER_DAY : 0) : origin;
@@ -47,6 +48,15 @@ export function createSampler(spec: SamplerSpec, origin: number | undefined, ref
     return new FixedSampler(start, step);
   }
   return new CalendarSampler(spec, origin === undefined ? undefined : origin + (spec.alignFirstObservation ? 0 : spec.offsetMicros));
+}
+
+/** Whether the zone keeps one offset through the year around `reference` (no daylight saving there). */
+function hasFixedOffset(zone: TimeZoneRules, reference: number): boolean {
+  const offset = zone.offsetAt(reference);
+  for (let quarter = 1; quarter < 4; quarter++) {
+    if (zone.offsetAt(reference + quarter * 91 * MICROS_PER_DAY) !== offset) return false;
+  }
+  return true;
 }
 
 class FixedSampler implements Sampler {
@@ -100,7 +110,7 @@ class CalendarSampler implements Sampler {
     const origin = this.origin;
     if (origin === undefined) return floorToUnit(local - offsetMicros, count, unit) + offsetMicros;
     if (!this.isMonthly()) {
-      const step = (unit === 'w' ? 7 : 1) * MICROS_PER_DAY * count;
+      const step = (unitMicros(unit) ?? MICROS_PER_DAY) * count;
       return local - floorMod(local - origin, step);
     }
     return addMonths(origin, this.monthIndex(local));

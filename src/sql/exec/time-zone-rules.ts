@@ -1,13 +1,13 @@
 // Time zone offsets for SAMPLE BY ... ALIGN TO CALENDAR TIME ZONE: IANA names through the runtime's ICU data
 // (Intl), fixed offsets written as '±HH:mm', '±HHmm', '±HH' (optionally after UTC/GMT), and 'UTC'/'Z'. Offsets are
 // µs to add to UTC to get local wall-clock time. Lookups cost a few µs through Intl, so they are cached per hour.
-import { MICROS_PER_HOUR, MICROS_PER_MINUTE } from '../../types/timestamp-calendar.js';
+import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE } from '../../types/timestamp-calendar.js';
 
 export interface TimeZoneRules {
   readonly name: string;
   /** Local minus UTC at the UTC instant `utcMicros`. */
   offsetAt(utcMicros: number): number;
-  /** The UTC instant of local wall-clock time `localMicros` (in a DST gap, the instant one offset later). */
+  /** The UTC instant of local wall-clock time `localMicros` (the earlier one in a repeated hour; in a DST gap, one offset later). */
   toUtc(localMicros: number): number;
   /** The zone's offset without daylight saving around `utcMicros` (the smaller of its January and July offsets). */
   standardOffsetAt(utcMicros: number): number;
@@ -63,8 +63,15 @@ class IntlZoneRules implements TimeZoneRules {
   }
 
   toUtc(localMicros: number): number {
-    const guess = localMicros - this.offsetAt(localMicros);
-    return localMicros - this.offsetAt(guess);
+    // The offsets a day either side bracket any transition near this wall-clock time. When both fit (the
+    // repeated hour of a fall-back change) the earlier instant wins, as java.time resolves it; when neither
+    // fits (the skipped hour of a spring-forward change) the old offset moves the clock forward.
+    const before = this.offsetAt(localMicros - MICROS_PER_DAY);
+    const after = this.offsetAt(localMicros + MICROS_PER_DAY);
+    const early = localMicros - before;
+    if (before === after || this.offsetAt(early) === before) return early;
+    const late = localMicros - after;
+    return this.offsetAt(late) === after ? late : early;
   }
 
   standardOffsetAt(utcMicros: number): number {

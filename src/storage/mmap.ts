@@ -30,12 +30,17 @@ function fileIdentity(stat: fs.Stats): string {
 /**
  * Returns a read-only view of at least `sizeBytes` bytes of the file. Mappings are cached per path and
  * reused while the file is the same inode and the mapping is large enough (column files only grow in place).
+ * The inode is checked on every call: a table dropped and created again (by the primary, so this process never
+ * hears of it) puts new files at the old paths, and a mapping of the old file would serve its stale values.
  */
 export function mapFileRange(path: string, sizeBytes: number): Buffer {
   if (sizeBytes === 0) return Buffer.alloc(0);
   const cached = cache.get(path);
   if (cached !== undefined && cached.buffer.length >= sizeBytes) {
-    return cached.buffer.subarray(0, sizeBytes);
+    // A missing file was renamed or deleted after the caller read which files to use: the old mapping is
+    // still the version it asked for.
+    const current = fs.statSync(path, { throwIfNoEntry: false });
+    if (current === undefined || fileIdentity(current) === cached.identity) return cached.buffer.subarray(0, sizeBytes);
   }
   const fd = fs.openSync(path, 'r');
   try {

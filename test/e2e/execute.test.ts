@@ -159,3 +159,14 @@ test('INSERT ... SELECT, CREATE TABLE AS, TRUNCATE and DROP', async (t) => {
   t.is((await exec(server.baseUrl, 'select * from dst')).status, 400);
   t.deepEqual(await execOk(server.baseUrl, 'drop table if exists dst'), { ddl: 'OK' });
 });
+
+test('a table dropped and created again under its name reads its own values, not the files of the dropped one', async (t) => {
+  await execOk(server.baseUrl, 'create table again (k symbol, s string, x int)');
+  await execOk(server.baseUrl, "insert into again values ('old1', 'a', 1), ('old2', 'b', 2), ('old3', 'c', 3)");
+  // Reads map the first table's column files in the worker(s) that serve them.
+  for (let k = 0; k < 8; k++) await rows(server.baseUrl, 'select * from again');
+  await execOk(server.baseUrl, 'drop table again');
+  await execOk(server.baseUrl, 'create table again (k symbol, s symbol, x int)');
+  await execOk(server.baseUrl, "insert into again values ('new', 'z', 9)");
+  for (let k = 0; k < 8; k++) t.deepEqual(await rows(server.baseUrl, 'select * from again'), [['new', 'z', 9]]);
+});

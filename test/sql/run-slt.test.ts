@@ -1,10 +1,12 @@
-// Runs every test/sql/*.slt file against a real server (one server per file, so files cannot interfere).
+// Runs every test/sql/*.slt file against one real server, file after file; each file starts from an empty
+// database (the previous file's tables are dropped), so files cannot interfere. One server rather than one per
+// file keeps start-up cost flat as the number of files grows.
 import test from 'ava';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSlt, type SltRecord } from './slt-format.js';
-import { startServer } from '../helpers/server.js';
-import { exec } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { exec, rows } from '../helpers/http.js';
 
 const dir = import.meta.dirname;
 const files = readdirSync(dir).filter((name) => name.endsWith('.slt')).sort();
@@ -30,21 +32,34 @@ async function check(baseUrl: string, record: SltRecord, where: string): Promise
   return actual === expected ? undefined : `${where}: rows\n  actual:   ${actual}\n  expected: ${expected}`;
 }
 
+let server: TestServer;
+
+test.before(async () => {
+  server = await startServer({ workers: 1 });
+});
+
+test.after.always(async () => {
+  await server?.stop();
+  server?.cleanup();
+});
+
+async function dropAllTables(baseUrl: string): Promise<void> {
+  for (const [name] of await rows(baseUrl, 'select table_name from tables()')) {
+    const response = await exec(baseUrl, `drop table "${String(name)}"`);
+    if (response.status !== 200) throw new Error(`cannot drop ${String(name)}: ${response.text}`);
+  }
+}
+
 for (const file of files) {
-  test(file, async (t) => {
+  test.serial(file, async (t) => {
     const records = parseSlt(readFileSync(join(dir, file), 'utf8'), file);
-    const server = await startServer({ workers: 1 });
-    try {
-      const failures: string[] = [];
-      for (const record of records) {
-        const failure = await check(server.baseUrl, record, `${file}:${record.line} ${record.sql.split('\n')[0] ?? ''}`);
-        if (failure !== undefined) failures.push(failure);
-      }
-      t.deepEqual(failures, [], `${failures.length} of ${records.length} cases failed`);
-      t.log(`${records.length} cases`);
-    } finally {
-      await server.stop();
-      server.cleanup();
+    await dropAllTables(server.baseUrl);
+    const failures: string[] = [];
+    for (const record of records) {
+      const failure = await check(server.baseUrl, record, `${file}:${record.line} ${record.sql.split('\n')[0] ?? ''}`);
+      if (failure !== undefined) failures.push(failure);
     }
+    t.deepEqual(failures, [], `${failures.length} of ${records.length} cases failed`);
+    t.log(`${records.length} cases`);
   });
 }

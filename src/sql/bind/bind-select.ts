@@ -12,7 +12,6 @@ import { OutputNames, defaultColumnName } from './output-names.js';
 import { FilterFactory, ProjectFactory } from '../exec/basic-operators.js';
 import { GroupByFactory } from '../exec/group-by.js';
 import type { SortKey } from '../exec/sort.js';
-import { SortFactory } from '../exec/sort.js';
 import { LimitFactory, limitRange } from '../exec/limit.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { countFromMetadata, tailScan } from '../exec/scan-shortcuts.js';
@@ -131,20 +130,6 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env
       return new ProjectFactory(grouped, post, names, -1);
     },
   };
-}
-
-/** Index of the select-list key a GROUP BY expression names (output name, column name or position); -1: none. */
-function groupKeyIndex(expr: Expr, keyItems: readonly ProjectedItem[]): number {
-  if (expr.kind === 'column') {
-    const lower = expr.name.toLowerCase();
-    return keyItems.findIndex((item) => (expr.qualifier === undefined && item.name.toLowerCase() === lower) || (item.expr.kind === 'column' && item.expr.name.toLowerCase() === lower));
-  }
-  return keyItems.findIndex((item) => sameExpr(item.expr, expr));
-}
-
-function sameExpr(a: Expr, b: Expr): boolean {
-  const strip = (key: string, value: unknown): unknown => (key === 'position' || typeof value === 'bigint' ? (typeof value === 'bigint' ? value.toString() : undefined) : value);
-  return JSON.stringify(a, strip) === JSON.stringify(b, strip);
 }
 
 function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, _source: BoundSource): { keys: SortKey[]; hidden: number } {

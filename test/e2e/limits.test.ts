@@ -1,5 +1,5 @@
 // Request limits over real HTTP, one worker so every bound is met by one process: query text length, header
-// size, request body size (but not /imp), concurrent requests (503 at once), keep-alive and header timeouts,
+// size, request body size (but not /imp), concurrent requests (503 at once), keep-alive, header and idle timeouts,
 // query.timeout, the Statement-Timeout header and http.export.timeout. After each limit is hit the server
 // keeps serving other clients.
 import test from 'ava';
@@ -17,6 +17,7 @@ const LIMITS = {
   SVC_HTTP_REQUEST_HEADER_BUFFER_SIZE: '4k',
   SVC_HTTP_KEEP_ALIVE_TIMEOUT: '500ms',
   SVC_HTTP_REQUEST_HEADERS_TIMEOUT: '1s',
+  SVC_HTTP_NET_CONNECTION_TIMEOUT: '2s',
   SVC_QUERY_TIMEOUT: '300ms',
   SVC_HTTP_EXPORT_TIMEOUT: '600ms',
 };
@@ -115,6 +116,21 @@ test('a client that does not finish its headers within http.request.headers.time
   t.true(response.closed);
   t.true(response.status === 408 || response.status === undefined, response.head);
   t.true(Date.now() - started < 5000, `closed after ${Date.now() - started} ms`);
+  await stillServing(t);
+});
+
+test('an upload that stalls mid-body is closed after http.net.connection.timeout', async (t) => {
+  const { contentType } = multipartBody([]);
+  const socket = await openSocket(server.httpPort);
+  const reading = readResponse(socket, 15_000);
+  const started = Date.now();
+  socket.write(`POST /imp?name=stalled HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: 100000\r\n\r\n------svc-test-boundary\r\nContent-Disposition: form-data; name="data"; filename="s.csv"\r\n\r\na,b\n1,2\n`);
+  const response = await reading;
+  const elapsedMs = Date.now() - started;
+  t.true(response.closed);
+  t.true(elapsedMs >= 1500 && elapsedMs < 8000, `closed after ${elapsedMs} ms`);
+  const tables = await exec(server.baseUrl, "select count() from tables() where table_name = 'stalled'");
+  t.deepEqual((tables.json as { dataset: unknown }).dataset, [[0]], 'the abandoned upload left no table behind');
   await stillServing(t);
 });
 

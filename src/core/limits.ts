@@ -25,3 +25,5 @@ export const shutdownDrainMs = 10_000;
 export const insertSelectChunkRowsMax = 1_048_576;
 /** Candidate (target row, source row) pairs one partition of an UPDATE ... FROM may examine. */
 export const updateJoinPairsMax = 50_000_000;
+/** Longest text a padding function (lpad, rpad) may build, in UTF-16 code units; past V8's string limit it would throw. */
+export const paddedTextLengthMax = 1 << 24;

@@ -86,6 +86,33 @@ async function serverErrorResponses(): Promise<number> {
   return text.split('\n').filter((line) => /^svc_http_requests_total\{.*status="5\d\d"/.test(line)).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
+/** Requests that once made the server answer 500; each must now be a 400 query error. */
+const REGRESSIONS = [
+  "select lpad('a', 2000000000, 'b')",
+  "select rpad('a', 2000000000)",
+  'rename table fz to ".."',
+  'rename table fz to "../escaped"',
+  'rename table fz to "a/b"',
+  'rename table fz to ".hidden"',
+];
+
+test.serial('an export file name with control or non-Latin-1 characters is cleaned, not a 500', async (t) => {
+  const response = await fetch(`${server.baseUrl}/exp?query=select%201&filename=a%0D%0Ab%ED%BF%BF%C3%BF%E2%82%AC%22c`, { headers: { Authorization: AUTH.good } });
+  t.is(response.status, 200);
+  t.is(response.headers.get('content-disposition'), 'attachment; filename="a__b______c.csv"');
+  await response.text();
+});
+
+test.serial('statements that used to answer 500 (huge padding, table renamed out of db/) are 400 errors', async (t) => {
+  for (const statement of REGRESSIONS) {
+    const response = await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent(statement)}`, { headers: { Authorization: AUTH.good } });
+    t.is(response.status, 400, `${statement}: ${await response.text()}`);
+  }
+  const still = await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent('select count() from fz')}`, { headers: { Authorization: AUTH.good } });
+  t.is(still.status, 200, 'fz was not moved');
+  t.is(await metric('svc_unhandled_errors_total'), 0);
+});
+
 test('10,000 hostile requests: each answered below 500 or closed, no crash, no unhandled error', async (t) => {
   const seed = Number(process.env['SVCTEST_FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
   t.log(`seed ${seed} (replay with SVCTEST_FUZZ_SEED=${seed})`);

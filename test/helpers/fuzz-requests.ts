@@ -38,6 +38,7 @@ const QUERIES = [
   'select from', "select 'unterminated", 'select * from nope', 'select ((((((((((1))))))))))', `select ${'('.repeat(300)}1${')'.repeat(300)}`,
   'select cast(x as symbol) from fz', 'explain select * from fz', 'show tables', 'select x / 0 from fz', 'select rnd_str(5, 1, 10) from long_sequence(10)',
   "select * from fz where ts in '2024-01-01'", 'select to_timestamp(s, \'yyyy\') from fz', 'drop table if exists nothing_here',
+  "select lpad(s, 2000000000, 'x') from fz", 'rename table nothing_here to ".."', 'create table "../up" (x int)', "select rnd_str(100000000, 1, 2)",
 ];
 const PARAM_NAMES = ['query', 'limit', 'count', 'nm', 'timings', 'explain', 'fmt', 'delimiter', 'timeout', 'version', 'filename', 'name', 'atomicity', 'partitionBy', 'timestamp', 'overwrite', 'create', 'forceHeader', 'skipLev', 'quoteLargeNum', 'src', 'partition_by', 'compression_codec', 'row_group_size', 'statistics_enabled'];
 const PARAM_VALUES = ['', 'true', 'false', '-1', '0', '1,', ',5', '3,1', '9999999999999999999999', 'NaN', 'parquet', 'csv', 'json', 'zstd', 'snappy', 'abort', 'skipRow', 'DAY', 'x', '%', '%%', '%G1', '%FF%FE', '%C0%80', '%ED%A0%80', '%F4%90%80%80', '%00', '\u00e9', '-', '1e308', '"'];

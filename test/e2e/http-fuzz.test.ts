@@ -8,6 +8,9 @@ import { connect } from 'node:net';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { basicAuthorization, sleep } from '../helpers/raw-http.js';
 import { nextFuzzCase, seededRandom, type FuzzCase } from '../helpers/fuzz-requests.js';
+import { multipartBody } from '../helpers/upload.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 const REQUESTS = Number(process.env['SVCTEST_FUZZ_REQUESTS'] ?? 10_000);
 const CONCURRENCY = 48;
@@ -101,6 +104,16 @@ test.serial('an export file name with control or non-Latin-1 characters is clean
   t.is(response.status, 200);
   t.is(response.headers.get('content-disposition'), 'attachment; filename="a__b______c.csv"');
   await response.text();
+});
+
+test.serial('an import name that is too long or would leave db/ is cleaned or refused, never a directory outside db/', async (t) => {
+  const csv = multipartBody([{ name: 'data', filename: 'a.csv', content: 'a,b\n1,2\n3,4\n' }]);
+  for (const [name, status] of [['x'.repeat(300), 400], ['../escaped_imp', 200], ['..', 400], ['/', 400]] as const) {
+    const response = await fetch(`${server.baseUrl}/imp?fmt=json&name=${encodeURIComponent(name)}`, { method: 'POST', body: csv.body, headers: { Authorization: AUTH.good, 'Content-Type': csv.contentType } });
+    t.is(response.status, status, `${name.slice(0, 20)}: ${await response.text()}`);
+  }
+  t.false(existsSync(join(server.rootDir, 'escaped_imp')), 'nothing was created beside db/');
+  t.true(existsSync(join(server.rootDir, 'db', 'escaped_imp')), 'the cleaned name is used instead');
 });
 
 test.serial('statements that used to answer 500 (huge padding, table renamed out of db/) are 400 errors', async (t) => {

@@ -106,7 +106,7 @@ function multipartBody(random: Random): Buffer {
 
 function importRequest(random: Random, auth: FuzzAuth): { bytes: Buffer; truncated: boolean } {
   const body = multipartBody(random);
-  const name = `fz_imp_${Math.floor(random() * 8)}`;
+  const name = random() < 0.9 ? `fz_imp_${Math.floor(random() * 8)}` : encodeParam(random, pick(random, ['..', '../up', '.staging', 'x'.repeat(200), '/', 'a/b', '\u00e9t\u00e9']));
   const contentType = pick(random, [`multipart/form-data; boundary=${BOUNDARY}`, 'multipart/form-data', 'text/csv', `multipart/form-data; boundary=other`, `multipart/form-data; boundary="${BOUNDARY}"`]);
   const truncate = random() < 0.4;
   const sent = truncate ? body.subarray(0, Math.floor(random() * body.length)) : body;

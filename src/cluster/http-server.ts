@@ -4,13 +4,21 @@ import * as http from 'node:http';
 import type { ServerConfig } from '../config/server-config.js';
 import type { RequestHandler } from '../http/app.js';
 
+/** Longest period between checks of slow requests' header timeouts. */
+const CONNECTION_CHECK_INTERVAL_MAX_MS = 5000;
+
 export interface RunningHttpServer {
   readonly server: http.Server;
   close(drainMs: number): Promise<void>;
 }
 
 export function startHttpServer(config: ServerConfig, handler: RequestHandler): Promise<RunningHttpServer> {
-  const server = http.createServer({ maxHeaderSize: config.httpRequestHeaderBytesMax, keepAliveTimeout: config.httpKeepAliveTimeoutMs }, handler);
+  const server = http.createServer({
+    maxHeaderSize: config.httpRequestHeaderBytesMax,
+    keepAliveTimeout: config.httpKeepAliveTimeoutMs,
+    // Node checks the headers timeout on this period (30 s by default), so a short timeout needs a short period.
+    connectionsCheckingInterval: Math.min(CONNECTION_CHECK_INTERVAL_MAX_MS, Math.max(50, Math.floor(config.httpRequestHeadersTimeoutMs / 4))),
+  }, handler);
   // Slow clients: the request line and headers must arrive within http.request.headers.timeout, and a socket
   // idle (nothing received or sent) for http.net.connection.timeout is closed. Bodies have no overall bound
   // because /imp uploads may run for as long as data keeps flowing.

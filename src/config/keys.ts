@@ -50,7 +50,7 @@ const KEY_TABLE = [
   { name: 'http.request.body.limit', type: 'size', default: '1m', min: 1024, group: 'HTTP server',
     description: 'Largest accepted request body for every endpoint except /imp (uploads are streamed, not buffered).' },
   { name: 'http.query.max.length', type: 'int', default: '1048576', min: 1, group: 'HTTP server',
-    description: 'Longest SQL text accepted, in characters (UTF-16 code units); longer statements fail with SVC_SQL_LIMIT.' },
+    description: 'Longest SQL text accepted by execute, validate and export, in characters (UTF-16 code units); longer statements fail with 400 SVC_SQL_LIMIT. The URL must also fit in http.request.header.buffer.size.' },
   { name: 'http.export.timeout', type: 'duration', default: '300s', min: 1, group: 'HTTP server',
     description: 'Time limit for a Parquet export from /exp (CSV exports use query.timeout); the timeout parameter of /exp (seconds) overrides either.' },
   { name: 'http.text.analysis.max.lines', type: 'int', default: '1000', min: 1, max: 1_000_000, group: 'HTTP server',
@@ -58,11 +58,11 @@ const KEY_TABLE = [
 
   // HTTP security
   { name: 'http.user', type: 'string', default: null, group: 'HTTP security',
-    description: 'User for HTTP Basic authentication on the main server. Authentication is on when http.user and http.password are both set; setting only one is an error.' },
+    description: 'User for HTTP Basic authentication on the main server. Authentication is on when http.user and http.password are both set (setting only one is an error); then every :9000 path, static files included, needs these credentials or a service-account bearer token.' },
   { name: 'http.password', type: 'string', default: null, sensitive: true, group: 'HTTP security',
     description: 'Password for HTTP Basic authentication; masked in logs and in the configuration listing.' },
   { name: 'http.security.readonly', type: 'boolean', default: 'false', group: 'HTTP security',
-    description: 'Refuse statements that change data or schema (INSERT, UPDATE, DDL) and /imp uploads over HTTP (SVC_FORBIDDEN).' },
+    description: 'Refuse statements that change data or schema (INSERT, UPDATE, DDL, service accounts) and /imp uploads over HTTP with 403 Write permission denied (SVC_FORBIDDEN).' },
   { name: 'http.security.max.response.rows', type: 'int', default: null, min: 1, group: 'HTTP security',
     description: 'Most rows one /exec or /exp response returns; unset = unlimited.' },
 

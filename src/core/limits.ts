@@ -27,3 +27,6 @@ export const insertSelectChunkRowsMax = 1_048_576;
 export const updateJoinPairsMax = 50_000_000;
 /** Rows SAMPLE BY ... FILL may produce (buckets × keys); a wider fill fails instead of exhausting memory. */
 export const sampleFillRowsMax = 20_000_000;
+
+/** Longest text a padding function (lpad, rpad) may build, in UTF-16 code units; past V8's string limit it would throw. */
+export const paddedTextLengthMax = 1 << 24;

@@ -14,17 +14,10 @@ import { applySettings, dedupKeyNames } from './ddl-table-settings.js';
 import { alterColumnType } from './ddl-column-type.js';
 import { dropPartitions } from './ddl-partitions.js';
 import { sqlSemanticError } from '../core/errors.js';
-
-const TABLE_NAME_FORBIDDEN = /[\u0000/\\:*?"<>|~]|^\.|\.\.|^\s|\s$/;
+import { checkTableName } from './table-name.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */
 const DEFAULT_SYMBOL_CAPACITY = 256;
-
-function checkTableName(name: Name): void {
-  if (name.name.length === 0 || TABLE_NAME_FORBIDDEN.test(name.name) || name.name.length > 127) {
-    throw sqlSemanticError(`invalid table name [table=${name.name}]`, name.position);
-  }
-}
 
 function columnMeta(name: string, type: ColumnType, stem: string, def?: ColumnDef): ColumnMeta {
   const base: ColumnMeta = { name, type, fileStem: stem, indexed: def?.indexed === true, symbolCapacity: def?.symbolCapacity ?? DEFAULT_SYMBOL_CAPACITY };

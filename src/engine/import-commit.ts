@@ -2,6 +2,7 @@
 // when asked), in commits of at most maxUncommittedRows rows, yielding to the event loop between them so the
 // primary keeps answering health checks. The segment is deleted afterwards, whatever the outcome.
 import * as fs from 'node:fs';
+import { checkTableName } from './table-name.js';
 import type { Engine } from './engine.js';
 import type { ImportCommitRequest, ImportCommitResult } from './writer-client.js';
 import type { StagedColumnBytes } from '../storage/staging-segment.js';
@@ -95,6 +96,8 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
     }
     if (stored === undefined && !request.create) throw new ImportError(`table does not exist [table=${request.table}]`);
     const created = stored === undefined;
+    // The worker cleans names already; the primary checks again because the name becomes a directory.
+    if (created) checkTableName({ name: request.table, position: 0 });
     const writer = created ? createTable(engine, request, segment.columns) : engine.writer(stored as string);
     if (writer === undefined) throw new ImportError(`table does not exist [table=${request.table}]`);
     const names = segment.columns.map((column) => column.name);

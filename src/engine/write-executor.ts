@@ -9,6 +9,7 @@ import { executeUpdate } from './update-executor.js';
 import { executeAlterTable, executeCreateTable } from './ddl-executor.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { catalogChannel } from '../core/diagnostics.js';
+import { checkTableName } from './table-name.js';
 
 export interface WriteOptions {
   readonly timeoutMs: number;
@@ -71,6 +72,7 @@ function executeStatement(engine: Engine, statement: Statement, options: WriteOp
       return { kind: 'ddl' };
     case 'renameTable': {
       const stored = resolveTable(engine, statement.from.name, statement.from.position);
+      checkTableName(statement.to);
       if (engine.catalog.resolveName(statement.to.name) !== undefined) throw sqlSemanticError('table already exists', statement.to.position);
       engine.renameTable(stored, statement.to.name);
       return { kind: 'ddl' };

@@ -12,9 +12,9 @@ import type { ExportRouteDeps } from './routes/export.js';
 import type { ImportRouteDeps } from './routes/import.js';
 import { reportUnhandled } from './error-response.js';
 import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
-import type { Authenticator } from './auth/authenticator.js';
+import type { Authenticator, Principal } from './auth/authenticator.js';
 import { authenticateRequest } from './auth/auth-gate.js';
-import { ConcurrencyGate, limitUnusedBody, type RequestLimits } from './request-limits.js';
+import { ConcurrencyGate, discardUnusedBody, hasBody, type RequestLimits } from './request-limits.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -57,44 +57,57 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
       if (!gate.admit(res)) return;
       const principal = authenticateRequest(req, res, deps.authenticate);
       if (principal === undefined) return;
-      if (!IMPORT_PATHS.has(path) && !limitUnusedBody(req, res, deps.limits.bodyBytesMax)) return;
-      if (EXECUTE_PATHS.has(path) || path === VALIDATE_PATH) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') {
-          res.setHeader('Allow', 'GET');
-          sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
-          return;
-        }
-        if (path === VALIDATE_PATH) {
-          handleValidate(req, res, deps);
-          return;
-        }
-        handleExecute(req, res, deps, principal).catch((error: unknown) => failUnexpectedly(res, error));
+      if (IMPORT_PATHS.has(path) || !hasBody(req)) {
+        dispatch(req, res, path, principal);
         return;
       }
-      if (path === '/exp') {
-        if (req.method !== 'GET' && req.method !== 'HEAD') {
-          res.setHeader('Allow', 'GET');
-          sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
-          return;
+      discardUnusedBody(req, res, deps.limits.bodyBytesMax, () => {
+        try {
+          dispatch(req, res, path, principal);
+        } catch (error) {
+          failUnexpectedly(res, error);
         }
-        handleExport(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
-        return;
-      }
-      if (IMPORT_PATHS.has(path)) {
-        if (req.method !== 'POST' && req.method !== 'PUT') {
-          res.setHeader('Allow', 'POST');
-          sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
-          return;
-        }
-        handleImport(req, res, deps);
-        return;
-      }
-      if (FAULT_INJECTION && path === '/__test/unhandled') throw new Error('injected fault for tests');
-      app(req, res);
+      });
     } catch (error) {
       failUnexpectedly(res, error);
     }
   };
+
+  function dispatch(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal): void {
+    if (EXECUTE_PATHS.has(path) || path === VALIDATE_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('Allow', 'GET');
+        sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
+        return;
+      }
+      if (path === VALIDATE_PATH) {
+        handleValidate(req, res, deps);
+        return;
+      }
+      handleExecute(req, res, deps, principal).catch((error: unknown) => failUnexpectedly(res, error));
+      return;
+    }
+    if (path === '/exp') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('Allow', 'GET');
+        sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
+        return;
+      }
+      handleExport(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
+      return;
+    }
+    if (IMPORT_PATHS.has(path)) {
+      if (req.method !== 'POST' && req.method !== 'PUT') {
+        res.setHeader('Allow', 'POST');
+        sendText(res, 405, `Method (${req.method ?? ''}) not supported`);
+        return;
+      }
+      handleImport(req, res, deps);
+      return;
+    }
+    if (FAULT_INJECTION && path === '/__test/unhandled') throw new Error('injected fault for tests');
+    app(req, res);
+  }
 }
 
 function failUnexpectedly(res: ServerResponse, error: unknown): void {

@@ -1,7 +1,8 @@
 // Per-worker request bounds applied before any route runs: how many requests are in progress at once
 // (excess → 503 at once, not a queue), and how large a request body may be on every path except /imp
 // (uploads stream to disk and have no limit, by the spec). Bodies on other paths are never used, so they
-// are read and discarded while counted; one past the limit ends the request with 413 and closes the socket.
+// are read and discarded while counted before the route runs; one byte past the limit ends the request
+// with 413 and closes the socket.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface RequestLimits {
@@ -51,27 +52,32 @@ export class ConcurrencyGate {
   }
 }
 
-/**
- * Bounds the body of a request whose route does not read it. Returns false after answering 413 when the
- * declared length is over the limit; a chunked body is counted as it arrives and cut off the same way.
- */
-export function limitUnusedBody(req: IncomingMessage, res: ServerResponse, bodyBytesMax: number): boolean {
+/** True when the request carries a body (declared length above zero, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
   const declared = req.headers['content-length'];
-  const length = declared === undefined ? 0 : Number(declared);
-  if (length > bodyBytesMax) {
+  return req.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
+}
+
+/**
+ * Reads and discards the body of a request whose route does not use it, then calls `next`. A declared length
+ * over the limit is refused at once; a chunked body is counted as it arrives. Either way the answer is 413 and
+ * the connection is closed, so the rest of an oversized body is never read.
+ */
+export function discardUnusedBody(req: IncomingMessage, res: ServerResponse, bodyBytesMax: number, next: () => void): void {
+  const refuse = (): void => {
+    req.removeAllListeners('data');
+    req.removeAllListeners('end');
     sendLimitError(res, 413, 'SVC_PAYLOAD_TOO_LARGE', `request body is too large [max=${bodyBytesMax} bytes]`, true);
-    req.resume();
     res.once('finish', () => req.socket.destroySoon());
-    return false;
+  };
+  if (Number(req.headers['content-length'] ?? 0) > bodyBytesMax) {
+    refuse();
+    return;
   }
-  if (req.headers['transfer-encoding'] === undefined) return true;
   let received = 0;
   req.on('data', (chunk: Buffer) => {
     received += chunk.length;
-    if (received <= bodyBytesMax) return;
-    req.removeAllListeners('data');
-    sendLimitError(res, 413, 'SVC_PAYLOAD_TOO_LARGE', `request body is too large [max=${bodyBytesMax} bytes]`, true);
-    req.socket.destroySoon();
+    if (received > bodyBytesMax) refuse();
   });
-  return true;
+  req.once('end', next);
 }

@@ -15,10 +15,13 @@ function stripNameCharacters(name: string): string {
   return name.replace(REMOVED_CHARACTERS, '');
 }
 
-/** The table name an upload writes to; a name with nothing left after cleaning is a request error. */
+/** Longest table name, as for CREATE TABLE (it becomes a directory name). */
+const TABLE_NAME_LENGTH_MAX = 127;
+
+/** The table name an upload writes to; a name with nothing left after cleaning, or too long, is a request error. */
 export function sanitizeTableName(name: string): string {
   const cleaned = stripNameCharacters(name);
-  if (cleaned.length === 0) throw new ImportError(`invalid table name [name=${name}]`);
+  if (cleaned.length === 0 || cleaned.length > TABLE_NAME_LENGTH_MAX) throw new ImportError(`invalid table name [name=${name.slice(0, 256)}]`);
   return cleaned;
 }
 

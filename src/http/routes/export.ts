@@ -75,7 +75,9 @@ export async function handleExport(req: IncomingMessage, res: ServerResponse, de
     const ctx = createExecContext(createRuntime(Date.now() * 1000), cancellation, timeoutMs);
     cursor = factory.open(ctx);
     const first = cursor.nextBatch();
-    const name = (params.get('filename') ?? `questdb-query-${Date.now()}`).replace(/["\r\n]/g, '');
+    // The name goes into a header: anything but printable ASCII (and the quote and backslash that would end or
+    // escape the quoted value) becomes `_`, since Node refuses control and non-Latin-1 characters in headers.
+    const name = (params.get('filename') ?? `questdb-query-${Date.now()}`).replace(/[^\x20-\x7e]|["\\]/g, '_');
     if (parquet === undefined) {
       const delimiter = params.get('delimiter');
       const writer = createCsvWriter(factory.columns, { delimiter: delimiter !== null && delimiter.length === 1 ? delimiter : ',', header: !flag(params, 'nm') });

@@ -11,7 +11,7 @@ import { sanitizeTableName } from '../../import/import-names.js';
 import { importReportFromSummary, renderImportFailure, renderImportReportJson, renderImportReportText } from '../../import/import-report.js';
 import { createImportStaging, type ImportStaging } from '../../import/staging.js';
 import { flag, searchParamsOf } from '../query-params.js';
-import { SvcError } from '../../core/errors.js';
+import { ImportError, SvcError } from '../../core/errors.js';
 import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
 import { reportUnhandled } from '../error-response.js';
 import type { ColumnType } from '../../types/column-type.js';
@@ -55,7 +55,8 @@ function parseImportParams(url: string): ImportParams {
     create: params.get('create')?.toLowerCase() !== 'false',
     skipLev: flag(params, 'skipLev'),
     partitionBy: (params.get('partitionBy') ?? 'NONE').toUpperCase(),
-    ...(name === null || name === '' ? {} : { name }),
+    // The name parameter is cleaned like a file name (the spec's character removal), so it cannot leave db/.
+    ...(name === null || name === '' ? {} : { name: sanitizeTableName(name) }),
     ...(delimiter === null || delimiter.length !== 1 ? {} : { delimiter }),
     ...(timestamp === null || timestamp === '' ? {} : { timestamp }),
   };
@@ -74,7 +75,17 @@ function existingColumns(catalog: Catalog, table: string): { name: string; type:
 }
 
 export function handleImport(req: IncomingMessage, res: ServerResponse, deps: ImportRouteDeps): void {
-  const params = parseImportParams(req.url ?? '');
+  let params: ImportParams;
+  try {
+    params = parseImportParams(req.url ?? '');
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    req.resume();
+    const json = searchParamsOf(req.url ?? '').get('fmt') === 'json';
+    res.writeHead(400, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' });
+    res.end(renderImportFailure(error.message, undefined, json ? 'json' : 'tabular'));
+    return;
+  }
   const started = process.hrtime.bigint();
   let table = params.name;
   let schema: ImportSchema | undefined;

@@ -1,6 +1,8 @@
 // Runtime helpers of the text functions and pattern operators. Text is string | null; positions and lengths
 // arrive as numbers with NaN for null. Every helper returns null (or NaN, or false for predicates) when an
 // input it needs is null. Patterns compiled at bind time arrive as RegExp constants.
+import { SqlError } from '../../core/errors.js';
+import { paddedTextLengthMax } from '../../core/limits.js';
 
 /** Text distinct dynamic patterns compile to; reset when full so a varying pattern column cannot grow it unbounded. */
 const dynamicPatternCacheEntriesMax = 256;
@@ -21,6 +23,9 @@ function pad(text: string | null, length: number, fill: string | null, left: boo
   if (text === null || length !== length || fill === null) return null;
   const target = Math.max(0, Math.trunc(length));
   if (target <= text.length) return text.slice(0, target);
+  if (target > paddedTextLengthMax) {
+    throw new SqlError(`${left ? 'lpad' : 'rpad'} length is too large [length=${target}, max=${paddedTextLengthMax}]`, 0, 'SVC_SQL_LIMIT');
+  }
   if (fill.length === 0) return text;
   const padding = fill.repeat(Math.ceil((target - text.length) / fill.length)).slice(0, target - text.length);
   return left ? padding + text : text + padding;

@@ -57,6 +57,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
   let pool: WorkerPool | undefined;
+  let stopping = false;
   let localHttp: RunningHttpServer | undefined;
 
   const onWorkerMessage = (slot: WorkerSlot, raw: unknown): void => {
@@ -78,10 +79,10 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
       requestSnapshots: (timeoutMs) => (pool === undefined ? Promise.resolve([]) : metricsRequests.request(pool, timeoutMs)),
     }).collect,
     unhandledErrors: () => metrics?.unhandledErrorsSeen() ?? 0,
+    draining: () => stopping,
   }) : undefined;
   log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${admin?.port ?? 'disabled'}`);
 
-  let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;

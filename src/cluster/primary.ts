@@ -46,6 +46,16 @@ function logRecovery(recovery: RecoveryReport, lock: RootLock, version: string, 
 }
 
 export async function runPrimary(config: ServerConfig, version: string, lock: RootLock): Promise<void> {
+  // Signals are taken from the first moment: one arriving during recovery or while workers start is kept
+  // and acted on once start-up is complete, instead of killing the process with the default disposition.
+  let onStopSignal: ((signal: string) => void) | undefined;
+  let pendingSignal: string | undefined;
+  const stopSignal = (signal: string): void => {
+    if (onStopSignal === undefined) pendingSignal ??= signal;
+    else onStopSignal(signal);
+  };
+  process.on('SIGTERM', () => stopSignal('SIGTERM'));
+  process.on('SIGINT', () => stopSignal('SIGINT'));
   for (const dir of ['conf', 'db', 'log', 'public']) realFiles.mkdirs(join(config.rootDir, dir));
   const engine = new Engine({
     rootDir: config.rootDir, files: realFiles, commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
@@ -102,8 +112,8 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     await shutdownLogging();
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  onStopSignal = (signal) => void shutdown(signal);
+  if (pendingSignal !== undefined) onStopSignal(pendingSignal);
   process.on('SIGHUP', () => {
     reopenLogFiles();
     log.info('SIGHUP received: log files reopened');

@@ -4,7 +4,8 @@
 // GET /metrics, when metrics are enabled → the cluster-wide Prometheus text from `collect`; when they
 // are disabled /metrics is not bound and gets the health answer like any path. Pessimistic health
 // (needs metrics) → 500 `Status: Unhealthy\nUnhandled errors: <n>` once any unhandled error happened.
-// Other methods → 405 with `Allow: GET, HEAD`: a health probe that POSTs is a misconfiguration we name.
+// During shutdown's drain → 503 `Status: Draining` (not QuestDB behaviour: it lets a load balancer take the
+// instance out while in-flight requests finish). Other methods → 405 with `Allow: GET, HEAD`: a health probe that POSTs is a misconfiguration we name.
 import http from 'node:http';
 import { assert } from '../core/assert.js';
 import { ConfigError } from '../core/errors.js';
@@ -31,6 +32,8 @@ export interface AdminServerOptions {
   readonly collect: () => Promise<string>;
   /** Unhandled errors since start across the cluster. */
   readonly unhandledErrors: () => number;
+  /** True once shutdown has begun: health answers 503 so load balancers stop sending traffic. */
+  readonly draining?: () => boolean;
   readonly log?: (message: string) => void;
 }
 
@@ -71,6 +74,10 @@ async function handleAdminRequest(options: AdminServerOptions, request: http.Inc
   if (options.metricsEnabled && pathOf(request.url) === '/metrics') {
     const text = await options.collect();
     writeText(response, 200, PROMETHEUS_CONTENT_TYPE, text);
+    return;
+  }
+  if (options.draining?.() === true) {
+    writeText(response, 503, HEALTH_CONTENT_TYPE, 'Status: Draining');
     return;
   }
   // QuestDB reads the counter only when metrics exist; disabled metrics mean always healthy.

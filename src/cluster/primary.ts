@@ -52,6 +52,16 @@ function logRecovery(recovery: RecoveryReport, lock: RootLock, version: string, 
 }
 
 export async function runPrimary(config: ServerConfig, version: string, lock: RootLock): Promise<void> {
+  // Signals are taken from the first moment: one arriving during recovery or while workers start is kept
+  // and acted on once start-up is complete, instead of killing the process with the default disposition.
+  let onStopSignal: ((signal: string) => void) | undefined;
+  let pendingSignal: string | undefined;
+  const stopSignal = (signal: string): void => {
+    if (onStopSignal === undefined) pendingSignal ??= signal;
+    else onStopSignal(signal);
+  };
+  process.on('SIGTERM', () => stopSignal('SIGTERM'));
+  process.on('SIGINT', () => stopSignal('SIGINT'));
   for (const dir of ['conf', 'db', 'log', 'public']) realFiles.mkdirs(join(config.rootDir, dir));
   const engine = new Engine({
     rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
@@ -73,6 +83,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
   let pool: WorkerPool | undefined;
+  let stopping = false;
   let localHttp: RunningHttpServer | undefined;
 
   const onWorkerMessage = (slot: WorkerSlot, raw: unknown): void => {
@@ -98,10 +109,10 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
       requestSnapshots: (timeoutMs) => (pool === undefined ? Promise.resolve([]) : metricsRequests.request(pool, timeoutMs)),
     }).collect,
     unhandledErrors: () => metrics?.unhandledErrorsSeen() ?? 0,
+    draining: () => stopping,
   }) : undefined;
   log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${admin?.port ?? 'disabled'}`);
 
-  let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
@@ -121,8 +132,8 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     await shutdownLogging();
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  onStopSignal = (signal) => void shutdown(signal);
+  if (pendingSignal !== undefined) onStopSignal(pendingSignal);
   process.on('SIGHUP', () => {
     reopenLogFiles();
     log.info('SIGHUP received: log files reopened');

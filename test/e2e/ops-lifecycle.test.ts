@@ -214,3 +214,29 @@ test('SIGHUP reopens the log files after they were moved away', async (t) => {
     server.cleanup();
   }
 });
+
+test('during the drain health answers 503 and the drain is bounded by shutdown.drain.timeout', async (t) => {
+  const server = await startServer({ workers: 1, env: { SVC_SHUTDOWN_DRAIN_TIMEOUT: '3s' } });
+  try {
+    // A query that would run far longer than the drain bound.
+    const slow = exec(server.baseUrl, 'select sum(x) from long_sequence(100000000000)').then((response) => response.status, () => 0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    t.is((await fetch(`${server.adminUrl}/`)).status, 200);
+    const started = Date.now();
+    const stopped = server.stop();
+    let draining = 0;
+    for (let k = 0; k < 20 && draining === 0; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const health = await fetch(`${server.adminUrl}/`).catch(() => undefined);
+      if (health?.status === 503 && (await health.text()) === 'Status: Draining') draining++;
+    }
+    t.is(draining, 1, 'health reports the drain');
+    t.is(await stopped, 0, 'exit 0 after the bound');
+    const stopMs = Date.now() - started;
+    t.true(stopMs >= 2_500 && stopMs < 12_000, `the in-flight query got the 3 s drain bound, not more (${stopMs} ms)`);
+    t.not(await slow, 200, 'the query cut by the bound was not answered as a success');
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+});

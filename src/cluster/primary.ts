@@ -52,7 +52,7 @@ export async function runPrimary(config: ServerConfig, version: string): Promise
     pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
     pool.start();
   } else if (config.httpEnabled) {
-    const handler = createHttpHandler({ catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: engine.dbDir, analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs });
+    const handler = createHttpHandler({ catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: engine.dbDir, analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs, publicDir: join(config.rootDir, 'public') });
     localHttp = await startHttpServer(config, handler);
   }
   const admin = config.httpMinEnabled ? await startAdminServer({

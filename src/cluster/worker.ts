@@ -24,7 +24,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   const metrics = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
   const catalog = new Catalog(join(config.rootDir, 'db'));
-  const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: join(config.rootDir, 'db'), analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs });
+  const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: join(config.rootDir, 'db'), analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs, publicDir: join(config.rootDir, 'public') });
   unhandledErrorChannel.subscribe((event) => {
     if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
   });

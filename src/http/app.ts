@@ -1,6 +1,6 @@
 // The :9000 application: the SQL endpoints are dispatched first on the plain node:http request (the hot path),
-// everything else goes through express (routing, static files, 404s). Every route reports to the metrics
-// channel and turns unexpected errors into 500 + an unhandled-error event.
+// everything else goes through express (static files: the root's public/, then the bundled console; 404s).
+// Every route reports to the metrics channel and turns unexpected errors into 500 + an unhandled-error event.
 import express from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleExecute } from './routes/execute.js';
@@ -10,6 +10,7 @@ import { handleExport } from './routes/export.js';
 import type { ExportRouteDeps } from './routes/export.js';
 import type { ImportRouteDeps } from './routes/import.js';
 import { reportUnhandled } from './error-response.js';
+import { staticFileHandlers } from './static-files.js';
 import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -30,13 +31,15 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\r\n`);
 }
 
-export type HttpDeps = ExportRouteDeps & ImportRouteDeps;
+/** `publicDir`: the root's public/ directory, served before the bundled console (static-files.ts). */
+export type HttpDeps = ExportRouteDeps & ImportRouteDeps & { readonly publicDir: string };
 
 const IMPORT_PATHS = new Set(['/imp', '/upload']);
 
 export function createHttpHandler(deps: HttpDeps): RequestHandler {
   const app = express();
   app.disable('x-powered-by');
+  app.use(...staticFileHandlers(deps.publicDir));
   app.use((_req, res) => sendText(res, 404, 'Not Found'));
 
   return (req, res) => {

@@ -9,6 +9,15 @@ const LOGIN_ATTEMPTS_MAX = 3;
 
 let authorization: string | null = sessionStorage.getItem(STORAGE_KEY);
 let pendingLogin: Promise<boolean> | undefined;
+/** Fires `change` when credentials are entered or dropped, so the page can show or hide "Sign out". */
+export const credentialEvents = new EventTarget();
+
+function setAuthorization(value: string | null): void {
+  authorization = value;
+  if (value === null) sessionStorage.removeItem(STORAGE_KEY);
+  else sessionStorage.setItem(STORAGE_KEY, value);
+  credentialEvents.dispatchEvent(new Event('change'));
+}
 
 export function authorizationHeader(): string | null {
   return authorization;
@@ -48,8 +57,7 @@ export function requestLogin(): Promise<boolean> {
 }
 
 export function signOut(): void {
-  authorization = null;
-  sessionStorage.removeItem(STORAGE_KEY);
+  setAuthorization(null);
 }
 
 function showLoginDialog(): Promise<boolean> {
@@ -63,8 +71,7 @@ function showLoginDialog(): Promise<boolean> {
     };
     const onSubmit = (): void => {
       const data = new FormData(form);
-      authorization = basicAuthorization(String(data.get('user') ?? ''), String(data.get('password') ?? ''));
-      sessionStorage.setItem(STORAGE_KEY, authorization);
+      setAuthorization(basicAuthorization(String(data.get('user') ?? ''), String(data.get('password') ?? '')));
     };
     form.addEventListener('submit', onSubmit);
     dialog.addEventListener('close', onClose, { once: true });

@@ -12,7 +12,7 @@ import { createChartView } from './chart-view.js';
 import type { ChartKind } from './chart-view.js';
 import { createImportPanel } from './import-panel.js';
 import { exportQuery } from './export-actions.js';
-import { authorizationHeader, signOut } from './credentials.js';
+import { authorizationHeader, credentialEvents, signOut } from './credentials.js';
 import { byId, formatCount, formatNanos } from './format.js';
 
 /** Rows fetched for a chart: enough for a dense line, small enough to draw at once. */
@@ -38,7 +38,6 @@ let running: AbortController | undefined;
 function setStatus(text: string, kind: 'ok' | 'error' | 'busy'): void {
   status.textContent = text;
   status.className = `status ${kind}`;
-  signOutButton.hidden = authorizationHeader() === null;
 }
 
 function describe(result: RowsResult, elapsedMs: number): string {
@@ -165,10 +164,11 @@ byId('schema-refresh', HTMLButtonElement).addEventListener('click', () => void s
 gridTab.addEventListener('click', () => selectTab(false));
 chartTab.addEventListener('click', () => selectTab(true));
 chartKind.addEventListener('change', () => void drawChart());
-signOutButton.addEventListener('click', () => {
-  signOut();
-  signOutButton.hidden = true;
+signOutButton.addEventListener('click', signOut);
+credentialEvents.addEventListener('change', () => {
+  signOutButton.hidden = authorizationHeader() === null;
 });
+signOutButton.hidden = authorizationHeader() === null;
 
 void schema.refresh();
 editor.focus();

@@ -170,6 +170,22 @@ test.serial('a CSV chosen with the file input is imported with a progress bar an
   t.deepEqual(await gridColumn(0), ['1000']);
 });
 
+test.serial('a CSV dropped on the import panel is imported too', async (t) => {
+  await page.locator('#import-timestamp').fill('');
+  // A drop carries a DataTransfer built in the page, as the browser builds one for a file dragged from the desktop.
+  await page.evaluate(`(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['a,b\\n1,2\\n3,4\\n5,6\\n'], 'pairs.csv', { type: 'text/csv' }));
+    const zone = document.querySelector('#import-drop');
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  })()`);
+  await page.locator('#import-summary.ok', { hasText: 'pairs' }).waitFor();
+  t.is(await page.locator('#import-summary').textContent(), 'Imported 3 rows into pairs (0 rejected)');
+  await page.locator('details[data-table="pairs"]').waitFor();
+  t.false(await page.locator('#import-drop').evaluate((zone) => zone.classList.contains('dragging')));
+});
+
 async function download(button: string): Promise<Buffer> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.locator(button).click()]);
   const path = await file.path();
@@ -213,4 +229,35 @@ test.serial('an index.html in the root public/ directory replaces the bundled co
     rmSync(custom);
   }
   t.is((await getJson(`${server.baseUrl}/no-such-file.js`)).status, 404);
+});
+
+test.serial('when the API answers 401, the sign-in form sends the entered credentials as basic auth', async (t) => {
+  // The server of this test has no authentication; a route answers 401 (as the auth gate does once the
+  // browser's own prompt was dismissed) to requests without credentials and passes the others through.
+  const other = await page.context().newPage();
+  const sent: string[] = [];
+  await other.route((url) => url.pathname === '/exec', async (route) => {
+    const authorization = route.request().headers()['authorization'];
+    if (authorization === undefined) {
+      await route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Unauthorized","code":"SVC_AUTH_REQUIRED"}' });
+      return;
+    }
+    sent.push(authorization);
+    await route.continue();
+  });
+  try {
+    await other.goto(`${server.baseUrl}/`);
+    const dialog = other.locator('dialog#login');
+    await dialog.waitFor();
+    await dialog.locator('input[name="user"]').fill('admin');
+    await dialog.locator('input[name="password"]').fill('pässword');
+    await dialog.locator('button[value="login"]').click();
+    await other.locator('details[data-table="trades"]').waitFor();
+    t.is(sent[0], `Basic ${Buffer.from('admin:pässword', 'utf8').toString('base64')}`);
+    await other.screenshot({ path: join(artifactsDir, 'console-signed-in.png') });
+    await other.locator('#sign-out').click();
+    t.true(await other.locator('#sign-out').isHidden());
+  } finally {
+    await other.close();
+  }
 });

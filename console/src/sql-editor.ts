@@ -4,7 +4,7 @@
 import { EditorView, basicSetup } from 'codemirror';
 import { keymap } from '@codemirror/view';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
-import { sql, StandardSQL } from '@codemirror/lang-sql';
+import { sql, SQLDialect } from '@codemirror/lang-sql';
 import type { SQLNamespace } from '@codemirror/lang-sql';
 import { setDiagnostics } from '@codemirror/lint';
 import { statementAtCursor } from './statement-at-cursor.js';
@@ -23,11 +23,24 @@ export interface SqlEditor {
   focus(): void;
 }
 
+/** The statement words of svc's SQL (QuestDB's dialect): highlighted as keywords and offered by completion. */
+const KEYWORDS = [
+  'select from where group by order asc desc limit offset distinct as and or not in between is null like ilike',
+  'case when then else end cast join inner left outer cross on union all except intersect with having exists',
+  'insert into values update set create table drop alter add column rename to truncate if',
+  'sample align calendar fill prev linear none latest partition asof lt splice timestamp wal bypass dedup upsert',
+  'keys capacity cache nocache index ttl explain show tables columns partitions over rows range preceding following',
+  'current row unbounded true false hour day week month year',
+].join(' ');
+const TYPES = 'boolean byte short char int integer long float double date timestamp symbol string varchar uuid ipv4 binary long256 geohash interval';
+
+const SVC_DIALECT = SQLDialect.define({ keywords: KEYWORDS, types: TYPES });
+
 function sqlLanguage(schema: SQLNamespace) {
-  return sql({ dialect: StandardSQL, upperCaseKeywords: false, schema });
+  return sql({ dialect: SVC_DIALECT, upperCaseKeywords: false, schema });
 }
 
-/** End of the token starting at `from`: a word, a quoted string, or a single character. */
+/** End of the token starting at `from`: a word (name, number, dotted name), else the single character there. */
 function tokenEnd(doc: string, from: number): number {
   const word = /^[\w$.]+/.exec(doc.slice(from, from + 256));
   if (word !== null) return from + word[0].length;

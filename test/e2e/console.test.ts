@@ -14,7 +14,7 @@ import { ParquetReader } from '../helpers/duckdb-parquet.js';
 const artifactsDir = join(repoRoot, 'test', 'artifacts');
 const chromiumPath = '/usr/bin/chromium';
 /** Upper bound for any single wait in the page: a hang fails the step instead of the whole run. */
-const stepTimeoutMs = 15_000;
+const stepTimeoutMs = 30_000;
 
 let server: TestServer;
 let browser: Browser;

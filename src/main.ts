@@ -12,6 +12,8 @@ import { runWorker } from './cluster/worker.js';
 import { configureLogging } from './log/configure.js';
 import { getLogger } from './log/logger.js';
 import { unhandledErrorChannel } from './core/diagnostics.js';
+import { acquireRootLock } from './cluster/root-lock.js';
+import { realFiles } from './core/files.js';
 
 interface CommandLine {
   readonly rootDir: string;
@@ -48,8 +50,12 @@ async function main(): Promise<void> {
   const version = readVersion();
   const config = loadServerConfig({ rootDir: commandLine.rootDir, env: process.env, createMissing: cluster.isPrimary });
   if (cluster.isPrimary) {
+    // The lock comes first: a refused second start must not touch the root, not even its log directory.
+    realFiles.mkdirs(config.rootDir);
+    const lock = acquireRootLock(config.rootDir);
+    process.on('exit', () => lock.release());
     await configureLogging({ rootDir: config.rootDir, env: process.env, version, role: config.httpWorkerCount > 0 ? 'primary' : 'single', debug: commandLine.debug, ...(commandLine.logConfPath === undefined ? {} : { logConfPath: commandLine.logConfPath }) });
-    await runPrimary(config, version);
+    await runPrimary(config, version, lock);
   } else {
     await runWorker(config);
   }

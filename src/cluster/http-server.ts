@@ -11,8 +11,12 @@ export interface RunningHttpServer {
 
 export function startHttpServer(config: ServerConfig, handler: RequestHandler): Promise<RunningHttpServer> {
   const server = http.createServer({ maxHeaderSize: config.httpRequestHeaderBytesMax, keepAliveTimeout: config.httpKeepAliveTimeoutMs }, handler);
-  server.headersTimeout = 60_000;
+  // Slow clients: the request line and headers must arrive within http.request.headers.timeout, and a socket
+  // idle (nothing received or sent) for http.net.connection.timeout is closed. Bodies have no overall bound
+  // because /imp uploads may run for as long as data keeps flowing.
+  server.headersTimeout = config.httpRequestHeadersTimeoutMs;
   server.requestTimeout = 0;
+  server.timeout = config.httpConnectionTimeoutMs;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.httpBindPort, config.httpBindHost, () => {

@@ -10,31 +10,36 @@ export type WorkerToPrimary =
   | { readonly type: 'svc:log'; readonly record: unknown }
   | { readonly type: 'svc:metrics-reply'; readonly requestId: number; readonly snapshot: unknown }
   | { readonly type: 'svc:unhandled-error'; readonly message: string }
+  | { readonly type: 'svc:tokens-ack'; readonly version: number }
   | { readonly type: 'svc:ready' };
 
 export type PrimaryToWorker =
   | { readonly type: 'svc:reply'; readonly id: number; readonly ok: true; readonly result: WriteResult | ImportCommitResult | null }
   | { readonly type: 'svc:reply'; readonly id: number; readonly ok: false; readonly error: ErrorPayload }
   | { readonly type: 'svc:metrics-request'; readonly requestId: number }
+  /** The whole token list after a service-account change; `tokens` is narrowed by the worker (parseTokenEntries). */
+  | { readonly type: 'svc:tokens'; readonly version: number; readonly tokens: unknown }
   | { readonly type: 'svc:shutdown' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:import-abort', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:ready']);
-const PRIMARY_TYPES = new Set(['svc:reply', 'svc:metrics-request', 'svc:shutdown']);
+const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:import-abort', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:ready']);
+const PRIMARY_TYPES = new Set(['svc:reply', 'svc:metrics-request', 'svc:tokens', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !WORKER_TYPES.has(value['type'])) return undefined;
   if ((value['type'] === 'svc:write' || value['type'] === 'svc:import-commit' || value['type'] === 'svc:import-abort') && typeof value['id'] !== 'number') return undefined;
   if (value['type'] === 'svc:write' && typeof value['sql'] !== 'string') return undefined;
+  if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
   return value as unknown as WorkerToPrimary;
 }
 
 export function parsePrimaryMessage(value: unknown): PrimaryToWorker | undefined {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !PRIMARY_TYPES.has(value['type'])) return undefined;
   if (value['type'] === 'svc:reply' && typeof value['id'] !== 'number') return undefined;
+  if (value['type'] === 'svc:tokens' && typeof value['version'] !== 'number') return undefined;
   return value as unknown as PrimaryToWorker;
 }

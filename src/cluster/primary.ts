@@ -1,9 +1,12 @@
 // The primary process: owns the engine (all writes, WAL, commits, recovery), the admin server on :9003 and
 // the log writers; forks and supervises the HTTP workers, or serves HTTP itself when http.worker.count=0.
-// SIGTERM/SIGINT: stop accepting, drain workers, finish queued writes, close the engine, exit 0.
+// SIGTERM/SIGINT: stop accepting, roll back imports still uploading, drain in-flight requests up to
+// shutdown.drain.timeout, finish queued writes, close and fsync db/, release the root lock, exit 0.
+// SIGHUP reopens the log files (after logrotate moved them).
 import { join } from 'node:path';
 import type { ServerConfig } from '../config/server-config.js';
 import { realFiles } from '../core/files.js';
+import { filesFromEnvironment } from '../core/fault-files.js';
 import { Engine } from '../engine/engine.js';
 import { WriterService } from './writer-service.js';
 import { LocalWriterClient } from './local-writer-client.js';
@@ -27,18 +30,46 @@ import type { MetricsRuntime } from '../metrics/metrics-runtime.js';
 import { createClusterMetricsCollector } from '../metrics/cluster-collector.js';
 import { currentMappedBytes } from '../storage/mmap.js';
 import { MetricsRequests } from './metrics-requests.js';
+import { buildHttpDeps } from './http-deps.js';
+import { TokenBroadcast } from './token-broadcast.js';
+import { ServiceAccounts } from '../http/auth/service-accounts.js';
+import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../http/auth/service-account-file.js';
+import { TokenRegistry, type TokenEntry } from '../http/auth/token-registry.js';
+import type { RecoveryReport } from '../engine/engine.js';
+import type { RootLock } from './root-lock.js';
+import { ActiveImports } from '../http/active-imports.js';
 
 const log = getLogger('server-main');
 
-export async function runPrimary(config: ServerConfig, version: string): Promise<void> {
+function logRecovery(recovery: RecoveryReport, lock: RootLock, version: string, rootDir: string): void {
+  const stale = lock.staleOwner;
+  if (stale !== undefined) log.error(`the previous run${stale.pid > 0 ? ` (pid ${stale.pid})` : ''} did not shut down cleanly: stale lock replaced, recovering`);
+  for (const name of recovery.removedLeftovers) log.info(`recovery: removed ${name === '.staging' ? 'staging segments of uncommitted imports' : `dropped table leftover ${name}`}`);
+  for (const table of recovery.replayed) {
+    log.info(`recovery: table ${table.table} replayed ${table.records} WAL record(s) [seq ${table.firstSeq}..${table.lastSeq}, rows ${table.rows}]`);
+  }
+  log.advisory(`svc ${version} root=${rootDir} tables=${recovery.tables} replayed WAL records=${recovery.replayedRecords}`);
+}
+
+export async function runPrimary(config: ServerConfig, version: string, lock: RootLock): Promise<void> {
   for (const dir of ['conf', 'db', 'log', 'public']) realFiles.mkdirs(join(config.rootDir, dir));
   const engine = new Engine({
-    rootDir: config.rootDir, files: realFiles, commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
+    rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
     uncommittedRowsMax: config.uncommittedRowsMax, o3LagMaxMs: config.o3LagMaxMs,
   });
-  const recovery = engine.recover();
-  log.advisory(`svc ${version} root=${config.rootDir} tables=${recovery.tables} replayed WAL records=${recovery.replayedRecords}`);
-  const service = new WriterService(engine);
+  logRecovery(engine.recover(), lock, version, config.rootDir);
+  // Service accounts live in the primary; token changes reach the workers (or the local handler) before the
+  // statement that made them answers.
+  const accounts = new ServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH));
+  const localTokens = new TokenRegistry();
+  localTokens.replace(accounts.tokenEntries());
+  let broadcast: TokenBroadcast | undefined;
+  const publish = (entries: readonly TokenEntry[]): Promise<void> => {
+    localTokens.replace(entries);
+    return broadcast === undefined ? Promise.resolve() : broadcast.publish(entries);
+  };
+  const service = new WriterService(engine, { accounts: { accounts, publish }, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs });
+  const activeImports = new ActiveImports();
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
   let pool: WorkerPool | undefined;
@@ -46,13 +77,17 @@ export async function runPrimary(config: ServerConfig, version: string): Promise
 
   const onWorkerMessage = (slot: WorkerSlot, raw: unknown): void => {
     const message = parseWorkerMessage(raw);
-    if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, pool, service, metricsRequests);
+    if (message !== undefined && message.type === 'svc:tokens-ack') broadcast?.onAck(slot.slot, message.version);
+    else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, pool, service, metricsRequests);
   };
   if (config.httpEnabled && config.httpWorkerCount > 0) {
     pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
+    broadcast = new TokenBroadcast(pool);
     pool.start();
   } else if (config.httpEnabled) {
-    const handler = createHttpHandler({ catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: engine.dbDir, analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs, publicDir: join(config.rootDir, 'public') });
+    const handler = createHttpHandler(buildHttpDeps(config, {
+      catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir, tokens: localTokens, activeImports,
+    }));
     localHttp = await startHttpServer(config, handler);
   }
   const admin = config.httpMinEnabled ? await startAdminServer({
@@ -70,20 +105,28 @@ export async function runPrimary(config: ServerConfig, version: string): Promise
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    log.info(`${signal} received, draining`);
+    const started = Date.now();
+    log.info(`${signal} received, draining [drain=${config.shutdownDrainTimeoutMs}ms]`);
+    service.snapshot.release(signal);
+    const closingHttp = localHttp?.close(config.shutdownDrainTimeoutMs);
+    activeImports.abortAll('server is shutting down');
     await pool?.stop(config.shutdownDrainTimeoutMs);
-    await localHttp?.close(config.shutdownDrainTimeoutMs);
+    await closingHttp;
     await service.idle();
-    engine.close();
+    const synced = engine.close();
     await admin?.close();
     metrics?.close();
-    log.info('stopped');
+    lock.release();
+    log.info(`stopped in ${Date.now() - started} ms; ${synced} files flushed to disk`);
     await shutdownLogging();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGHUP', () => reopenLogFiles());
+  process.on('SIGHUP', () => {
+    reopenLogFiles();
+    log.info('SIGHUP received: log files reopened');
+  });
   process.on('exit', () => flushLogsSync());
 }
 
@@ -117,6 +160,7 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: W
       return;
     }
     case 'svc:ready':
+    case 'svc:tokens-ack':
       return;
   }
 }

@@ -8,11 +8,15 @@ import { IpcWriterClient } from './ipc-writer-client.js';
 import { parsePrimaryMessage } from './ipc.js';
 import type { WorkerToPrimary } from './ipc.js';
 import { startHttpServer } from './http-server.js';
+import { buildHttpDeps } from './http-deps.js';
+import { parseTokenEntries, TokenRegistry } from '../http/auth/token-registry.js';
+import { readServiceAccounts, SERVICE_ACCOUNTS_RELATIVE_PATH, tokenEntriesOf } from '../http/auth/service-account-file.js';
 import { getLogger } from '../log/logger.js';
 import { configureWorkerLogging } from '../log/worker-bridge.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
 import { startMetricsRuntime } from '../metrics/metrics-runtime.js';
 import { currentMappedBytes } from '../storage/mmap.js';
+import { ActiveImports } from '../http/active-imports.js';
 
 const log = getLogger('worker');
 
@@ -24,7 +28,11 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   const metrics = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
   const catalog = new Catalog(join(config.rootDir, 'db'));
-  const handler = createHttpHandler({ catalog, writer, queryTimeoutMs: config.queryTimeoutMs, readOnly: config.httpReadOnly, dbDir: join(config.rootDir, 'db'), analysisMaxLines: config.importAnalysisLinesMax, exportTimeoutMs: config.httpExportTimeoutMs, publicDir: join(config.rootDir, 'public') });
+  // Tokens as of start-up; from here on the primary broadcasts every change (and waits for the ack).
+  const tokens = new TokenRegistry();
+  tokens.replace(tokenEntriesOf(readServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH))));
+  const activeImports = new ActiveImports();
+  const handler = createHttpHandler(buildHttpDeps(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), tokens, activeImports }));
   unhandledErrorChannel.subscribe((event) => {
     if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
   });
@@ -35,7 +43,10 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (stopping) return;
     stopping = true;
     const running = await starting;
-    await running.close(config.shutdownDrainTimeoutMs);
+    const closed = running.close(config.shutdownDrainTimeoutMs);
+    const aborted = activeImports.abortAll('server is shutting down');
+    if (aborted > 0) log.info(`shutdown: rolled back ${aborted} import(s) in progress`);
+    await closed;
     process.exit(0);
   };
   process.on('message', (raw: unknown) => {
@@ -43,6 +54,10 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (message === undefined) return;
     if (message.type === 'svc:reply') writer.onReply(message);
     else if (message.type === 'svc:shutdown') void stop();
+    else if (message.type === 'svc:tokens') {
+      tokens.replace(parseTokenEntries(message.tokens));
+      send({ type: 'svc:tokens-ack', version: message.version });
+    }
     else if (message.type === 'svc:metrics-request' && metrics !== undefined) {
       const requestId = message.requestId;
       void metrics.takeSnapshot().then((snapshot) => send({ type: 'svc:metrics-reply', requestId, snapshot }));

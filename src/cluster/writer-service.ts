@@ -1,5 +1,8 @@
 // Primary side of writes: one queue, so statements apply one at a time in arrival order (the engine is
 // single-threaded and every statement sees the previous commit). Errors come back as typed SvcErrors.
+// Service-account statements go to the accounts file instead of the engine; their reply waits until every
+// worker has the new token list, so a revoked token is refused everywhere once the statement has answered.
+// The queue passes through the snapshot gate: between SNAPSHOT PREPARE and COMPLETE, writes wait here.
 import type { Engine } from '../engine/engine.js';
 import { executeWrite } from '../engine/write-executor.js';
 import type { ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
@@ -7,21 +10,90 @@ import { commitImport } from '../engine/import-commit.js';
 import * as fs from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
-import { SvcError } from '../core/errors.js';
+import { SvcError, asStorageError } from '../core/errors.js';
+import { parseStatement } from '../sql/compiler.js';
+import type { ServiceAccounts } from '../http/auth/service-accounts.js';
+import type { TokenEntry } from '../http/auth/token-registry.js';
+import { SnapshotGate, snapshotKindOf } from './snapshot-gate.js';
+import type { SnapshotStatementKind } from './snapshot-gate.js';
+
+/** Cheap test for a statement that may be a service-account one, so ordinary writes are not parsed twice. */
+const SERVICE_ACCOUNT_HINT = /^[\s;]*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)[\s;]*)*(?:create|drop|alter)\s+service\s+account\b/i;
+
+export interface AccountsBinding {
+  readonly accounts: ServiceAccounts;
+  /** Hands the new token list to every process serving HTTP; resolves once they all have it. */
+  readonly publish: (entries: readonly TokenEntry[]) => Promise<void>;
+}
+
+
+/** Cheap pre-check so only statements that may be SNAPSHOT/CHECKPOINT are parsed a second time here. */
+const SNAPSHOT_WORDS = /\b(snapshot|checkpoint)\b/i;
+
+function snapshotKindOfSql(sql: string): SnapshotStatementKind | undefined {
+  if (!SNAPSHOT_WORDS.test(sql)) return undefined;
+  try {
+    const statement = parseStatement(sql);
+    return statement.kind === 'noop' ? snapshotKindOf(statement.keyword) : undefined;
+  } catch {
+    return undefined; // the queued execution reports the syntax error with its position
+  }
+}
 
 export class WriterService {
   private tail: Promise<unknown> = Promise.resolve();
+  readonly snapshot: SnapshotGate;
+  /** A PREPARE is queued and not yet run: a second one is refused like one arriving after it ran. */
+  private preparePending = false;
+  private readonly accounts: AccountsBinding | undefined;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: Engine, options: { readonly snapshotTimeoutMs: number; readonly accounts?: AccountsBinding }) {
+    this.snapshot = new SnapshotGate(options.snapshotTimeoutMs);
+    this.accounts = options.accounts;
+  }
 
-  private enqueue<T>(work: () => T): Promise<T> {
-    const run = this.tail.then(work, work);
+  private enqueue<T>(work: () => T | Promise<T>): Promise<T> {
+    const gated = (): Promise<T> => this.snapshot.passed().then(work);
+    const run = this.tail.then(gated, gated);
     this.tail = run.catch(() => undefined);
     return run;
   }
 
   executeWrite(sql: string, timeoutMs: number): Promise<WriteResult> {
-    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs }));
+    const accounts = this.accounts;
+    if (accounts !== undefined && SERVICE_ACCOUNT_HINT.test(sql)) {
+      const run = this.tail.then(() => applyAccountStatement(accounts, sql), () => applyAccountStatement(accounts, sql));
+      this.tail = run.catch(() => undefined);
+      return run;
+    }
+    const snapshotKind = snapshotKindOfSql(sql);
+    try {
+      // COMPLETE bypasses the queue (the queue is what it unblocks); PREPARE is refused at once when one is open.
+      if (snapshotKind === 'complete') {
+        this.snapshot.complete();
+        return Promise.resolve({ kind: 'ddl' });
+      }
+      if (snapshotKind === 'prepare') {
+        if (this.preparePending) throw new SvcError('SVC_SNAPSHOT', 'snapshot already being prepared', 400);
+        this.snapshot.checkCanPrepare();
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (snapshotKind === 'prepare') {
+      this.preparePending = true;
+      const prepared = this.enqueue(() => this.prepareSnapshot());
+      void prepared.finally(() => { this.preparePending = false; }).catch(() => undefined);
+      return prepared;
+    }
+    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs })).catch((error: unknown) => Promise.reject(asStorageError(error)));
+  }
+
+  /** Runs in queue order, so every earlier write has committed: flush db/ to disk, then hold later writes. */
+  private prepareSnapshot(): WriteResult {
+    this.engine.flushToDisk();
+    this.snapshot.close();
+    return { kind: 'ddl' };
   }
 
   /** Segment paths arrive over IPC: only directories under db/.staging/ are ever read or deleted. */
@@ -35,9 +107,7 @@ export class WriterService {
     } catch (error) {
       return Promise.reject(error);
     }
-    const run = this.tail.then(() => commitImport(this.engine, request), () => commitImport(this.engine, request));
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.enqueue(() => commitImport(this.engine, request)).catch((error: unknown) => Promise.reject(asStorageError(error)));
   }
 
   importAbort(segmentDir: string): Promise<void> {
@@ -50,4 +120,12 @@ export class WriterService {
   idle(): Promise<void> {
     return this.tail.then(() => undefined, () => undefined);
   }
+}
+
+async function applyAccountStatement(binding: AccountsBinding, sql: string): Promise<WriteResult> {
+  const statement = parseStatement(sql);
+  if (statement.kind !== 'serviceAccount') throw new SvcError('SVC_SQL_SEMANTIC', 'not a service account statement', 400);
+  const result = binding.accounts.apply(statement, Date.now());
+  await binding.publish(binding.accounts.tokenEntries());
+  return result;
 }

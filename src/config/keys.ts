@@ -45,6 +45,8 @@ const KEY_TABLE = [
     description: 'Time a connection may stay idle (nothing received or sent) before it is closed.' },
   { name: 'http.request.header.buffer.size', type: 'size', default: '64k', min: 1024, max: 16 * 1024 * 1024, group: 'HTTP server',
     description: 'Largest accepted request line plus headers; larger requests are refused with 431.' },
+  { name: 'http.request.headers.timeout', type: 'duration', default: '30s', min: 100, group: 'HTTP server',
+    description: 'Time a client has to send the request line and all headers; slower requests are answered 408 and closed.' },
   { name: 'http.request.body.limit', type: 'size', default: '1m', min: 1024, group: 'HTTP server',
     description: 'Largest accepted request body for every endpoint except /imp (uploads are streamed, not buffered).' },
   { name: 'http.query.max.length', type: 'int', default: '1048576', min: 1, group: 'HTTP server',
@@ -91,10 +93,12 @@ const KEY_TABLE = [
     description: 'Upper limit of the time window kept in memory to absorb out-of-order rows before merging them; /imp o3MaxLag overrides it per import.' },
   { name: 'cairo.wal.segment.size', type: 'size', default: '64m', min: 1024 * 1024, group: 'Storage',
     description: 'WAL segment size after which the writer starts a new segment once the current one is applied.' },
+  { name: 'snapshot.prepare.timeout', type: 'duration', default: '5m', min: 1000, max: 3_600_000, group: 'Storage',
+    description: 'How long SNAPSHOT PREPARE (or CHECKPOINT CREATE) holds writes back waiting for SNAPSHOT COMPLETE; after it writes resume and COMPLETE reports the copy as not consistent.' },
 
   // Process
   { name: 'shutdown.drain.timeout', type: 'duration', default: '10s', min: 0, group: 'Process',
-    description: 'On SIGTERM or SIGINT, how long in-flight requests may finish before connections are closed and the process exits.' },
+    description: 'On SIGTERM or SIGINT, how long in-flight requests may finish before connections are closed (imports still uploading are rolled back at once); queued writes then finish, files are flushed and the process exits 0.' },
   { name: 'config.validation.strict', type: 'boolean', default: 'false', group: 'Process',
     description: 'Stop start-up on unknown keys in server.conf instead of logging a warning.' },
 ] as const satisfies readonly ServerKey[];

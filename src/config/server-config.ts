@@ -46,6 +46,7 @@ export interface ServerConfig {
   readonly httpKeepAliveTimeoutMs: number;
   readonly httpConnectionTimeoutMs: number;
   readonly httpRequestHeaderBytesMax: number;
+  readonly httpRequestHeadersTimeoutMs: number;
   readonly httpRequestBodyBytesMax: number;
   readonly queryTextLengthMax: number;
   readonly httpExportTimeoutMs: number;
@@ -75,6 +76,7 @@ export interface ServerConfig {
   readonly walSegmentBytesMax: number;
 
   readonly shutdownDrainTimeoutMs: number;
+  readonly snapshotPrepareTimeoutMs: number;
   readonly configValidationStrict: boolean;
 
   /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
@@ -135,6 +137,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     httpKeepAliveTimeoutMs: read.ms('http.keep-alive.timeout'),
     httpConnectionTimeoutMs: read.ms('http.net.connection.timeout'),
     httpRequestHeaderBytesMax: read.bytes('http.request.header.buffer.size'),
+    httpRequestHeadersTimeoutMs: read.ms('http.request.headers.timeout'),
     httpRequestBodyBytesMax: read.bytes('http.request.body.limit'),
     queryTextLengthMax: read.int('http.query.max.length'),
     httpExportTimeoutMs: read.ms('http.export.timeout'),
@@ -157,6 +160,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     o3LagMaxMs: read.ms('cairo.o3.max.lag'),
     walSegmentBytesMax: read.bytes('cairo.wal.segment.size'),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
+    snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
     configValidationStrict: read.boolean('config.validation.strict'),
   };
 }

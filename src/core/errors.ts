@@ -15,12 +15,15 @@ export const ERROR_CODES = {
   SVC_AUTH_REQUIRED: 'credentials are missing or wrong',
   SVC_FORBIDDEN: 'the statement is not permitted (read-only mode)',
   SVC_OVERLOADED: 'too many concurrent requests',
+  SVC_PAYLOAD_TOO_LARGE: 'a request body is larger than http.request.body.limit',
   SVC_IMPORT_FAILED: 'an import could not be completed',
   SVC_IMPORT_BAD_SCHEMA: 'the schema part of an import is malformed',
   SVC_EXPORT_BAD_PARAMETER: 'an export parameter has an invalid value',
   SVC_CONFIG: 'a configuration value is malformed',
   SVC_STORAGE: 'a storage operation failed (disk full, fsync, rename)',
   SVC_IPC: 'the primary process did not answer a worker request',
+  SVC_ROOT_LOCKED: 'another svc process holds the root directory (lock file svc.lock)',
+  SVC_SNAPSHOT: 'a SNAPSHOT or CHECKPOINT statement is out of sequence, or its snapshot expired before COMPLETE',
   SVC_INTERNAL: 'a bug: an invariant did not hold',
 } as const;
 
@@ -76,6 +79,14 @@ export class StorageError extends SvcError {
     super('SVC_STORAGE', message, 500);
     this.name = 'StorageError';
   }
+}
+
+/** A failed file-system call (an errno error) becomes a StorageError naming the cause; anything else is returned as is. */
+export function asStorageError(error: unknown): unknown {
+  if (error instanceof SvcError || !(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
+  return new StorageError(`storage failure, nothing was committed [${error.message}]`);
 }
 
 export class InternalError extends SvcError {

@@ -50,10 +50,14 @@ export const realFiles: FilesFacade = {
     try {
       writeAll(fd, data, 0);
       if (durable) fs.fsyncSync(fd);
-    } finally {
       fs.closeSync(fd);
+      fs.renameSync(temp, path);
+    } catch (error) {
+      // A failed replace leaves the target as it was and no temp file behind (a full disk stays full otherwise).
+      try { fs.closeSync(fd); } catch { /* already closed */ }
+      fs.rmSync(temp, { force: true });
+      throw error;
     }
-    fs.renameSync(temp, path);
     if (durable) realFiles.fsyncDir(dirname(path));
   },
   rename: (from, to) => fs.renameSync(from, to),
@@ -72,3 +76,41 @@ export const realFiles: FilesFacade = {
     }
   },
 };
+
+/**
+ * fsyncs every file and directory under `root` (fsync acts on the inode, so data written through other
+ * descriptors or mmap is flushed too); returns the number of files synced. Used by shutdown and
+ * SNAPSHOT PREPARE, whatever the commit mode.
+ */
+export function syncTree(root: string): number {
+  let count = 0;
+  const visit = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) visit(path);
+      else if (entry.isFile()) {
+        syncPath(path);
+        count++;
+      }
+    }
+    syncPath(dir);
+  };
+  if (fs.existsSync(root)) visit(root);
+  return count;
+}
+
+function syncPath(path: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, 'r');
+  } catch (error) {
+    // Removed meanwhile (a partition version past its grace period): nothing left to flush.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

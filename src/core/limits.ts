@@ -25,3 +25,5 @@ export const shutdownDrainMs = 10_000;
 export const insertSelectChunkRowsMax = 1_048_576;
 /** Candidate (target row, source row) pairs one partition of an UPDATE ... FROM may examine. */
 export const updateJoinPairsMax = 50_000_000;
+/** Rows SAMPLE BY ... FILL may produce (buckets × keys); a wider fill fails instead of exhausting memory. */
+export const sampleFillRowsMax = 20_000_000;

@@ -2,6 +2,7 @@
 // replayed, leftovers of interrupted commits removed) and owns one TableWriter per table.
 import { join } from 'node:path';
 import type { FilesFacade } from '../core/files.js';
+import { syncTree } from '../core/files.js';
 import type { CommitMode } from '../storage/wal/wal-writer.js';
 import type { TableMeta } from '../storage/table-meta.js';
 import { TableWriter } from '../storage/table-writer.js';
@@ -19,9 +20,21 @@ export interface EngineOptions {
   readonly o3LagMaxMs: number;
 }
 
+export interface ReplayedTable {
+  readonly table: string;
+  readonly records: number;
+  readonly rows: number;
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+}
+
 export interface RecoveryReport {
   readonly tables: number;
   readonly replayedRecords: number;
+  /** Tables whose _txn lagged their WAL, with what was replayed: the trace of an unclean shutdown. */
+  readonly replayed: readonly ReplayedTable[];
+  /** Staging segments of imports that never committed, and dropped tables not yet deleted, removed at start. */
+  readonly removedLeftovers: readonly string[];
 }
 
 export class Engine {
@@ -38,23 +51,35 @@ export class Engine {
 
   /** Opens every table, replaying the WAL where _txn lags it. */
   recover(): RecoveryReport {
-    let replayed = 0;
+    let replayedRecords = 0;
+    const replayed: ReplayedTable[] = [];
+    const removedLeftovers: string[] = [];
     for (const name of this.options.files.list(this.dbDir)) {
       // Dropped tables awaiting deletion and staging segments of imports that never committed.
+      if (name.startsWith('.dropped-') || (name === '.staging' && this.options.files.list(join(this.dbDir, name)).length > 0)) removedLeftovers.push(name);
       if (name.startsWith('.dropped-') || name === '.staging') this.options.files.removeTree(join(this.dbDir, name));
     }
     for (const name of this.catalog.listTableNames()) {
       const writer = TableWriter.open(join(this.dbDir, name), this.writerOptions());
+      let records = 0;
+      let rows = 0;
+      let firstSeq = 0;
+      let lastSeq = 0;
       for (const record of readWalRecords(this.options.files, writer.dir)) {
         if (record.seq <= writer.txn.walSeq) continue;
         writer.replay(record.seq, record.chunk);
-        replayed++;
+        if (records === 0) firstSeq = record.seq;
+        lastSeq = record.seq;
+        records++;
+        rows += record.chunk.rowCount;
       }
+      if (records > 0) replayed.push({ table: name, records, rows, firstSeq, lastSeq });
+      replayedRecords += records;
       this.writers.set(name, writer);
       this.nextTableId = Math.max(this.nextTableId, writer.meta.tableId + 1);
     }
-    if (replayed > 0) walChannel.publish({ kind: 'replay', records: replayed });
-    return { tables: this.writers.size, replayedRecords: replayed };
+    if (replayedRecords > 0) walChannel.publish({ kind: 'replay', records: replayedRecords });
+    return { tables: this.writers.size, replayedRecords, replayed, removedLeftovers };
   }
 
   writerOptions(): { files: FilesFacade; commitMode: CommitMode; walSegmentBytesMax: number } {
@@ -106,8 +131,15 @@ export class Engine {
     return this.catalog.listTableNames().filter(isTableDirName);
   }
 
-  close(): void {
+  /** Makes everything committed so far durable, whatever cairo.commit.mode says; returns the files synced. */
+  flushToDisk(): number {
+    return syncTree(this.dbDir);
+  }
+
+  /** Closes every writer (WAL segments included), then flushes db/ to disk; returns the files synced. */
+  close(): number {
     for (const writer of this.writers.values()) writer.close();
     this.writers.clear();
+    return this.flushToDisk();
   }
 }

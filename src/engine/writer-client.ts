@@ -4,7 +4,9 @@
 export type WriteResult =
   | { readonly kind: 'ddl' }
   | { readonly kind: 'insert'; readonly rows: number }
-  | { readonly kind: 'update'; readonly rows: number };
+  | { readonly kind: 'update'; readonly rows: number }
+  /** ALTER SERVICE ACCOUNT ... CREATE TOKEN: the token text, returned this once and never stored. */
+  | { readonly kind: 'token'; readonly account: string; readonly token: string; readonly expiresAtMs: number };
 
 export interface ImportCommitRequest {
   /** Directory of the finished staging segment. */

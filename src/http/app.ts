@@ -1,5 +1,7 @@
 // The :9000 application: the SQL endpoints are dispatched first on the plain node:http request (the hot path),
 // everything else goes through express (static files: the root's public/, then the bundled console; 404s).
+// Every request first passes the per-worker concurrency gate, then authentication (so static files are
+// covered too), then the body limit.
 // Every route reports to the metrics channel and turns unexpected errors into 500 + an unhandled-error event.
 import express from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,6 +14,9 @@ import type { ImportRouteDeps } from './routes/import.js';
 import { reportUnhandled } from './error-response.js';
 import { staticFileHandlers } from './static-files.js';
 import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
+import type { Authenticator } from './auth/authenticator.js';
+import { authenticateRequest } from './auth/auth-gate.js';
+import { ConcurrencyGate, limitUnusedBody, type RequestLimits } from './request-limits.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -31,8 +36,12 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\r\n`);
 }
 
-/** `publicDir`: the root's public/ directory, served before the bundled console (static-files.ts). */
-export type HttpDeps = ExportRouteDeps & ImportRouteDeps & { readonly publicDir: string };
+export type HttpDeps = ExportRouteDeps & ImportRouteDeps & {
+  readonly authenticate: Authenticator;
+  readonly limits: RequestLimits;
+  /** The root's public/ directory, served before the bundled console (static-files.ts). */
+  readonly publicDir: string;
+};
 
 const IMPORT_PATHS = new Set(['/imp', '/upload']);
 
@@ -41,6 +50,7 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
   app.disable('x-powered-by');
   app.use(...staticFileHandlers(deps.publicDir));
   app.use((_req, res) => sendText(res, 404, 'Not Found'));
+  const gate = new ConcurrencyGate(deps.limits.concurrentRequestsMax);
 
   return (req, res) => {
     const started = process.hrtime.bigint();
@@ -49,6 +59,10 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
       httpRequestChannel.publish({ endpoint: httpEndpointOf(path), status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
     });
     try {
+      if (!gate.admit(res)) return;
+      const principal = authenticateRequest(req, res, deps.authenticate);
+      if (principal === undefined) return;
+      if (!IMPORT_PATHS.has(path) && !limitUnusedBody(req, res, deps.limits.bodyBytesMax)) return;
       if (EXECUTE_PATHS.has(path) || path === VALIDATE_PATH) {
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           res.setHeader('Allow', 'GET');
@@ -59,7 +73,7 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
           handleValidate(req, res, deps);
           return;
         }
-        handleExecute(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
+        handleExecute(req, res, deps, principal).catch((error: unknown) => failUnexpectedly(res, error));
         return;
       }
       if (path === '/exp') {

@@ -1,5 +1,13 @@
 // URL parameters of the SQL endpoints, parsed from the raw query string as QuestDB does: names are
 // case-sensitive, a flag is true only for the literal `true` (any case), an unparseable limit is ignored.
+import { SqlError } from '../core/errors.js';
+
+/** Refuses statement text longer than http.query.max.length, before any parsing work is spent on it. */
+export function checkQueryLength(query: string, lengthMax: number): void {
+  if (query.length > lengthMax) {
+    throw new SqlError(`query text is too long [length=${query.length}, max=${lengthMax}]`, lengthMax, 'SVC_SQL_LIMIT');
+  }
+}
 export interface ExecuteParams {
   readonly query: string;
   readonly count: boolean;

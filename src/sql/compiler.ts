@@ -7,7 +7,8 @@ import type { QueryFactory } from './exec/operator.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { TableSnapshot } from '../storage/table-reader.js';
 import type { SourceEnv } from './bind/bind-source.js';
-import { bindSelect, applyLimit } from './bind/bind-select.js';
+import { applyLimit } from './bind/bind-select.js';
+import { bindQueryWith } from './bind/bind-query.js';
 import { SortFactory } from './exec/sort.js';
 import { LimitFactory, limitRange } from './exec/limit.js';
 import { showCreateTableFactory, showSettingFactory, showTablesFactory, tableColumnsFactory, tablePartitionsFactory } from './bind/meta-sources.js';
@@ -19,7 +20,7 @@ export type { ColumnBatch, Vector, VectorData } from './exec/batch.js';
 export type { QueryFactory, Cursor, ExecContext, Cancellation } from './exec/operator.js';
 export { createExecContext, drain } from './exec/operator.js';
 export type { OutputColumn } from './bind/bound.js';
-export type { Statement, QueryExpr } from './syntax/ast.js';
+export type { Statement, QueryExpr, ServiceAccountStatement } from './syntax/ast.js';
 export { createRuntime } from './codegen/runtime.js';
 
 export type CompiledStatement =
@@ -38,6 +39,7 @@ export function queryTypeOf(statement: Statement): string {
     case 'insert': return 'INSERT';
     case 'update': return 'UPDATE';
     case 'noop': return statement.keyword;
+    case 'serviceAccount': return statement.action === 'create' ? 'CREATE SERVICE ACCOUNT' : statement.action === 'drop' ? 'DROP SERVICE ACCOUNT' : 'ALTER SERVICE ACCOUNT';
     default: return 'SELECT';
   }
 }
@@ -59,11 +61,7 @@ export function createSourceEnv(catalog: Catalog): SourceEnv {
 }
 
 export function bindQueryExpr(query: QueryExpr, env: SourceEnv): QueryFactory {
-  if (query.kind === 'select') {
-    if (query.with.length > 0) throw sqlSemanticError('WITH is not supported yet', query.position);
-    return bindSelect(query, env);
-  }
-  throw sqlSemanticError('set operations are not supported yet', query.position);
+  return bindQueryWith(query, env);
 }
 
 export function compileStatement(statement: Statement, catalog: Catalog): CompiledStatement {

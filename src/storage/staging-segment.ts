@@ -39,27 +39,46 @@ export function stagingRoot(dbDir: string): string {
  * followed by the exact int64 values when the vector has them.
  */
 function encodeStagedColumn(column: StagedColumn, type: ColumnType, rowCount: number): { data: Buffer; exact?: Buffer } {
-  if (type === 'SYMBOL' || isVariableSize(type) || type === 'UUID') {
-    const parts: Buffer[] = [];
-    for (let row = 0; row < rowCount; row++) {
-      const raw = column.data[row];
-      const text = column.type === 'SYMBOL' ? ((raw as number) < 0 ? null : (column.symbols?.[raw as number] ?? null)) : raw;
-      if (text === null || text === undefined) {
-        parts.push(Buffer.from([255, 255, 255, 255]));
-        continue;
-      }
-      const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text as Uint8Array);
-      const header = Buffer.allocUnsafe(4);
-      header.writeInt32LE(bytes.length);
-      parts.push(header, bytes);
-    }
-    return { data: Buffer.concat(parts) };
-  }
+  if (type === 'SYMBOL' || isVariableSize(type) || type === 'UUID') return { data: encodeTextRecords(column, rowCount) };
   if (!ArrayBuffer.isView(column.data)) throw new StorageError(`cannot stage a ${type} column from this layout`);
   const view = column.data as unknown as Uint8Array;
   const data = Buffer.from(view.buffer, view.byteOffset, rowCount * view.BYTES_PER_ELEMENT);
   if (column.exact === undefined) return { data };
   return { data, exact: Buffer.from(column.exact.buffer, column.exact.byteOffset, rowCount * 8) };
+}
+
+/**
+ * [int32 length][utf8] records (length -1 = null) written into one growing buffer: no per-row allocations,
+ * which dominated the import profile when every record was its own Buffer.
+ */
+function encodeTextRecords(column: StagedColumn, rowCount: number): Buffer {
+  let out = Buffer.allocUnsafe(Math.max(64, rowCount * 16));
+  let position = 0;
+  for (let row = 0; row < rowCount; row++) {
+    const raw = column.data[row];
+    const text = column.type === 'SYMBOL' ? ((raw as number) < 0 ? null : (column.symbols?.[raw as number] ?? null)) : raw;
+    // Worst case: 3 UTF-8 bytes per UTF-16 unit (a raw byte value counts once).
+    const worst = 4 + (typeof text === 'string' ? text.length * 3 : text instanceof Uint8Array ? text.length : 0);
+    if (position + worst > out.length) {
+      const grown = Buffer.allocUnsafe(Math.max(out.length * 2, position + worst));
+      out.copy(grown, 0, 0, position);
+      out = grown;
+    }
+    if (text === null || text === undefined) {
+      out.writeInt32LE(-1, position);
+      position += 4;
+    } else if (typeof text === 'string') {
+      const written = out.write(text, position + 4, 'utf8');
+      out.writeInt32LE(written, position);
+      position += 4 + written;
+    } else {
+      const bytes = text as Uint8Array;
+      out.writeInt32LE(bytes.length, position);
+      out.set(bytes, position + 4);
+      position += 4 + bytes.length;
+    }
+  }
+  return out.subarray(0, position);
 }
 
 export class StagingSegmentWriter {

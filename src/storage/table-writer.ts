@@ -75,16 +75,30 @@ export class TableWriter {
     if (chunk.rowCount === 0) return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: 0, outOfOrder: false, walBytes: 0 };
     const seq = this.txnValue.walSeq + 1;
     const walMark = this.wal.mark();
-    const walBytes = this.wal.append(seq, chunk);
+    let walBytes = 0;
+    let outOfOrder = false;
     try {
-      const outOfOrder = this.apply(chunk, seq);
-      this.wal.afterCommit();
-      return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: chunk.rowCount, outOfOrder, walBytes };
+      // The append is inside the try: a record written but not fsynced must be cut off too, or the next
+      // start would replay a statement whose client was told it failed.
+      walBytes = this.wal.append(seq, chunk);
+      outOfOrder = this.apply(chunk, seq);
     } catch (error) {
-      this.wal.undo(walMark);
-      this.rollbackSymbols();
+      this.rollback(walMark);
       throw error;
     }
+    this.wal.afterCommit();
+    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: chunk.rowCount, outOfOrder, walBytes };
+  }
+
+  /** Undoes a failed insert: WAL tail and unflushed symbols. Column bytes past the committed rows are ignored by readers and overwritten by the next append. */
+  private rollback(walMark: number): void {
+    try {
+      this.wal.undo(walMark);
+    } catch {
+      // The record stays in the WAL with the sequence number the next insert reuses; replay keeps only the
+      // last record of a sequence number, so the failed one is never applied.
+    }
+    this.rollbackSymbols();
   }
 
   /** Re-applies a WAL record found newer than _txn at start-up. */
@@ -275,7 +289,23 @@ export class TableWriter {
   }
 
   private publish(state: TxnState): void {
-    this.options.files.writeFileAtomic(join(this.dir, '_txn'), encodeTxn(state), this.options.commitMode === 'sync');
+    const path = join(this.dir, '_txn');
+    try {
+      this.options.files.writeFileAtomic(path, encodeTxn(state), this.options.commitMode === 'sync');
+    } catch (error) {
+      this.restoreTxn(path);
+      throw error;
+    }
     this.txnValue = state;
+  }
+
+  /** A replace can fail after its rename (directory fsync): put the committed state back so readers never see a failed commit. */
+  private restoreTxn(path: string): void {
+    const committed = encodeTxn(this.txnValue);
+    try {
+      if (!this.options.files.readFile(path).equals(committed)) this.options.files.writeFileAtomic(path, committed, false);
+    } catch {
+      // The disk refuses even the restore; the next commit replaces _txn from the in-memory state again.
+    }
   }
 }

@@ -79,13 +79,15 @@ test('Parquet: codec, row groups, statistics, bloom filters and format version f
   const snappy = reader.save('snappy.parquet', (await download({ query: 'select * from ex', fmt: 'parquet', compression_codec: 'SNAPPY', row_group_size: '2', statistics_enabled: 'false', bloom_filter_columns: 'v', parquet_version: '1' })).bytes);
   t.deepEqual(await reader.rows(`select distinct compression from parquet_metadata('${snappy}')`), [{ compression: 'SNAPPY' }]);
   t.deepEqual(await reader.rows(`select row_group_id::int g, max(row_group_num_rows)::int n from parquet_metadata('${snappy}') group by 1 order by 1`), [{ g: 0, n: 2 }, { g: 1, n: 1 }]);
-  t.deepEqual(await reader.rows(`select count(*)::int n from parquet_metadata('${snappy}') where stats_min is not null`), [{ n: 0 }]);
+  t.deepEqual(await reader.rows(`select count(*)::int n from parquet_metadata('${snappy}') where stats_min_value is not null or stats_max_value is not null or stats_null_count is not null`), [{ n: 0 }]);
   t.deepEqual(await reader.rows(`select format_version::int v from parquet_file_metadata('${snappy}')`), [{ v: 1 }]);
   // Only a bloom filter can exclude a row group for 'x' (row group 1 has no statistics to go by).
   const probe = await reader.rows(`select row_group_id::int g, bloom_filter_excludes e from parquet_bloom_probe('${snappy}', 'v', 'x') order by 1`);
   t.deepEqual(probe, [{ g: 0, e: false }, { g: 1, e: true }]);
   const v2 = reader.save('v2.parquet', (await download({ query: 'select * from ex', fmt: 'parquet' })).bytes);
   t.deepEqual(await reader.rows(`select format_version::int v from parquet_file_metadata('${v2}')`), [{ v: 2 }]);
+  // Statistics are on by default: every non-null column chunk of the default export carries min and max.
+  t.deepEqual(await reader.rows(`select count(*)::int n from parquet_metadata('${v2}') where path_in_schema = 'd' and stats_min_value is not null and stats_max_value is not null`), [{ n: 1 }]);
 });
 
 test('Parquet: partition_by=DAY downloads a ZIP of one file per day', async (t) => {

@@ -27,6 +27,9 @@ export interface StartOptions {
   readonly rootDir?: string;
   readonly httpPort?: number;
   readonly minPort?: number;
+  /** main.js to run instead of the checkout's dist/main.js (an installed release tree). */
+  readonly entryScript?: string;
+  readonly cwd?: string;
 }
 
 export interface TestServer {
@@ -54,7 +57,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     SVC_LOG_W_STDOUT_LEVEL: 'ERROR',
     ...options.env,
   };
-  const child = spawn(process.execPath, [mainScript, '-d', rootDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.entryScript ?? mainScript, '-d', rootDir], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
@@ -90,7 +93,8 @@ async function waitUntilReady(server: TestServer, exited: Promise<number | null>
     if (dead) throw new Error(`svc exited during start-up:\n${server.output()}`);
     try {
       const response = await fetch(`${server.baseUrl}/exec?query=select%201`);
-      if (response.status === 200) {
+      // 401: authentication is on, and the server is answering.
+      if (response.status === 200 || response.status === 401) {
         await response.text();
         return;
       }

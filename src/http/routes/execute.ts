@@ -4,20 +4,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, Cursor, ExecContext, QueryFactory } from '../../sql/compiler.js';
 import { compile, createExecContext, createRuntime } from '../../sql/compiler.js';
-import type { WriterClient } from '../../engine/writer-client.js';
-import { parseExecuteParams } from '../query-params.js';
+import type { WriteResult, WriterClient } from '../../engine/writer-client.js';
+import { checkQueryLength, parseExecuteParams } from '../query-params.js';
 import type { ExecuteParams } from '../query-params.js';
 import { JSON_CONTENT_TYPE, sendJson, sendQueryError } from '../error-response.js';
 import { JsonResultWriter } from '../../output/json-writer.js';
 import { isEmptyStatement } from '../../sql/compiler.js';
 import { SqlError } from '../../core/errors.js';
 import { queryChannel } from '../../core/diagnostics.js';
+import type { Principal } from '../auth/authenticator.js';
+import { checkWritePermitted } from '../auth/write-permission.js';
+import { tokenResultBody } from '../auth/token-result.js';
 
 export interface SqlRouteDeps {
   readonly catalog: Catalog;
   readonly writer: WriterClient;
   readonly queryTimeoutMs: number;
   readonly readOnly: boolean;
+  /** http.query.max.length, in UTF-16 code units. */
+  readonly queryTextLengthMax: number;
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -32,7 +37,16 @@ export function emptyQueryBody(version: number): string {
   return `{"${version >= 2 ? 'notice' : 'error'}":"empty query","query":"","position":"0"}`;
 }
 
-export async function handleExecute(req: IncomingMessage, res: ServerResponse, deps: SqlRouteDeps): Promise<void> {
+function writeResultBody(query: string, result: WriteResult): string {
+  switch (result.kind) {
+    case 'ddl': return '{"ddl":"OK"}';
+    case 'update': return `{"dml":"OK","updated":${result.rows}}`;
+    case 'insert': return '{"dml":"OK"}';
+    case 'token': return tokenResultBody(query, result.account, result.token, result.expiresAtMs);
+  }
+}
+
+export async function handleExecute(req: IncomingMessage, res: ServerResponse, deps: SqlRouteDeps, principal: Principal): Promise<void> {
   const params = parseExecuteParams(req.url ?? '');
   if (isEmptyStatement(params.query)) {
     sendJson(res, 200, emptyQueryBody(params.version));
@@ -45,12 +59,13 @@ export async function handleExecute(req: IncomingMessage, res: ServerResponse, d
   res.on('close', onClose);
   let outcome: 'ok' | 'error' | 'cancelled' | 'timeout' = 'ok';
   try {
+    checkQueryLength(params.query, deps.queryTextLengthMax);
     const compiled = compile(params.query, deps.catalog);
     const compiledAt = process.hrtime.bigint();
     if (compiled.kind === 'write') {
-      if (deps.readOnly) throw new SqlError('Write permission denied', 0, 'SVC_FORBIDDEN', 403);
+      checkWritePermitted(compiled.statement, deps.readOnly, principal);
       const result = await deps.writer.executeWrite(params.query);
-      sendJson(res, 200, result.kind === 'ddl' ? '{"ddl":"OK"}' : result.kind === 'update' ? `{"dml":"OK","updated":${result.rows}}` : '{"dml":"OK"}');
+      sendJson(res, 200, writeResultBody(params.query, result));
       return;
     }
     const ctx = createExecContext(createRuntime(Date.now() * 1000), cancellation, timeoutMs);

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ColumnBatch, Cursor, ExecContext, QueryFactory } from '../../sql/compiler.js';
 import { compile, createExecContext, createRuntime, limitFactory } from '../../sql/compiler.js';
-import { searchParamsOf, flag } from '../query-params.js';
+import { checkQueryLength, searchParamsOf, flag } from '../query-params.js';
 import { queryErrorBody, sendJson, sendQueryError } from '../error-response.js';
 import { createCsvWriter } from '../../output/csv-writer.js';
 import { checkParquetColumns, parseParquetParams } from '../../output/parquet-params.js';
@@ -65,7 +65,9 @@ export async function handleExport(req: IncomingMessage, res: ServerResponse, de
   let outcome: 'ok' | 'error' | 'cancelled' | 'timeout' = 'ok';
   let cursor: Cursor | undefined;
   try {
+    checkQueryLength(query, deps.queryTextLengthMax);
     const compiled = compile(query, deps.catalog);
+    if (compiled.kind === 'write' && deps.readOnly) throw new SqlError('Write permission denied', 0, 'SVC_FORBIDDEN', 403);
     if (compiled.kind === 'write') throw new SqlError('/exp accepts queries only', 0);
     const limit = parseExportLimit(params.get('limit'));
     const factory: QueryFactory = limit === undefined ? compiled.factory : limitFactory(compiled.factory, limit.lo, limit.hi);

@@ -13,8 +13,10 @@ import { createImportStaging, type ImportStaging } from '../../import/staging.js
 import { flag, searchParamsOf } from '../query-params.js';
 import { SvcError } from '../../core/errors.js';
 import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
+import { reportUnhandled } from '../error-response.js';
 import type { ColumnType } from '../../types/column-type.js';
 import type { ImportAtomicity } from '../../import/import-session.js';
+import type { ActiveImports } from '../active-imports.js';
 
 export interface ImportRouteDeps {
   readonly catalog: Catalog;
@@ -22,6 +24,8 @@ export interface ImportRouteDeps {
   readonly dbDir: string;
   readonly analysisMaxLines: number;
   readonly readOnly: boolean;
+  /** Uploads in progress, rolled back by shutdown; absent in tests that build a handler alone. */
+  readonly activeImports?: ActiveImports;
 }
 
 interface ImportParams {
@@ -84,8 +88,13 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     segment?.abort();
     const message = error instanceof Error ? error.message : String(error);
     const status = error instanceof SvcError ? error.httpStatus : 500;
+    // Storage failures and bugs are C records (and count as unhandled); user mistakes in the upload are not.
+    if (status >= 500) reportUnhandled('import', error);
     queryChannel.publish({ endpoint: 'import', outcome: 'error', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
-    send(res, status >= 500 ? 500 : 400, params, renderImportFailure(message, table, params.json ? 'json' : 'tabular'));
+    // Read-only refusal (403) and an overloaded primary (503) keep their meaning for clients; other
+    // request-level failures are QuestDB's 400, and anything else unexpected stays a 500.
+    const sentStatus = status === 403 || status === 503 ? status : status >= 500 ? 500 : 400;
+    send(res, sentStatus, params, renderImportFailure(message, table, params.json ? 'json' : 'tabular'));
     req.unpipe();
     req.resume();
   };
@@ -93,6 +102,14 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     fail(new SvcError('SVC_FORBIDDEN', 'Write permission denied', 403));
     return;
   }
+  // Shutdown rolls back an upload still streaming; once its commit is sent, the primary finishes it.
+  let committing = false;
+  const deregister = deps.activeImports?.add((reason) => {
+    if (committing || finished || failed) return;
+    res.shouldKeepAlive = false;
+    fail(new SvcError('SVC_IMPORT_FAILED', `${reason}; the import was rolled back`, 503));
+  }) ?? ((): void => undefined);
+  res.on('close', deregister);
   res.on('close', () => {
     if (!finished && !failed) {
       failed = true;
@@ -149,6 +166,7 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
       current.finish().then(async (summary) => {
         staging.finish(current.columns());
         if (failed) return;
+        committing = true;
         const result = await deps.writer.importCommit({ segmentDir: staging.dir, table: table as string, create: params.create, overwrite: params.overwrite, partitionBy: params.partitionBy, ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }) });
         finished = true;
         const rowsImported = result.rowsCommitted;

@@ -2,7 +2,7 @@
 // index; other statements with `{"queryType": ...}`. Nothing is executed or created.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compile } from '../../sql/compiler.js';
-import { parseExecuteParams } from '../query-params.js';
+import { checkQueryLength, parseExecuteParams } from '../query-params.js';
 import { sendJson, sendQueryError } from '../error-response.js';
 import { columnsJson } from '../../output/json-writer.js';
 import { jsonString } from '../../types/value-format.js';
@@ -17,6 +17,7 @@ export function handleValidate(req: IncomingMessage, res: ServerResponse, deps: 
     return;
   }
   try {
+    checkQueryLength(params.query, deps.queryTextLengthMax);
     const compiled = compile(params.query, deps.catalog);
     if (compiled.kind === 'write') {
       sendJson(res, 200, `{"queryType":${jsonString(compiled.queryType)}}`);

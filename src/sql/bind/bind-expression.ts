@@ -1,6 +1,8 @@
 // Binds expression ASTs: resolves columns in a scope, types literals, resolves calls and operators in the
 // function registry, applies the implicit casts QuestDB applies (text compared with timestamps or numbers).
-import type { BetweenExpr, CallExpr, CaseExpr, Expr, InExpr, LiteralExpr } from '../syntax/ast.js';
+import type { BetweenExpr, CallExpr, CaseExpr, Expr, InExpr, LiteralExpr, QueryExpr } from '../syntax/ast.js';
+import type { QueryFactory } from '../exec/operator.js';
+import { bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
 import type { BoundCall, BoundConstant, BoundExpr } from './bound.js';
 import type { Scope } from './scope.js';
 import type { ValueType } from '../../types/column-type.js';
@@ -22,6 +24,13 @@ export interface BindContext {
   readonly onWindow?: (call: CallExpr) => BoundExpr;
   /** Clause name for "aggregate functions are not allowed in WHERE". */
   readonly clause: string;
+  /** Binds a subquery (IN (SELECT ..), scalar subqueries); undefined where subqueries are not allowed. */
+  readonly bindQuery?: (query: QueryExpr) => QueryFactory;
+}
+
+function subqueryFactory(query: QueryExpr, ctx: BindContext, position: number): QueryFactory {
+  if (ctx.bindQuery === undefined) throw sqlSemanticError(`subqueries are not supported in ${ctx.clause}`, position);
+  return ctx.bindQuery(query);
 }
 
 const COMPARISONS = new Set(['=', '!=', '<', '<=', '>', '>=']);
@@ -54,7 +63,7 @@ export function bindExpression(expr: Expr, ctx: BindContext): BoundExpr {
     case 'in': return bindIn(expr, ctx);
     case 'between': return bindBetween(expr, ctx);
     case 'isNull': return call(expr.negated ? 'isnotnull' : 'isnull', [bindExpression(expr.operand, ctx)], expr.position);
-    case 'subquery': throw sqlSemanticError('scalar subqueries are not supported yet', expr.position);
+    case 'subquery': return bindScalarSubquery(subqueryFactory(expr.query, ctx, expr.position), expr.position);
     case 'array': case 'arrayIndex': throw sqlSemanticError('arrays are not supported yet', expr.position);
     default: return assertNever(expr, 'expression');
   }
@@ -196,8 +205,11 @@ function nullExpression(type: ValueType): string {
 }
 
 function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
-  if (expr.subquery !== undefined) throw sqlSemanticError('IN (SELECT ...) is not supported yet', expr.position);
   const operand = bindExpression(expr.operand, ctx);
+  if (expr.subquery !== undefined) {
+    const test = bindInSubquery(operand, subqueryFactory(expr.subquery, ctx, expr.position), expr.position);
+    return expr.negated ? call('not', [test], expr.position) : test;
+  }
   const list = expr.list ?? [];
   const single = list[0];
   if (list.length === 1 && operand.type === 'TIMESTAMP' && single?.kind === 'literal' && single.literalType === 'STRING') {

@@ -1,6 +1,7 @@
-// SELECT → QueryFactory: source, WHERE filter, projection or (implicit) aggregation, DISTINCT, ORDER BY,
-// LIMIT. Column pruning: table scans are built after binding, with only the columns the query referenced.
-import type { CallExpr, Expr, OrderItem, SelectItem, SelectQuery } from '../syntax/ast.js';
+// SELECT → QueryFactory: source, WHERE filter, projection, (implicit) aggregation, SAMPLE BY or window
+// functions, DISTINCT, ORDER BY, LIMIT. Column pruning: table scans are built after binding, with only the
+// columns the query referenced.
+import type { Expr, OrderItem, SelectItem, SelectQuery } from '../syntax/ast.js';
 import type { BoundExpr, OutputColumn } from './bound.js';
 import type { QueryFactory } from '../exec/operator.js';
 import type { BindContext } from './bind-expression.js';
@@ -9,32 +10,25 @@ import type { BoundSource, SourceEnv } from './bind-source.js';
 import { bindSource } from './bind-source.js';
 import { OutputNames, defaultColumnName } from './output-names.js';
 import { FilterFactory, ProjectFactory } from '../exec/basic-operators.js';
-import type { AggregateSpec } from '../exec/group-by.js';
 import { GroupByFactory } from '../exec/group-by.js';
 import type { SortKey } from '../exec/sort.js';
 import { SortFactory } from '../exec/sort.js';
 import { LimitFactory, limitRange } from '../exec/limit.js';
-import { Scope } from './scope.js';
-import { isAggregateName, resolveAggregate, resolvedReturnType } from '../functions/registry.js';
 import { sqlSemanticError } from '../../core/errors.js';
-import { filterSource } from '../exec/filtered-scan.js';
 import { countFromMetadata, tailScan } from '../exec/scan-shortcuts.js';
 import { limitKeepRows, orderBy } from '../exec/top-n.js';
 import { bindLatestOn } from './bind-latest-on.js';
 import { firstWindowCall, planWindow } from './bind-window.js';
-
-interface ProjectedItem {
-  readonly expr: Expr;
-  readonly name: string;
-  /** Star-expanded items name their scope column by index: over a join a bare name may be ambiguous. */
-  readonly scopeIndex?: number;
-}
+import { planSampleBy, sampleRangeWhere } from './bind-sample-by.js';
+import type { ProjectedItem, ProjectionPlan } from './select-items.js';
+import { bindAggregation, bindItem, containsAggregate, filtered } from './select-items.js';
 
 export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const from = bindSource(query.from, env);
-  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE' };
-  const where = query.where === undefined ? undefined : bindExpression(query.where, whereContext);
-  if (where !== undefined && where.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', query.where?.position ?? 0);
+  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE', bindQuery: env.bindQuery };
+  const whereExpr = sampleRangeWhere(query, from);
+  const where = whereExpr === undefined ? undefined : bindExpression(whereExpr, whereContext);
+  if (where !== undefined && where.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', whereExpr?.position ?? 0);
   // LATEST ON consumes the WHERE (it filters before picking the newest row per key); otherwise both pass through.
   const { source, predicate } = bindLatestOn(query, from, where);
   const items = expandItems(query.columns, source);
@@ -42,7 +36,9 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const windowCall = items.map((item) => firstWindowCall(item.expr)).find((call) => call !== undefined);
   // Window functions run over the rows WHERE leaves, so they cannot share a level with aggregation.
   if (windowCall !== undefined && hasAggregates) throw sqlSemanticError('Window function is not allowed in context of aggregation. Use sub-query.', windowCall.position);
-  const plan = windowCall !== undefined ? planWindow(items, source) : hasAggregates ? planAggregate(items, source) : planProjection(items, source);
+  const plan = windowCall !== undefined ? planWindow(items, source)
+    : query.sampleBy !== undefined ? planSampleBy(query, query.sampleBy, items, source)
+    : hasAggregates ? planAggregate(items, source, env, query) : planProjection(items, source, env);
   const orderKeys = bindOrderBy(query.orderBy, plan, source);
   let factory = plan.build(predicate);
   if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
@@ -93,40 +89,8 @@ function expandItems(columns: readonly SelectItem[], source: BoundSource): Proje
   return items;
 }
 
-function bindItem(item: ProjectedItem, context: BindContext): BoundExpr {
-  if (item.scopeIndex === undefined) return bindExpression(item.expr, context);
-  const type = context.scope.columns[item.scopeIndex]?.type ?? 'NULL';
-  return { kind: 'column', type, index: context.scope.slotOf(item.scopeIndex), position: item.expr.position };
-}
-
-function containsAggregate(expr: Expr): boolean {
-  switch (expr.kind) {
-    case 'call': return (isAggregateName(expr.name) && expr.over === undefined) || expr.args.some(containsAggregate);
-    case 'unary': return containsAggregate(expr.operand);
-    case 'binary': return containsAggregate(expr.left) || containsAggregate(expr.right);
-    case 'cast': return containsAggregate(expr.operand);
-    case 'case': return (expr.subject !== undefined && containsAggregate(expr.subject)) || expr.whens.some((w) => containsAggregate(w.when) || containsAggregate(w.then)) || (expr.otherwise !== undefined && containsAggregate(expr.otherwise));
-    case 'in': return containsAggregate(expr.operand) || (expr.list ?? []).some(containsAggregate);
-    case 'between': return containsAggregate(expr.operand) || containsAggregate(expr.low) || containsAggregate(expr.high);
-    case 'isNull': return containsAggregate(expr.operand);
-    default: return false;
-  }
-}
-
-/** What the rest of SELECT binding needs from the projection/aggregation step. */
-interface ProjectionPlan {
-  readonly outputs: readonly OutputColumn[];
-  /** Adds a hidden sort column bound over the source (non-aggregate queries only); returns its output index. */
-  addHidden(expr: Expr): number;
-  build(predicate: BoundExpr | undefined): QueryFactory;
-}
-
-function filtered(source: BoundSource, predicate: BoundExpr | undefined): QueryFactory {
-  return filterSource(source.build(), predicate);
-}
-
-function planProjection(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
-  const context: BindContext = { scope: source.scope, clause: 'SELECT' };
+function planProjection(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv): ProjectionPlan {
+  const context: BindContext = { scope: source.scope, clause: 'SELECT', bindQuery: env.bindQuery };
   const exprs: BoundExpr[] = items.map((item) => bindItem(item, context));
   const names: string[] = items.map((item) => item.name);
   const outputs = exprs.map((expr, k) => ({ name: names[k] as string, type: expr.type }));
@@ -149,32 +113,9 @@ function planProjection(items: readonly ProjectedItem[], source: BoundSource): P
   };
 }
 
-function planAggregate(items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
-  const sourceContext: BindContext = { scope: source.scope, clause: 'SELECT' };
-  const pre: BoundExpr[] = [];
-  const keyItems = items.filter((item) => !containsAggregate(item.expr));
-  for (const item of keyItems) pre.push(bindItem(item, sourceContext));
-  const keyCount = pre.length;
-  const specs: AggregateSpec[] = [];
-  const groupScope = new Scope([], false);
-  const onAggregate = (call: CallExpr): BoundExpr => {
-    const args = call.args.map((arg) => bindExpression(arg, sourceContext));
-    const types = args.map((arg) => arg.type);
-    const def = resolveAggregate(call.distinct ? `${call.name}_distinct` : call.name, call.star ? [] : types, call.position);
-    const resultType = resolvedReturnType(def, types);
-    const argIndex = call.star || args.length === 0 ? -1 : pre.push(args[0] as BoundExpr) - 1;
-    const params = def.params?.(args, call.position) ?? [];
-    specs.push({ kind: def.kind, argIndex, argType: args[0]?.type, resultType, name: call.name, params });
-    return { kind: 'column', type: resultType, index: keyCount + specs.length - 1, position: call.position };
-  };
-  let keyIndex = 0;
-  const post: BoundExpr[] = items.map((item) => {
-    if (!containsAggregate(item.expr)) {
-      const key = pre[keyIndex] as BoundExpr;
-      return { kind: 'column', type: key.type, index: keyIndex++, position: item.expr.position };
-    }
-    return bindExpression(item.expr, { scope: groupScope, clause: 'SELECT', onAggregate });
-  });
+function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv, query: SelectQuery): ProjectionPlan {
+  const clauses = query.having === undefined ? { groupBy: query.groupBy, bindQuery: env.bindQuery } : { groupBy: query.groupBy, having: query.having, bindQuery: env.bindQuery };
+  const { pre, keyCount, visibleKeys, specs, post, having } = bindAggregation(items, source, [], () => -1, clauses);
   const names = items.map((item) => item.name);
   return {
     outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
@@ -184,10 +125,26 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource): Pr
     build(predicate) {
       const input = filtered(source, predicate);
       const preNames = pre.map((_, k) => `p${k}`);
-      const grouped = countFromMetadata(input, keyCount, specs) ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
+      const shortcut = having === undefined && keyCount === visibleKeys ? countFromMetadata(input, keyCount, specs) : undefined;
+      let grouped: QueryFactory = shortcut ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
+      if (having !== undefined) grouped = new FilterFactory(grouped, having);
       return new ProjectFactory(grouped, post, names, -1);
     },
   };
+}
+
+/** Index of the select-list key a GROUP BY expression names (output name, column name or position); -1: none. */
+function groupKeyIndex(expr: Expr, keyItems: readonly ProjectedItem[]): number {
+  if (expr.kind === 'column') {
+    const lower = expr.name.toLowerCase();
+    return keyItems.findIndex((item) => (expr.qualifier === undefined && item.name.toLowerCase() === lower) || (item.expr.kind === 'column' && item.expr.name.toLowerCase() === lower));
+  }
+  return keyItems.findIndex((item) => sameExpr(item.expr, expr));
+}
+
+function sameExpr(a: Expr, b: Expr): boolean {
+  const strip = (key: string, value: unknown): unknown => (key === 'position' || typeof value === 'bigint' ? (typeof value === 'bigint' ? value.toString() : undefined) : value);
+  return JSON.stringify(a, strip) === JSON.stringify(b, strip);
 }
 
 function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, _source: BoundSource): { keys: SortKey[]; hidden: number } {

@@ -19,8 +19,16 @@ export interface BoundSource {
   build(): QueryFactory;
 }
 
+/** A common table expression and the environment it binds in (earlier CTEs only). */
+export interface CteBinding {
+  readonly query: QueryExpr;
+  readonly env: SourceEnv;
+}
+
 export interface SourceEnv {
   readonly catalog: Catalog;
+  /** CTEs in scope by lower-case name; they shadow tables. */
+  readonly ctes?: ReadonlyMap<string, CteBinding>;
   bindQuery(query: QueryExpr): QueryFactory;
   openTable(name: string, position: number): TableSnapshot;
 }
@@ -31,8 +39,16 @@ export function bindSource(source: FromSource | undefined, env: SourceEnv): Boun
   }
   switch (source.kind) {
     case 'table': {
+      const cte = env.ctes?.get(source.name.toLowerCase());
+      if (cte !== undefined) {
+        const factory = cte.env.bindQuery(cte.query);
+        const qualifiers = source.alias === undefined ? [source.name] : [source.alias.name];
+        const scope = new Scope(factory.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), false);
+        return { scope, timestampIndex: factory.timestampIndex, build: () => factory };
+      }
       const snapshot = env.openTable(source.name, source.position);
-      const qualifiers = [snapshot.meta.name, ...(source.alias === undefined ? [] : [source.alias.name])];
+      // An alias replaces the table name as qualifier (a self-join names each side by its alias).
+      const qualifiers = source.alias === undefined ? [snapshot.meta.name] : [source.alias.name];
       const scope = new Scope(snapshot.meta.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), true);
       return { scope, timestampIndex: snapshot.meta.timestampIndex, build: () => new TableScanFactory(snapshot, scope.usedColumns()) };
     }

@@ -5,7 +5,8 @@ import type { Expr } from '../syntax/ast.js';
 export function defaultColumnName(expr: Expr): string {
   switch (expr.kind) {
     case 'column': return expr.name;
-    case 'call': return expr.name;
+    // `count(DISTINCT x)` is rewritten to count_distinct(x), so that is its name.
+    case 'call': return expr.distinct ? `${expr.name}_distinct` : expr.name;
     case 'cast': return 'cast';
     // QuestDB names an unaliased numeric literal by its text (`select 1` has a column `1`).
     case 'literal': return expr.literalType === 'INT' || expr.literalType === 'LONG' || expr.literalType === 'DOUBLE' || expr.literalType === 'FLOAT' ? expr.text : 'column';

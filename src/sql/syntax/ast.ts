@@ -453,6 +453,23 @@ export interface NoOpStatement {
   readonly keyword: string;
 }
 
+/**
+ * Service accounts and their REST tokens (the HTTP bearer tokens): `CREATE SERVICE ACCOUNT a`,
+ * `DROP SERVICE ACCOUNT a`, `ALTER SERVICE ACCOUNT a CREATE TOKEN TYPE REST WITH TTL '30d'`,
+ * `ALTER SERVICE ACCOUNT a DROP TOKEN TYPE REST ['token']`.
+ */
+export interface ServiceAccountStatement {
+  readonly kind: 'serviceAccount';
+  readonly position: number;
+  readonly action: 'create' | 'drop' | 'createToken' | 'dropToken';
+  readonly account: Name;
+  /** createToken only: the TTL text as written (`'30d'`) and its position; absent means the default TTL. */
+  readonly ttl?: { readonly text: string; readonly position: number };
+  /** dropToken only: the token to drop; without it the account's token is dropped whatever it is. */
+  readonly token?: { readonly text: string; readonly position: number };
+}
+
 export type Statement =
   | QueryStatement | CreateTableStatement | DropTableStatement | TruncateTableStatement | RenameTableStatement
-  | InsertStatement | UpdateStatement | AlterTableStatement | ShowStatement | ExplainStatement | NoOpStatement;
+  | InsertStatement | UpdateStatement | AlterTableStatement | ShowStatement | ExplainStatement | NoOpStatement
+  | ServiceAccountStatement;

@@ -16,6 +16,7 @@ import { parseAlterTable } from './parse-alter-table.js';
 import { parseDropTable, parseRenameTable, parseTruncateTable } from './parse-ddl.js';
 import { parseInsert, parseUpdate } from './parse-dml.js';
 import { NO_OP_WORDS, parseNoOp, parseShow } from './parse-utility.js';
+import { isServiceAccountStatement, parseServiceAccount } from './parse-service-account.js';
 
 /** True when the text holds nothing but whitespace and comments. */
 export function isEmptyStatement(text: string): boolean {
@@ -45,13 +46,13 @@ function parseStatementBody(c: ParseCursor, allowExplain: boolean): Statement {
       return parseWithStatement(c, first);
     case 'create':
       c.next();
-      return parseCreateTable(c, first);
+      return isServiceAccountStatement(c) ? parseServiceAccount(c, first, 'create') : parseCreateTable(c, first);
     case 'alter':
       c.next();
-      return parseAlterTable(c, first);
+      return isServiceAccountStatement(c) ? parseServiceAccount(c, first, 'alter') : parseAlterTable(c, first);
     case 'drop':
       c.next();
-      return parseDropTable(c, first);
+      return isServiceAccountStatement(c) ? parseServiceAccount(c, first, 'drop') : parseDropTable(c, first);
     case 'truncate':
       c.next();
       return parseTruncateTable(c, first);

@@ -1,5 +1,6 @@
 // Reads WAL segments in order and yields their records, stopping at the first torn or corrupt record
-// (which is truncated away so later appends start from a clean tail).
+// (which is truncated away so later appends start from a clean tail). Of records sharing a sequence number
+// only the last is returned.
 import { join } from 'node:path';
 import type { FilesFacade } from '../../core/files.js';
 import type { WalRecord } from './wal-record.js';
@@ -23,7 +24,11 @@ export function readWalRecords(files: FilesFacade, tableDir: string): WalRecord[
     for (;;) {
       const decoded = decodeWalRecord(bytes, offset);
       if (decoded === undefined) break;
-      records.push(decoded.record);
+      // A failed insert whose WAL tail could not be cut off is followed by the next insert under the same
+      // sequence number: the later record is the one that was committed.
+      const last = records[records.length - 1];
+      if (last !== undefined && last.seq === decoded.record.seq) records[records.length - 1] = decoded.record;
+      else records.push(decoded.record);
       offset = decoded.next;
     }
     if (offset < bytes.length) truncateTornTail(files, path, offset);

@@ -1,0 +1,95 @@
+// Subqueries inside expressions: `x IN (SELECT ...)` and scalar `(SELECT ...)`. The subquery runs once per
+// execution, on first use by the compiled expression, and its values are kept for the rest of the run:
+// IN tests a Set (NULL is a value, as QuestDB's `=` treats NULL = NULL), a scalar subquery reads the first
+// row's value (NULL when there is no row).
+import type { QueryFactory } from '../exec/operator.js';
+import type { Vector } from '../exec/batch.js';
+import type { BoundExpr } from './bound.js';
+import type { ValueType } from '../../types/column-type.js';
+import { isNumericType } from '../../types/column-type.js';
+import { isTextType } from '../../types/casts.js';
+import type { RuntimeHelpers } from '../codegen/runtime.js';
+import { createExecContext, drain } from '../exec/operator.js';
+import { sqlSemanticError } from '../../core/errors.js';
+
+type Runtime = RuntimeHelpers & { queryNow: number };
+
+/** One value of a vector in the expression domain (the same reading emitColumnRead generates). */
+function readValue(vector: Vector, row: number): unknown {
+  const value = vector.data[row];
+  switch (vector.type) {
+    case 'INT': return value === -2147483648 ? NaN : value;
+    case 'BOOLEAN': return value !== 0;
+    case 'CHAR': return value === 0 ? null : String.fromCharCode(value as number);
+    case 'IPV4': return value === 0 ? NaN : (value as number) >>> 0;
+    case 'SYMBOL': return (value as number) < 0 ? null : (vector.symbols?.[value as number] ?? null);
+    default: return value;
+  }
+}
+
+export class SubqueryValues {
+  private runtime: Runtime | undefined;
+  private values: Set<unknown> = new Set();
+  private first: unknown = null;
+
+  constructor(private readonly factory: QueryFactory, private readonly nullValue: unknown = null) {}
+
+  private load(rt: Runtime): void {
+    if (this.runtime === rt) return;
+    const ctx = createExecContext(rt, { deadlineMs: Number.POSITIVE_INFINITY, cancelled: false }, 0);
+    const cursor = this.factory.open(ctx);
+    const values = new Set<unknown>();
+    let first: unknown = this.nullValue;
+    let seen = false;
+    try {
+      for (const batch of drain(cursor, ctx)) {
+        const vector = batch.vectors[0] as Vector;
+        for (let row = 0; row < batch.rowCount; row++) {
+          const value = readValue(vector, row);
+          if (!seen) { first = value; seen = true; }
+          values.add(value);
+        }
+      }
+    } finally {
+      cursor.close();
+    }
+    this.values = values;
+    this.first = first;
+    this.runtime = rt;
+  }
+
+  has(value: unknown, rt: Runtime): boolean {
+    this.load(rt);
+    return this.values.has(value);
+  }
+
+  scalar(rt: Runtime): unknown {
+    this.load(rt);
+    return this.first;
+  }
+}
+
+function singleColumn(factory: QueryFactory, position: number): ValueType {
+  if (factory.columns.length !== 1) throw sqlSemanticError('select must provide exactly one column', position);
+  return (factory.columns[0] as { type: ValueType }).type;
+}
+
+function comparable(a: ValueType, b: ValueType): boolean {
+  const temporal = (type: ValueType): boolean => isNumericType(type) || type === 'TIMESTAMP' || type === 'DATE';
+  return a === b || a === 'NULL' || b === 'NULL' || (temporal(a) && temporal(b)) || ((isTextType(a) || a === 'SYMBOL') && (isTextType(b) || b === 'SYMBOL'));
+}
+
+export function bindInSubquery(operand: BoundExpr, factory: QueryFactory, position: number): BoundExpr {
+  const type = singleColumn(factory, position);
+  if (!comparable(operand.type, type)) throw sqlSemanticError(`cannot compare ${operand.type} with type ${type}`, position);
+  const holder = new SubqueryValues(factory);
+  return { kind: 'call', type: 'BOOLEAN', name: 'in', args: [operand], position, emit: ([arg], constant) => `${constant(holder)}.has(${arg as string}, rt)` };
+}
+
+export function bindScalarSubquery(factory: QueryFactory, position: number): BoundExpr {
+  const column = singleColumn(factory, position);
+  const type: ValueType = column === 'SYMBOL' ? 'STRING' : column;
+  const nullValue = type === 'BOOLEAN' ? false : isNumericType(type) || type === 'TIMESTAMP' || type === 'DATE' || type === 'IPV4' ? NaN : null;
+  const holder = new SubqueryValues(factory, nullValue);
+  return { kind: 'call', type, name: 'subquery', args: [], position, emit: (_args, constant) => `${constant(holder)}.scalar(rt)` };
+}

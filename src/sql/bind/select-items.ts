@@ -1,0 +1,146 @@
+// Select-list items and their aggregation binding, shared by the SELECT planners (plain GROUP BY and SAMPLE BY):
+// which items are keys and which contain aggregates, the projection below the aggregation
+// ([leading..., keys..., aggregate arguments...]) and the expressions above it that rebuild the select list.
+import type { CallExpr, Expr } from '../syntax/ast.js';
+import type { BoundExpr, OutputColumn } from './bound.js';
+import type { QueryFactory } from '../exec/operator.js';
+import type { BindContext } from './bind-expression.js';
+import { bindExpression } from './bind-expression.js';
+import type { BoundSource } from './bind-source.js';
+import type { AggregateSpec } from '../exec/group-by.js';
+import { Scope } from './scope.js';
+import { isAggregateName, resolveAggregate, resolvedReturnType } from '../functions/registry.js';
+import { filterSource } from '../exec/filtered-scan.js';
+import { sqlSemanticError } from '../../core/errors.js';
+
+export interface ProjectedItem {
+  readonly expr: Expr;
+  readonly name: string;
+  /** Star-expanded items name their scope column by index: over a join a bare name may be ambiguous. */
+  readonly scopeIndex?: number;
+}
+
+/** What the rest of SELECT binding needs from the projection/aggregation step. */
+export interface ProjectionPlan {
+  readonly outputs: readonly OutputColumn[];
+  /** Adds a hidden sort column bound over the source (non-aggregate queries only); returns its output index. */
+  addHidden(expr: Expr): number;
+  build(predicate: BoundExpr | undefined): QueryFactory;
+}
+
+export function filtered(source: BoundSource, predicate: BoundExpr | undefined): QueryFactory {
+  return filterSource(source.build(), predicate);
+}
+
+export function bindItem(item: ProjectedItem, context: BindContext): BoundExpr {
+  if (item.scopeIndex === undefined) return bindExpression(item.expr, context);
+  const type = context.scope.columns[item.scopeIndex]?.type ?? 'NULL';
+  return { kind: 'column', type, index: context.scope.slotOf(item.scopeIndex), position: item.expr.position };
+}
+
+export function containsAggregate(expr: Expr): boolean {
+  switch (expr.kind) {
+    case 'call': return (isAggregateName(expr.name) && expr.over === undefined) || expr.args.some(containsAggregate);
+    case 'unary': return containsAggregate(expr.operand);
+    case 'binary': return containsAggregate(expr.left) || containsAggregate(expr.right);
+    case 'cast': return containsAggregate(expr.operand);
+    case 'case': return (expr.subject !== undefined && containsAggregate(expr.subject)) || expr.whens.some((w) => containsAggregate(w.when) || containsAggregate(w.then)) || (expr.otherwise !== undefined && containsAggregate(expr.otherwise));
+    case 'in': return containsAggregate(expr.operand) || (expr.list ?? []).some(containsAggregate);
+    case 'between': return containsAggregate(expr.operand) || containsAggregate(expr.low) || containsAggregate(expr.high);
+    case 'isNull': return containsAggregate(expr.operand);
+    default: return false;
+  }
+}
+
+export interface AggregationBinding {
+  /** Projection below the aggregation: [leading..., keys..., aggregate arguments...]. */
+  readonly pre: readonly BoundExpr[];
+  /** Key columns after the leading ones, GROUP BY keys the select list does not show included. */
+  readonly keyCount: number;
+  /** Keys that the select list shows (the rest group, then are projected away). */
+  readonly visibleKeys: number;
+  readonly specs: readonly AggregateSpec[];
+  /** The select list over the aggregation's output [leading..., keys..., aggregates...]. */
+  readonly post: readonly BoundExpr[];
+  /** HAVING over the aggregation's output. */
+  readonly having?: BoundExpr;
+}
+
+export interface AggregationClauses {
+  readonly groupBy?: readonly Expr[];
+  readonly having?: Expr;
+  readonly bindQuery?: BindContext['bindQuery'];
+}
+
+/**
+ * Binds an aggregating select list. `leading` columns (SAMPLE BY's bucket timestamp) come first in the
+ * aggregation's input and output; `leadingIndexOf` maps an item that is one of them to its index.
+ */
+export function bindAggregation(
+  items: readonly ProjectedItem[], source: BoundSource, leading: readonly BoundExpr[] = [],
+  leadingIndexOf: (item: ProjectedItem) => number = () => -1, clauses: AggregationClauses = {},
+): AggregationBinding {
+  const bindQuery = clauses.bindQuery === undefined ? {} : { bindQuery: clauses.bindQuery };
+  const sourceContext: BindContext = { scope: source.scope, clause: 'SELECT', ...bindQuery };
+  const pre: BoundExpr[] = [...leading];
+  const isKey = (item: ProjectedItem): boolean => !containsAggregate(item.expr) && leadingIndexOf(item) < 0;
+  const keyItems = items.filter(isKey);
+  for (const item of keyItems) pre.push(bindItem(item, sourceContext));
+  const visibleKeys = keyItems.length;
+  // GROUP BY may name keys the select list does not show: they group, then are projected away.
+  const keyNames = keyItems.map((item) => item.name);
+  for (const expr of clauses.groupBy ?? []) {
+    if (groupKeyIndex(expr, keyItems) >= 0 || items.some((item) => leadingIndexOf(item) >= 0 && sameExpr(item.expr, expr))) continue;
+    pre.push(bindExpression(expr, sourceContext));
+    keyNames.push(expr.kind === 'column' ? expr.name : `key${pre.length}`);
+  }
+  const groupColumns = pre.length;
+  const specs: AggregateSpec[] = [];
+  const onAggregate = (call: CallExpr): BoundExpr => {
+    const args = call.args.map((arg) => bindExpression(arg, sourceContext));
+    const types = args.map((arg) => arg.type);
+    const def = resolveAggregate(call.distinct ? `${call.name}_distinct` : call.name, call.star ? [] : types, call.position);
+    const resultType = resolvedReturnType(def, types);
+    const argIndex = call.star || args.length === 0 ? -1 : pre.push(args[0] as BoundExpr) - 1;
+    const params = def.params?.(args, call.position) ?? [];
+    specs.push({ kind: def.kind, argIndex, argType: args[0]?.type, resultType, name: call.name, params });
+    return { kind: 'column', type: resultType, index: groupColumns + specs.length - 1, position: call.position };
+  };
+  let keyIndex = leading.length;
+  const post: BoundExpr[] = items.map((item) => {
+    const leadingIndex = leadingIndexOf(item);
+    if (leadingIndex >= 0) return { kind: 'column', type: (leading[leadingIndex] as BoundExpr).type, index: leadingIndex, position: item.expr.position };
+    if (isKey(item)) {
+      const key = pre[keyIndex] as BoundExpr;
+      return { kind: 'column', type: key.type, index: keyIndex++, position: item.expr.position };
+    }
+    return bindExpression(item.expr, { scope: new Scope([], false), clause: 'SELECT', onAggregate });
+  });
+  // Keys are visible by their output names to expressions over the grouped rows (HAVING).
+  const groupScope = new Scope(keyNames.map((name, k) => ({ name, type: (pre[leading.length + k] as BoundExpr).type, qualifiers: [] })), false);
+  const having = clauses.having === undefined ? undefined : bindHaving(clauses.having, groupScope, leading.length, onAggregate);
+  const binding = { pre, keyCount: groupColumns - leading.length, visibleKeys, specs, post };
+  return having === undefined ? binding : { ...binding, having };
+}
+
+function bindHaving(expr: Expr, groupScope: Scope, leadingCount: number, onAggregate: (call: CallExpr) => BoundExpr): BoundExpr {
+  if (leadingCount > 0) throw sqlSemanticError('HAVING is not supported with SAMPLE BY; filter in an outer query', expr.position);
+  const having = bindExpression(expr, { scope: groupScope, clause: 'HAVING', onAggregate });
+  if (having.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', expr.position);
+  return having;
+}
+
+/** Index of the select-list key a GROUP BY expression names (output name, column name or position); -1: none. */
+function groupKeyIndex(expr: Expr, keyItems: readonly ProjectedItem[]): number {
+  if (expr.kind === 'column') {
+    const lower = expr.name.toLowerCase();
+    return keyItems.findIndex((item) => (expr.qualifier === undefined && item.name.toLowerCase() === lower) || (item.expr.kind === 'column' && item.expr.name.toLowerCase() === lower));
+  }
+  return keyItems.findIndex((item) => sameExpr(item.expr, expr));
+}
+
+/** Structural equality of two expressions, ignoring source positions. */
+function sameExpr(a: Expr, b: Expr): boolean {
+  const strip = (key: string, value: unknown): unknown => (key === 'position' ? undefined : typeof value === 'bigint' ? value.toString() : value);
+  return JSON.stringify(a, strip) === JSON.stringify(b, strip);
+}

@@ -261,3 +261,34 @@ test.serial('when the API answers 401, the sign-in form sends the entered creden
     await other.close();
   }
 });
+
+test.serial('with basic auth on, the page is challenged and the credentials given to the browser prompt let the console load and query', async (t) => {
+  const user = 'console';
+  const password = 'pa:ss word';
+  const secured = await startServer({ workers: 1, env: { SVC_HTTP_USER: user, SVC_HTTP_PASSWORD: password } });
+  // httpCredentials answers the WWW-Authenticate challenge as a user answers the browser's prompt.
+  const signedIn = await browser.newContext({ httpCredentials: { username: user, password }, viewport: { width: 1400, height: 900 } });
+  try {
+    // The challenge that makes a browser prompt (headless Chromium without credentials fails the navigation).
+    const refused = await getJson(`${secured.baseUrl}/`);
+    t.is(refused.status, 401);
+    t.regex(refused.headers.get('www-authenticate') ?? '', /^Basic realm=/);
+
+    const securedPage = await signedIn.newPage();
+    securedPage.setDefaultTimeout(stepTimeoutMs);
+    await securedPage.goto(`${secured.baseUrl}/`);
+    await securedPage.locator('#schema .empty').waitFor();
+    await securedPage.locator('.cm-content').click();
+    await securedPage.keyboard.press('ControlOrMeta+A');
+    await securedPage.keyboard.insertText('select x from long_sequence(3);');
+    await securedPage.keyboard.press('ControlOrMeta+Enter');
+    await securedPage.locator('.pager-range', { hasText: 'rows 1–3 of 3' }).waitFor();
+    t.deepEqual(await securedPage.locator('table.grid tbody td').allTextContents(), ['1', '2', '3']);
+    t.true(await securedPage.locator('dialog#login').isHidden());
+    await securedPage.screenshot({ path: join(artifactsDir, 'console-basic-auth.png') });
+  } finally {
+    await signedIn.close();
+    await secured.stop();
+    secured.cleanup();
+  }
+});

@@ -13,6 +13,21 @@ const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b
 
 const CHART_HEIGHT_MIN_PX = 200;
 
+/**
+ * Time-axis labels in 24-hour ISO order, as the database prints timestamps. Each row: smallest tick step in
+ * seconds, the tick label, then the extra line shown when the year, month, day, hour, minute or second
+ * changes between ticks, and 1 = show that extra line only on the first tick after the change (uPlot's format).
+ */
+const TIME_AXIS_VALUES: uPlot.Axis.TimeValuesConfig = [
+  [3600 * 24 * 365, '{YYYY}', null, null, null, null, null, null, 1],
+  [3600 * 24 * 28, '{YYYY}-{MM}', '\n{YYYY}', null, null, null, null, null, 1],
+  [3600 * 24, '{MM}-{DD}', '\n{YYYY}', null, null, null, null, null, 1],
+  [3600, '{HH}:{mm}', '\n{YYYY}-{MM}-{DD}', null, '\n{MM}-{DD}', null, null, null, 1],
+  [60, '{HH}:{mm}', '\n{YYYY}-{MM}-{DD}', null, '\n{MM}-{DD}', null, null, null, 1],
+  [1, '{HH}:{mm}:{ss}', '\n{YYYY}-{MM}-{DD}', null, '\n{MM}-{DD}', null, null, null, 1],
+  [0.001, '{ss}.{fff}', '\n{YYYY}-{MM}-{DD} {HH}:{mm}', null, '\n{MM}-{DD} {HH}:{mm}', null, '\n{HH}:{mm}', null, 1],
+];
+
 export interface ChartView {
   /** Draws the result; returns false (and shows why) when it has no time column or no numeric column. */
   show(result: RowsResult, kind: ChartKind): boolean;
@@ -61,7 +76,8 @@ export function createChartView(container: HTMLElement, note: HTMLElement): Char
         scales: { x: { time: true } },
         // The database stores and prints UTC; the axis says the same times rather than the browser's local ones.
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
-        series: [{ label: data.timeColumn }, ...data.series.map((series, index) => seriesOptions(series.label, index, kind))],
+        series: [{ label: data.timeColumn, value: '{YYYY}-{MM}-{DD} {HH}:{mm}:{ss}.{fff}' }, ...data.series.map((series, index) => seriesOptions(series.label, index, kind))],
+        axes: [{ values: TIME_AXIS_VALUES }, {}],
         legend: { show: true },
         cursor: { drag: { x: true, y: false } },
       };

@@ -1,4 +1,5 @@
-// Builds dist/ when it is missing or older than any source file, so `npm start` works on a fresh clone.
+// Builds dist/ when it is missing or older than any source file (server or console), so `npm start` works on a
+// fresh clone.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,10 @@ function newestMtimeMs(dir) {
   return newest;
 }
 
-const entry = 'dist/main.js';
-if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtimeMs('src')) {
-  execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
-}
+/** Each build output with the source tree it is made from. */
+const outputs = [
+  { entry: 'dist/main.js', sources: 'src' },
+  { entry: 'dist/console/index.html', sources: 'console' },
+];
+const stale = outputs.some(({ entry, sources }) => !existsSync(entry) || statSync(entry).mtimeMs < newestMtimeMs(sources));
+if (stale) execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });

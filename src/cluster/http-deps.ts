@@ -1,5 +1,6 @@
 // Builds the :9000 handler's dependencies from the server configuration, the same way for a worker and for
 // the primary in single-process mode; only the catalog, the writer client and the token registry differ.
+import { join } from 'node:path';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { WriterClient } from '../engine/writer-client.js';
@@ -31,5 +32,6 @@ export function buildHttpDeps(config: ServerConfig, parts: HttpDepsParts): HttpD
     queryTextLengthMax: config.queryTextLengthMax,
     authenticate: createAuthenticator({ credentials, tokens: parts.tokens }),
     limits: { concurrentRequestsMax: config.httpConcurrentRequestsMax, bodyBytesMax: config.httpRequestBodyBytesMax },
+    publicDir: join(config.rootDir, 'public'),
   };
 }

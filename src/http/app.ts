@@ -1,6 +1,7 @@
 // The :9000 application: the SQL endpoints are dispatched first on the plain node:http request (the hot path),
-// everything else goes through express (routing, static files, 404s). Every request first passes the
-// per-worker concurrency gate, then authentication (so static files are covered too), then the body limit.
+// everything else goes through express (static files: the root's public/, then the bundled console; 404s).
+// Every request first passes the per-worker concurrency gate, then authentication (so static files are
+// covered too), then the body limit.
 // Every route reports to the metrics channel and turns unexpected errors into 500 + an unhandled-error event.
 import express from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,6 +12,7 @@ import { handleExport } from './routes/export.js';
 import type { ExportRouteDeps } from './routes/export.js';
 import type { ImportRouteDeps } from './routes/import.js';
 import { reportUnhandled } from './error-response.js';
+import { staticFileHandlers } from './static-files.js';
 import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
 import type { Authenticator, Principal } from './auth/authenticator.js';
 import { authenticateRequest } from './auth/auth-gate.js';
@@ -37,6 +39,8 @@ function sendText(res: ServerResponse, status: number, text: string): void {
 export type HttpDeps = ExportRouteDeps & ImportRouteDeps & {
   readonly authenticate: Authenticator;
   readonly limits: RequestLimits;
+  /** The root's public/ directory, served before the bundled console (static-files.ts). */
+  readonly publicDir: string;
 };
 
 const IMPORT_PATHS = new Set(['/imp', '/upload']);
@@ -44,6 +48,7 @@ const IMPORT_PATHS = new Set(['/imp', '/upload']);
 export function createHttpHandler(deps: HttpDeps): RequestHandler {
   const app = express();
   app.disable('x-powered-by');
+  app.use(...staticFileHandlers(deps.publicDir));
   app.use((_req, res) => sendText(res, 404, 'Not Found'));
   const gate = new ConcurrencyGate(deps.limits.concurrentRequestsMax);
 

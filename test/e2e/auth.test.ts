@@ -40,8 +40,8 @@ const PROBES: readonly Probe[] = [
   { name: 'validate', method: 'GET', path: '/api/v1/sql/validate?query=select%201', okStatus: 200 },
   { name: 'exp', method: 'GET', path: '/exp?query=select%201', okStatus: 200 },
   { name: 'imp', method: 'POST', path: '/imp?name=auth_imp', okStatus: 200 },
-  { name: 'static file', method: 'GET', path: '/index.html', okStatus: 404 },
-  { name: 'root', method: 'GET', path: '/', okStatus: 404 },
+  { name: 'static file', method: 'GET', path: '/index.html', okStatus: 200 },
+  { name: 'root', method: 'GET', path: '/', okStatus: 200 },
   { name: 'unknown path', method: 'GET', path: '/no/such/path', okStatus: 404 },
 ];
 

@@ -1,7 +1,7 @@
 // POST /imp over real HTTP: delimiters, headers, type detection, atomicity modes, appending, create=false,
 // overwrite, bad input, concurrent imports into one table, and a client that disconnects mid-upload.
 import test from 'ava';
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -120,4 +120,24 @@ test('a client that disconnects mid-upload leaves the table unchanged and no sta
   for (let waited = 0; waited < 10_000 && leftovers().length > 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
   t.deepEqual(await rows(server.baseUrl, 'select count(*) from imp_cut'), [[1]]);
   t.deepEqual(leftovers(), []);
+});
+
+test('a multipart body that ends inside the data part is a 400 and the worker keeps serving', async (t) => {
+  const { body, contentType } = multipartBody([{ name: 'data', filename: 'cut.csv', content: `id\n${'1\n'.repeat(1000)}` }]);
+  const truncated = body.subarray(0, body.length - 200);
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = request(`${server.baseUrl}/imp?name=imp_truncated`, { method: 'POST', headers: { 'Content-Type': contentType, 'Content-Length': String(truncated.length) } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(truncated);
+  });
+  t.is(status, 400);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const logDir = join(server.rootDir, 'log');
+  const critical = readdirSync(logDir).flatMap((name) => readFileSync(join(logDir, name), 'utf8').split('\n')).filter((line) => / C /.test(line));
+  t.deepEqual(critical, [], 'no unhandled error, no worker died');
+  t.deepEqual(await rows(server.baseUrl, 'select 1'), [[1]]);
+  t.is((await rows(server.baseUrl, "select count(*) from tables() where table_name = 'imp_truncated'"))[0]?.[0], 0);
 });

@@ -143,7 +143,11 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
       fail(error);
     }
   });
+  const badRequest = (error: unknown): void => fail(new SvcError('SVC_BAD_REQUEST', error instanceof Error ? error.message : 'bad multipart request', 400));
   parser.on('file', (fieldName, stream, info) => {
+    // A body cut off inside a part errors the part's stream as well as the parser (busboy's "Unexpected end
+    // of form"); without a listener that error would be thrown as uncaught and take the worker down.
+    stream.on('error', badRequest);
     if (failed || (fieldName !== 'data' && session !== undefined)) {
       stream.resume();
       return;
@@ -190,7 +194,7 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
       }).catch(fail);
     });
   });
-  parser.on('error', (error: unknown) => fail(new SvcError('SVC_BAD_REQUEST', error instanceof Error ? error.message : 'bad multipart request', 400)));
+  parser.on('error', badRequest);
   parser.on('close', () => {
     if (session === undefined && !failed) fail(new SvcError('SVC_IMPORT_FAILED', 'no data part in the request', 400));
   });

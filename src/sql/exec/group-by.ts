@@ -11,6 +11,7 @@ import type { ValueType } from '../../types/column-type.js';
 import type { AggregateKernel } from './aggregate-kernels.js';
 import { createKernel, isNullAt } from './aggregate-kernels.js';
 import { dictionaryEncode } from '../codegen/symbol-output.js';
+import { computedResultCursor } from './result-cursor.js';
 
 export interface AggregateSpec {
   readonly kind: AggregateKind;
@@ -108,15 +109,7 @@ export class GroupByFactory implements QueryFactory {
 
   open(ctx: ExecContext): Cursor {
     const input = this.child.open(ctx);
-    let done = false;
-    return {
-      nextBatch: (): ColumnBatch | undefined => {
-        if (done) return undefined;
-        done = true;
-        return this.aggregate(input, ctx);
-      },
-      close: () => input.close(),
-    };
+    return computedResultCursor(input, () => this.aggregate(input, ctx));
   }
 
   private aggregate(input: Cursor, ctx: ExecContext): ColumnBatch {

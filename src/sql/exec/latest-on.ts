@@ -13,6 +13,7 @@ import type { PartitionRange, TableScanFactory } from './scan.js';
 import { concatBatches, gatherBatch } from './vector-ops.js';
 import { KeyIds } from './key-ids.js';
 import { assert } from '../../core/assert.js';
+import { computedResultCursor } from './result-cursor.js';
 
 /** Collects picked rows (newest first) and returns them in table order. */
 class Picks {
@@ -183,15 +184,7 @@ export class LatestOnFactory implements QueryFactory {
 
   open(ctx: ExecContext): Cursor {
     const input = this.child.open(ctx);
-    let done = false;
-    return {
-      nextBatch: (): ColumnBatch | undefined => {
-        if (done) return undefined;
-        done = true;
-        return this.pick(input, ctx);
-      },
-      close: () => input.close(),
-    };
+    return computedResultCursor(input, () => this.pick(input, ctx));
   }
 
   private pick(input: Cursor, ctx: ExecContext): ColumnBatch {

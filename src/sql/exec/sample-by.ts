@@ -14,10 +14,10 @@ import type { SampleKernel } from './sample-by-kernels.js';
 import { createSampleKernel } from './sample-by-kernels.js';
 import { SampleRuns } from './sample-by-runs.js';
 import { KeyIds } from './key-ids.js';
-import { gatherVector, sliceBatch } from './vector-ops.js';
+import { gatherVector } from './vector-ops.js';
 import { compileProjection } from '../codegen/compile.js';
-import { batchRowsMax } from '../../core/limits.js';
 import { assert } from '../../core/assert.js';
+import { computedResultCursor } from './result-cursor.js';
 
 export interface SampleByOptions {
   /** Input columns 1..keyCount are the keys (column 0 is the timestamp). */
@@ -51,20 +51,9 @@ export class SampleByFactory implements QueryFactory {
 
   open(ctx: ExecContext): Cursor {
     const input = this.child.open(ctx);
-    let result: ColumnBatch | undefined;
-    let emitted = 0;
-    return {
-      nextBatch: (): ColumnBatch | undefined => {
-        result ??= this.aggregate(input, ctx);
-        if (emitted >= result.rowCount) return undefined;
-        const count = Math.min(batchRowsMax, result.rowCount - emitted);
-        const batch = emitted === 0 && count === result.rowCount ? result : sliceBatch(result, emitted, emitted + count);
-        emitted += count;
-        return batch;
-      },
-      close: () => input.close(),
-    };
+    return computedResultCursor(input, () => this.aggregate(input, ctx));
   }
+
 
   private aggregate(input: Cursor, ctx: ExecContext): ColumnBatch {
     const { keyCount, aggregates } = this.options;

@@ -13,12 +13,13 @@ import type { SamplerSpec } from './sample-by-sampler.js';
 import { createSampler } from './sample-by-sampler.js';
 import { evaluateConstant } from './sample-by.js';
 import { KeyIds } from './key-ids.js';
-import { concatBatches, nullVector, sliceBatch } from './vector-ops.js';
+import { concatBatches, nullVector } from './vector-ops.js';
 import { compileProjection } from '../codegen/compile.js';
 import { VECTOR_KIND } from '../../types/column-type.js';
-import { batchRowsMax, sampleFillRowsMax } from '../../core/limits.js';
+import { sampleFillRowsMax } from '../../core/limits.js';
 import { SqlError } from '../../core/errors.js';
 import { assert } from '../../core/assert.js';
+import { computedResultCursor } from './result-cursor.js';
 
 export type FillMode =
   | { readonly kind: 'null' | 'prev' | 'linear' }
@@ -55,23 +56,9 @@ export class SampleFillFactory implements QueryFactory {
 
   open(ctx: ExecContext): Cursor {
     const input = this.child.open(ctx);
-    let result: ColumnBatch | undefined;
-    let emitted = 0;
-    return {
-      nextBatch: (): ColumnBatch | undefined => {
-        if (result === undefined) {
-          const batches = drain(input, ctx);
-          result = this.fill(concatBatches(batches, this.child.columns.map((column) => column.type)), ctx);
-        }
-        if (emitted >= result.rowCount) return undefined;
-        const count = Math.min(batchRowsMax, result.rowCount - emitted);
-        const batch = emitted === 0 && count === result.rowCount ? result : sliceBatch(result, emitted, emitted + count);
-        emitted += count;
-        return batch;
-      },
-      close: () => input.close(),
-    };
+    return computedResultCursor(input, () => this.fill(concatBatches(drain(input, ctx), this.child.columns.map((column) => column.type)), ctx));
   }
+
 
   private fill(input: ColumnBatch, ctx: ExecContext): ColumnBatch {
     const from = this.options.from === undefined ? Number.NaN : evaluateConstant(this.options.from, ctx);

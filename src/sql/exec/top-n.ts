@@ -11,6 +11,7 @@ import { SortFactory, sortPermutation } from './sort.js';
 import { concatBatches, gatherBatch } from './vector-ops.js';
 import { limitRange } from './limit.js';
 import { assert } from '../../core/assert.js';
+import { computedResultCursor } from './result-cursor.js';
 
 /** Above this many rows to keep, a full sort is as good as a candidate set. */
 const topRowsMax = 100_000;
@@ -40,15 +41,7 @@ export class TopNFactory implements QueryFactory {
 
   open(ctx: ExecContext): Cursor {
     const input = this.child.open(ctx);
-    let done = false;
-    return {
-      nextBatch: (): ColumnBatch | undefined => {
-        if (done) return undefined;
-        done = true;
-        return this.topRows(input, ctx);
-      },
-      close: () => input.close(),
-    };
+    return computedResultCursor(input, () => this.topRows(input, ctx));
   }
 
   private topRows(input: Cursor, ctx: ExecContext): ColumnBatch {

@@ -11,14 +11,14 @@ import type { CompiledProjection } from '../codegen/compile.js';
 import { compileProjection } from '../codegen/compile.js';
 import type { SortKey } from './sort.js';
 import { sortPermutation } from './sort.js';
-import { concatBatches, sliceBatch } from './vector-ops.js';
+import { concatBatches } from './vector-ops.js';
 import type { WindowCallPlan, WindowSpecPlan } from './window-plan.js';
 import type { FrameInputs } from './window-frames.js';
 import { fillFrameBounds, fillPeers, partitionStarts } from './window-frames.js';
 import { frameEdgeRows, frameExtremes, frameSums, offsetRows, rankings } from './window-kernels.js';
 import { gatherRows, nonNullByPosition, numbersByPosition } from './window-vectors.js';
 import { assertBatch } from './batch.js';
-import { batchRowsMax } from '../../core/limits.js';
+import { computedResultCursor } from './result-cursor.js';
 
 /** The rows of one window specification, sorted, with partitions and peer groups located. */
 interface SortedRows {
@@ -46,20 +46,9 @@ export class WindowFactory implements QueryFactory {
 
   open(ctx: ExecContext): Cursor {
     const input = this.child.open(ctx);
-    let result: ColumnBatch | undefined;
-    let emitted = 0;
-    return {
-      nextBatch: (): ColumnBatch | undefined => {
-        if (result === undefined) result = this.compute(input, ctx);
-        if (emitted >= result.rowCount) return undefined;
-        const to = Math.min(result.rowCount, emitted + batchRowsMax);
-        const batch = sliceBatch(result, emitted, to);
-        emitted = to;
-        return batch;
-      },
-      close: () => input.close(),
-    };
+    return computedResultCursor(input, () => this.compute(input, ctx));
   }
+
 
   explain(depth: number): string[] {
     return [

@@ -6,6 +6,7 @@ import type { NumericVectorData, Vector } from '../batch.js';
 import { allocateVectorData } from '../batch.js';
 import type { AggregateKernel } from './aggregate-kernel.js';
 import { INT_NULL, growFloat64, isNullAt, plainValue, storedNull } from './aggregate-kernel.js';
+import { dictionaryEncode } from '../../codegen/symbol-output.js';
 
 export type PickKind = 'min' | 'max' | 'first' | 'last' | 'first_not_null' | 'last_not_null';
 
@@ -86,27 +87,6 @@ export class PickKernel implements AggregateKernel {
       data[group] = value === undefined || value === null ? nullValue : this.type === 'IPV4' ? (value as number) | 0 : value;
     }
     if (this.type !== 'SYMBOL') return { type: resultType, data: data as Vector['data'] };
-    return symbolsFromText(data as (string | null)[], groupCount);
+    return dictionaryEncode(data as (string | null)[], groupCount);
   }
-}
-
-function symbolsFromText(values: readonly (string | null)[], count: number): Vector {
-  const keys = new Int32Array(count);
-  const symbols: string[] = [];
-  const index = new Map<string, number>();
-  for (let k = 0; k < count; k++) {
-    const value = values[k];
-    if (value === null || value === undefined) {
-      keys[k] = -1;
-      continue;
-    }
-    let key = index.get(value);
-    if (key === undefined) {
-      key = symbols.length;
-      symbols.push(value);
-      index.set(value, key);
-    }
-    keys[k] = key;
-  }
-  return { type: 'SYMBOL', data: keys, symbols };
 }

@@ -119,6 +119,9 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     }
   });
   parser.on('file', (fieldName, stream, info) => {
+    // A form cut off mid-part destroys the part's stream with the parser's error: without a listener that
+    // error would be uncaught and take the worker down.
+    stream.on('error', (error: unknown) => fail(new SvcError('SVC_BAD_REQUEST', error instanceof Error ? error.message : 'bad multipart request', 400)));
     if (failed || (fieldName !== 'data' && session !== undefined)) {
       stream.resume();
       return;

@@ -14,14 +14,13 @@ import { applySettings, dedupKeyNames } from './ddl-table-settings.js';
 import { alterColumnType } from './ddl-column-type.js';
 import { dropPartitions } from './ddl-partitions.js';
 import { sqlSemanticError } from '../core/errors.js';
-
-const TABLE_NAME_FORBIDDEN = /[\u0000/\\:*?"<>|~]|^\.|\.\.|^\s|\s$/;
+import { columnStemLengthMax, isValidTableName } from '../core/table-names.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */
 const DEFAULT_SYMBOL_CAPACITY = 256;
 
-function checkTableName(name: Name): void {
-  if (name.name.length === 0 || TABLE_NAME_FORBIDDEN.test(name.name) || name.name.length > 127) {
+export function checkTableName(name: Name): void {
+  if (!isValidTableName(name.name)) {
     throw sqlSemanticError(`invalid table name [table=${name.name}]`, name.position);
   }
 }
@@ -36,7 +35,8 @@ function columnMeta(name: string, type: ColumnType, stem: string, def?: ColumnDe
 }
 
 function uniqueStem(name: string, taken: Set<string>): string {
-  const base = name.replace(/[^A-Za-z0-9_$-]/g, '_') || 'col';
+  // Stems are file names: a 300-character column name is fine, a 300-character file name is not.
+  const base = (name.replace(/[^A-Za-z0-9_$-]/g, '_') || 'col').slice(0, columnStemLengthMax);
   let stem = base;
   for (let k = 1; taken.has(stem.toLowerCase()); k++) stem = `${base}.${k}`;
   taken.add(stem.toLowerCase());

@@ -6,7 +6,7 @@ import type { Engine } from './engine.js';
 import type { WriteResult } from './writer-client.js';
 import { executeInsert } from './insert-executor.js';
 import { executeUpdate } from './update-executor.js';
-import { executeAlterTable, executeCreateTable } from './ddl-executor.js';
+import { checkTableName, executeAlterTable, executeCreateTable } from './ddl-executor.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { catalogChannel } from '../core/diagnostics.js';
 
@@ -71,6 +71,7 @@ function executeStatement(engine: Engine, statement: Statement, options: WriteOp
       return { kind: 'ddl' };
     case 'renameTable': {
       const stored = resolveTable(engine, statement.from.name, statement.from.position);
+      checkTableName(statement.to);
       if (engine.catalog.resolveName(statement.to.name) !== undefined) throw sqlSemanticError('table already exists', statement.to.position);
       engine.renameTable(stored, statement.to.name);
       return { kind: 'ddl' };

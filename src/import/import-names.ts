@@ -2,6 +2,7 @@
 // (`f0`, `f1`, … when there is no header) and de-duplication, which compares names case-insensitively
 // because the catalog does.
 import { ImportError } from '../core/errors.js';
+import { isValidTableName } from '../core/table-names.js';
 
 /**
  * Characters removed from imported names: whitespace, . ? , : \ / NUL ) ( + - * ~ %. The spec's list also
@@ -18,8 +19,14 @@ function stripNameCharacters(name: string): string {
 /** The table name an upload writes to; a name with nothing left after cleaning is a request error. */
 export function sanitizeTableName(name: string): string {
   const cleaned = stripNameCharacters(name);
-  if (cleaned.length === 0) throw new ImportError(`invalid table name [name=${name}]`);
+  if (!isValidTableName(cleaned)) throw new ImportError(`invalid table name [name=${name}]`);
   return cleaned;
+}
+
+/** The `name` parameter is used as given (QuestDB does not clean it), so it must already be a valid table name. */
+export function checkImportTableName(name: string): string {
+  if (!isValidTableName(name)) throw new ImportError(`invalid table name [name=${name}]`);
+  return name;
 }
 
 /**

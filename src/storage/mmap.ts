@@ -54,6 +54,11 @@ export function mapFileRange(path: string, sizeBytes: number): Buffer {
   }
 }
 
+/** True when the file is mapped already: it existed, so a reader need not ask the file system again. */
+export function hasMapping(path: string): boolean {
+  return cache.has(path);
+}
+
 /** Drops cached mappings under a directory (a dropped table or a deleted partition version). */
 export function forgetMappings(pathPrefix: string): void {
   for (const [path, mapping] of cache) {

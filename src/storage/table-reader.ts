@@ -5,7 +5,7 @@ import type { TableMeta } from './table-meta.js';
 import type { PartitionEntry, TxnState } from './txn-file.js';
 import { partitionDirName } from './txn-file.js';
 import { columnFilePaths } from './column-files.js';
-import { mapFileRange } from './mmap.js';
+import { hasMapping, mapFileRange } from './mmap.js';
 import type { SymbolTableCache } from './symbol-dictionary.js';
 import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
@@ -66,7 +66,8 @@ export class TableSnapshot {
     assert(partition !== undefined && column !== undefined, 'column view indexes are in range');
     const rows = partition.entry.rowCount;
     const paths = columnFilePaths(partition.dir, column.fileStem);
-    if (!fs.existsSync(paths.data)) return { kind: 'absent' };
+    // Every statement pins every column of every partition; for files already mapped, skip the stat call.
+    if (!hasMapping(paths.data) && !fs.existsSync(paths.data)) return { kind: 'absent' };
     if (!isVariableSize(column.type)) {
       return { kind: 'fixed', bytes: mapFileRange(paths.data, rows * STORAGE_WIDTH_BYTES[column.type]) };
     }

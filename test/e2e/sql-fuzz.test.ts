@@ -9,6 +9,7 @@ import { startServer } from '../helpers/server.js';
 import { sqlUrl } from '../helpers/http.js';
 import { generateSelect, keepFixtures, mutateStatement, randomTokenSequence, seededRandom, sltRecords, type FuzzTable } from '../helpers/sql-fuzz-cases.js';
 import { repoRoot } from '../helpers/server.js';
+import { generateTypedStatement, kindOfType, type TypedTable } from '../helpers/sql-fuzz-typed.js';
 
 const CASES = Number(process.env['SQL_FUZZ_CASES'] ?? 20_000);
 const SEED = Number(process.env['SQL_FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
@@ -78,18 +79,26 @@ test(`SQL fuzz: ${CASES} cases answer 200 or 400, never 5xx, hang or crash`, asy
       if (record.kind === 'ok') await fetch(sqlUrl(server.baseUrl, '/exec', record.sql)).then((response) => response.text());
     }
     const tables: FuzzTable[] = [];
+    const typedTables: TypedTable[] = [];
     const tableList = (await (await fetch(sqlUrl(server.baseUrl, '/exec', 'select table_name from tables()'))).json()) as { dataset: [string][] };
     for (const [name] of tableList.dataset) {
-      const described = (await (await fetch(sqlUrl(server.baseUrl, '/exec', `select * from "${name}" limit 0`))).json()) as { columns: { name: string }[] };
+      const described = (await (await fetch(sqlUrl(server.baseUrl, '/exec', `select * from "${name}" limit 0`))).json()) as { columns: { name: string; type: string }[]; timestamp: number };
       tables.push({ name: `"${name}"`, columns: described.columns.map((column) => `"${column.name}"`) });
+      const designated = described.columns[described.timestamp];
+      typedTables.push({
+        name: `"${name}"`,
+        columns: described.columns.map((column) => ({ name: `"${column.name}"`, kind: kindOfType(column.type) })),
+        ...(designated === undefined ? {} : { designatedTimestamp: `"${designated.name}"` }),
+      });
     }
     const seeds = records.map((record) => record.sql).filter((sql) => sql.length < 4000);
     const random = seededRandom(SEED);
     const cases: string[] = [];
     for (let k = 0; k < CASES; k++) {
       const kind = random();
-      if (kind < 0.3) cases.push(randomTokenSequence(random));
-      else if (kind < 0.6 && tables.length > 0) cases.push(generateSelect(random, tables));
+      if (kind < 0.25) cases.push(randomTokenSequence(random));
+      else if (kind < 0.35 && tables.length > 0) cases.push(generateSelect(random, tables));
+      else if (kind < 0.7 && typedTables.length > 0) cases.push(generateTypedStatement(random, typedTables));
       else cases.push(keepFixtures(mutateStatement(random, seeds[Math.floor(random() * seeds.length)] as string)));
     }
     const started = Date.now();

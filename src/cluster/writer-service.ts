@@ -7,7 +7,7 @@ import { commitImport } from '../engine/import-commit.js';
 import * as fs from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
-import { SvcError, asStorageError } from '../core/errors.js';
+import { SvcError, asLimitError, asStorageError } from '../core/errors.js';
 
 export class WriterService {
   private tail: Promise<unknown> = Promise.resolve();
@@ -21,7 +21,7 @@ export class WriterService {
   }
 
   executeWrite(sql: string, timeoutMs: number): Promise<WriteResult> {
-    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs })).catch((error: unknown) => Promise.reject(asStorageError(error)));
+    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs })).catch((error: unknown) => Promise.reject(asLimitError(asStorageError(error))));
   }
 
   /** Segment paths arrive over IPC: only directories under db/.staging/ are ever read or deleted. */

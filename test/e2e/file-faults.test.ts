@@ -97,6 +97,19 @@ test('injected write, fsync, rename and disk-full failures are reported, rolled 
       await expectCommitted(t, server, acknowledged, `after ALTER under ${fault}`);
     }
 
+    // UPDATE rewrites partitions into new versions; TRUNCATE and DROP replace _txn or rename the table away.
+    for (const [statement, fault] of [['update f set s = \'changed\' where id = 3', 'write:2'], ['update f set s = \'changed\'', 'rename:1'],
+      ['update f set s = \'changed\' where id > 100', 'enospc'], ['truncate table f', 'rename:1'], ['truncate table f', 'fsync:1'], ['drop table f', 'rename:1']] as const) {
+      writeFileSync(control, fault);
+      const failed = await exec(server.baseUrl, statement);
+      t.is(failed.status, 500, `${statement} under ${fault} fails: ${failed.text}`);
+      writeFileSync(control, '');
+      await expectCommitted(t, server, acknowledged, `${statement} under ${fault}`);
+      id++;
+      await execOk(server.baseUrl, insertStatement(id, true));
+      acknowledged.push(id);
+    }
+
     writeFileSync(control, 'enospc');
     const csv = `id,sym,s,ts\n${[1, 2, 3].map((k) => `${9000 + k},sym-${9000 + k},text-${9000 + k},2024-03-0${k}T00:00:00.000000Z`).join('\n')}\n`;
     const upload = await importCsv(server.baseUrl, { name: 'f', fmt: 'json' }, [{ name: 'data', filename: 'f.csv', content: csv }]);

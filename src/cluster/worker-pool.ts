@@ -40,7 +40,10 @@ export class WorkerPool {
   }
 
   private fork(slot: WorkerSlot): void {
-    const worker = cluster.fork({ SVC_WORKER_SLOT: String(slot.slot) });
+    // With shared accept, the first worker to wake takes every pending connection (libuv accepts until
+    // EAGAIN); keep-alive clients that connect together then all land on one worker. Single accept makes
+    // libuv yield after each accepted connection so the others get their share.
+    const worker = cluster.fork({ SVC_WORKER_SLOT: String(slot.slot), UV_TCP_SINGLE_ACCEPT: '1' });
     slot.worker = worker;
     slot.startedAt = Date.now();
     worker.on('message', (message: unknown) => this.onMessage(slot, message));

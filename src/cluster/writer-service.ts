@@ -10,7 +10,7 @@ import { commitImport } from '../engine/import-commit.js';
 import * as fs from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
-import { SvcError, asStorageError } from '../core/errors.js';
+import { SvcError, asLimitError, asStorageError } from '../core/errors.js';
 import { parseStatement } from '../sql/compiler.js';
 import type { ServiceAccounts } from '../http/auth/service-accounts.js';
 import type { TokenEntry } from '../http/auth/token-registry.js';
@@ -86,7 +86,7 @@ export class WriterService {
       void prepared.finally(() => { this.preparePending = false; }).catch(() => undefined);
       return prepared;
     }
-    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs })).catch((error: unknown) => Promise.reject(asStorageError(error)));
+    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs })).catch((error: unknown) => Promise.reject(asLimitError(asStorageError(error))));
   }
 
   /** Runs in queue order, so every earlier write has committed: flush db/ to disk, then hold later writes. */

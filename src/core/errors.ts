@@ -89,6 +89,15 @@ export function asStorageError(error: unknown): unknown {
   return new StorageError(`storage failure, nothing was committed [${error.message}]`);
 }
 
+/** RangeErrors V8 raises when a structure outgrows what it can hold: a query too big, not a bug. */
+const RESOURCE_EXHAUSTION = /^(?:Map maximum size exceeded|Set maximum size exceeded|Array buffer allocation failed|Invalid string length)$/;
+
+/** A statement that outgrew a JavaScript structure (a GROUP BY with 20M keys) becomes SVC_SQL_LIMIT; anything else is returned as is. */
+export function asLimitError(error: unknown): unknown {
+  if (!(error instanceof RangeError) || !RESOURCE_EXHAUSTION.test(error.message)) return error;
+  return new SqlError(`query exceeds a memory limit [${error.message}]`, 0, 'SVC_SQL_LIMIT');
+}
+
 export class InternalError extends SvcError {
   constructor(message: string) {
     super('SVC_INTERNAL', message, 500);

@@ -15,6 +15,7 @@ import { alterColumnType } from './ddl-column-type.js';
 import { dropPartitions } from './ddl-partitions.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { checkTableName } from './table-name.js';
+import { columnStemLengthMax } from '../core/table-names.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */
 const DEFAULT_SYMBOL_CAPACITY = 256;
@@ -29,7 +30,8 @@ function columnMeta(name: string, type: ColumnType, stem: string, def?: ColumnDe
 }
 
 function uniqueStem(name: string, taken: Set<string>): string {
-  const base = name.replace(/[^A-Za-z0-9_$-]/g, '_') || 'col';
+  // Stems are file names: a 300-character column name is fine, a 300-character file name is not.
+  const base = (name.replace(/[^A-Za-z0-9_$-]/g, '_') || 'col').slice(0, columnStemLengthMax);
   let stem = base;
   for (let k = 1; taken.has(stem.toLowerCase()); k++) stem = `${base}.${k}`;
   taken.add(stem.toLowerCase());

@@ -20,6 +20,7 @@ import { VECTOR_KIND } from '../types/column-type.js';
 import type { PartitionUnit } from '../types/timestamp.js';
 import { encodeColumn } from './encode-batch.js';
 import { ImportError } from '../core/errors.js';
+import { columnStemLengthMax, isValidTableName } from '../core/table-names.js';
 import { commitChannel } from '../core/diagnostics.js';
 
 const PARTITION_UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
@@ -46,7 +47,7 @@ function stagedVector(column: StagedColumnBytes, rowCount: number): Vector {
 function createTable(engine: Engine, request: ImportCommitRequest, columns: readonly { name: string; type: ColumnType }[]): TableWriter {
   const partitionBy = (request.partitionBy.toUpperCase() || 'NONE') as PartitionUnit;
   if (!PARTITION_UNITS.includes(partitionBy)) throw new ImportError(`invalid partitionBy [value=${request.partitionBy}] [table=${request.table}]`);
-  const metaColumns: ColumnMeta[] = columns.map((column, k) => ({ name: column.name, type: column.type, fileStem: `${column.name.replace(/[^A-Za-z0-9_$-]/g, '_') || 'col'}.${k}`, indexed: false, symbolCapacity: 256 }));
+  const metaColumns: ColumnMeta[] = columns.map((column, k) => ({ name: column.name, type: column.type, fileStem: `${(column.name.replace(/[^A-Za-z0-9_$-]/g, '_') || 'col').slice(0, columnStemLengthMax)}.${k}`, indexed: false, symbolCapacity: 256 }));
   let timestampIndex = -1;
   if (request.timestampColumn !== undefined && request.timestampColumn !== '') {
     timestampIndex = metaColumns.findIndex((column) => column.name.toLowerCase() === request.timestampColumn?.toLowerCase());
@@ -88,6 +89,7 @@ function chunkOf(writer: TableWriter, names: readonly string[], batch: { rowCoun
 
 export async function commitImport(engine: Engine, request: ImportCommitRequest): Promise<ImportCommitResult> {
   try {
+    if (!isValidTableName(request.table)) throw new ImportError(`invalid table name [table=${request.table}]`);
     const segment = readStagingSegment(request.segmentDir);
     let stored = engine.catalog.resolveName(request.table);
     if (stored !== undefined && request.overwrite) {

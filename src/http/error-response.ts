@@ -1,7 +1,7 @@
 // SvcError → HTTP status and body. SQL errors become `{query,error,position}`; anything unexpected is a bug:
 // HTTP 500 with the same shape, a C record and svc_unhandled_errors_total + 1 (through the diagnostics channel).
 import type { ServerResponse } from 'node:http';
-import { SqlError, SvcError } from '../core/errors.js';
+import { SqlError, SvcError, asLimitError } from '../core/errors.js';
 import { jsonString } from '../types/value-format.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
 
@@ -21,7 +21,8 @@ export function queryErrorBody(query: string, message: string, position: number)
 }
 
 /** Sends the error body for a statement; returns the status used. */
-export function sendQueryError(res: ServerResponse, query: string, error: unknown): number {
+export function sendQueryError(res: ServerResponse, query: string, thrown: unknown): number {
+  const error = asLimitError(thrown);
   if (error instanceof SqlError) {
     sendJson(res, error.httpStatus, queryErrorBody(query, error.message, error.position));
     return error.httpStatus;

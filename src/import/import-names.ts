@@ -2,6 +2,7 @@
 // (`f0`, `f1`, … when there is no header) and de-duplication, which compares names case-insensitively
 // because the catalog does.
 import { ImportError } from '../core/errors.js';
+import { isValidTableName } from '../core/table-names.js';
 
 /**
  * Characters removed from imported names: whitespace, . ? , : \ / NUL ) ( + - * ~ %. The spec's list also
@@ -15,14 +16,17 @@ function stripNameCharacters(name: string): string {
   return name.replace(REMOVED_CHARACTERS, '');
 }
 
-/** Longest table name, as for CREATE TABLE (it becomes a directory name). */
-const TABLE_NAME_LENGTH_MAX = 127;
-
 /** The table name an upload writes to; a name with nothing left after cleaning, or too long, is a request error. */
 export function sanitizeTableName(name: string): string {
   const cleaned = stripNameCharacters(name);
-  if (cleaned.length === 0 || cleaned.length > TABLE_NAME_LENGTH_MAX) throw new ImportError(`invalid table name [name=${name.slice(0, 256)}]`);
+  if (!isValidTableName(cleaned)) throw new ImportError(`invalid table name [name=${name.slice(0, 256)}]`);
   return cleaned;
+}
+
+/** The `name` parameter is used as given (QuestDB does not clean it), so it must already be a valid table name. */
+export function checkImportTableName(name: string): string {
+  if (!isValidTableName(name)) throw new ImportError(`invalid table name [name=${name}]`);
+  return name;
 }
 
 /**

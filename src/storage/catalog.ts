@@ -8,6 +8,7 @@ import { decodeTxn } from './txn-file.js';
 import { TableSnapshot } from './table-reader.js';
 import { SymbolTableCache } from './symbol-dictionary.js';
 import { StorageError } from '../core/errors.js';
+import { isValidTableName } from '../core/table-names.js';
 
 /** Directory names under db/ that are not tables. */
 export function isTableDirName(name: string): boolean {
@@ -31,6 +32,8 @@ export class Catalog {
 
   /** The stored spelling of a table name, matched case-insensitively; undefined when absent. */
   resolveName(name: string): string | undefined {
+    // A name that could not have been created (`a/../../x`) must not reach the file system either.
+    if (!isValidTableName(name)) return undefined;
     if (isTableDirName(name) && fs.existsSync(join(this.dbDir, name, '_txn'))) return name;
     const lower = name.toLowerCase();
     return this.listTableNames().find((candidate) => candidate.toLowerCase() === lower);

@@ -59,6 +59,19 @@ export function mapFileRange(path: string, sizeBytes: number): Buffer {
   }
 }
 
+/**
+ * As mapFileRange, but undefined when the file does not exist (a column added after its partition was
+ * written). One stat answers both questions: does the file exist, and is a cached mapping still of it.
+ */
+export function mapFileRangeIfExists(path: string, sizeBytes: number): Buffer | undefined {
+  const current = fs.statSync(path, { throwIfNoEntry: false });
+  if (current === undefined) return undefined;
+  if (sizeBytes === 0) return Buffer.alloc(0);
+  const cached = cache.get(path);
+  if (cached !== undefined && cached.buffer.length >= sizeBytes && cached.identity === fileIdentity(current)) return cached.buffer.subarray(0, sizeBytes);
+  return mapFileRange(path, sizeBytes);
+}
+
 /** Drops cached mappings under a directory (a dropped table or a deleted partition version). */
 export function forgetMappings(pathPrefix: string): void {
   for (const [path, mapping] of cache) {

@@ -5,11 +5,10 @@ import type { TableMeta } from './table-meta.js';
 import type { PartitionEntry, TxnState } from './txn-file.js';
 import { partitionDirName } from './txn-file.js';
 import { columnFilePaths } from './column-files.js';
-import { mapFileRange } from './mmap.js';
+import { mapFileRange, mapFileRangeIfExists } from './mmap.js';
 import type { SymbolTableCache } from './symbol-dictionary.js';
 import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
-import * as fs from 'node:fs';
 
 export type ColumnView =
   | { readonly kind: 'fixed'; readonly bytes: Buffer }
@@ -66,11 +65,12 @@ export class TableSnapshot {
     assert(partition !== undefined && column !== undefined, 'column view indexes are in range');
     const rows = partition.entry.rowCount;
     const paths = columnFilePaths(partition.dir, column.fileStem);
-    if (!fs.existsSync(paths.data)) return { kind: 'absent' };
     if (!isVariableSize(column.type)) {
-      return { kind: 'fixed', bytes: mapFileRange(paths.data, rows * STORAGE_WIDTH_BYTES[column.type]) };
+      const bytes = mapFileRangeIfExists(paths.data, rows * STORAGE_WIDTH_BYTES[column.type]);
+      return bytes === undefined ? { kind: 'absent' } : { kind: 'fixed', bytes };
     }
-    const index = mapFileRange(paths.index, (rows + 1) * 8);
+    const index = mapFileRangeIfExists(paths.index, (rows + 1) * 8);
+    if (index === undefined) return { kind: 'absent' };
     const dataEnd = Number(index.readBigInt64LE(rows * 8));
     return { kind: 'var', data: mapFileRange(paths.data, dataEnd), index };
   }

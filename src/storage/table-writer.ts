@@ -121,13 +121,21 @@ export class TableWriter {
    */
   replaceMeta(meta: TableMeta, newSymbolCounts?: ReadonlyMap<string, number>): void {
     assert(meta.structureVersion === this.metaValue.structureVersion + 1, 'structure version grows by one');
-    this.options.files.writeFileAtomic(join(this.dir, '_meta'), encodeTableMeta(meta), this.options.commitMode === 'sync');
+    const previous = this.metaValue;
+    const metaPath = join(this.dir, '_meta');
+    this.options.files.writeFileAtomic(metaPath, encodeTableMeta(meta), this.options.commitMode === 'sync');
     const symbolCounts = meta.columns.map((column) => {
-      const before = this.metaValue.columns.findIndex((old) => old.fileStem === column.fileStem);
+      const before = previous.columns.findIndex((old) => old.fileStem === column.fileStem);
       return before >= 0 ? (this.txnValue.symbolCounts[before] ?? 0) : (newSymbolCounts?.get(column.fileStem) ?? 0);
     });
+    try {
+      this.publish({ ...this.txnValue, txn: this.txnValue.txn + 1, structureVersion: meta.structureVersion, symbolCounts });
+    } catch (error) {
+      // _meta ahead of _txn would make every reader wait for a structure version that never comes.
+      this.restoreFile(metaPath, encodeTableMeta(previous));
+      throw error;
+    }
     this.metaValue = meta;
-    this.publish({ ...this.txnValue, txn: this.txnValue.txn + 1, structureVersion: meta.structureVersion, symbolCounts });
     this.openSymbols();
   }
 
@@ -293,19 +301,21 @@ export class TableWriter {
     try {
       this.options.files.writeFileAtomic(path, encodeTxn(state), this.options.commitMode === 'sync');
     } catch (error) {
-      this.restoreTxn(path);
+      this.restoreFile(path, encodeTxn(this.txnValue));
       throw error;
     }
     this.txnValue = state;
   }
 
-  /** A replace can fail after its rename (directory fsync): put the committed state back so readers never see a failed commit. */
-  private restoreTxn(path: string): void {
-    const committed = encodeTxn(this.txnValue);
+  /**
+   * A replace can fail after its rename (directory fsync), and a failed ALTER leaves its new _meta behind:
+   * put the committed bytes back so readers never see a failed change.
+   */
+  private restoreFile(path: string, committed: Buffer): void {
     try {
       if (!this.options.files.readFile(path).equals(committed)) this.options.files.writeFileAtomic(path, committed, false);
     } catch {
-      // The disk refuses even the restore; the next commit replaces _txn from the in-memory state again.
+      // The disk refuses even the restore; the next commit replaces the file from the in-memory state again.
     }
   }
 }

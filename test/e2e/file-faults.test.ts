@@ -30,7 +30,7 @@ async function waitForRecords(rootDir: string, atLeast: number): Promise<number>
 function insertStatement(id: number, outOfOrder: boolean): string {
   const day = outOfOrder ? 1 : 2 + id;
   const ts = new Date(Date.UTC(2024, 0, day, 12) + id).toISOString();
-  return `insert into f values (${id}, 'sym-${id}', 'text-${id}', '${ts}')`;
+  return `insert into f (id, sym, s, ts) values (${id}, 'sym-${id}', 'text-${id}', '${ts}')`;
 }
 
 async function expectCommitted(t: import('ava').ExecutionContext, server: TestServer, acknowledged: readonly number[], label: string): Promise<void> {
@@ -82,6 +82,33 @@ test('injected write, fsync, rename and disk-full failures are reported, rolled 
       }
     }
     t.true(records >= FAULTS.length * 2, `one C record per failed write (${records})`);
+
+    // ALTER writes _meta, then _txn: a failure at either step leaves the table readable at its old structure.
+    for (const [k, fault] of ['write:1', 'write:2', 'fsync:1', 'fsync:3', 'rename:1', 'rename:2', 'enospc'].entries()) {
+      writeFileSync(control, fault);
+      const failed = await exec(server.baseUrl, `alter table f add column extra${k} int`);
+      t.is(failed.status, 500, `ALTER under ${fault} fails: ${failed.text}`);
+      await expectCommitted(t, server, acknowledged, `ALTER under ${fault}`);
+      writeFileSync(control, '');
+      await execOk(server.baseUrl, `alter table f add column extra${k} int`);
+      id++;
+      await execOk(server.baseUrl, insertStatement(id, false));
+      acknowledged.push(id);
+      await expectCommitted(t, server, acknowledged, `after ALTER under ${fault}`);
+    }
+
+    // UPDATE rewrites partitions into new versions; TRUNCATE and DROP replace _txn or rename the table away.
+    for (const [statement, fault] of [['update f set s = \'changed\' where id = 3', 'write:2'], ['update f set s = \'changed\'', 'rename:1'],
+      ['update f set s = \'changed\' where id > 100', 'enospc'], ['truncate table f', 'rename:1'], ['truncate table f', 'fsync:1'], ['drop table f', 'rename:1']] as const) {
+      writeFileSync(control, fault);
+      const failed = await exec(server.baseUrl, statement);
+      t.is(failed.status, 500, `${statement} under ${fault} fails: ${failed.text}`);
+      writeFileSync(control, '');
+      await expectCommitted(t, server, acknowledged, `${statement} under ${fault}`);
+      id++;
+      await execOk(server.baseUrl, insertStatement(id, true));
+      acknowledged.push(id);
+    }
 
     writeFileSync(control, 'enospc');
     const csv = `id,sym,s,ts\n${[1, 2, 3].map((k) => `${9000 + k},sym-${9000 + k},text-${9000 + k},2024-03-0${k}T00:00:00.000000Z`).join('\n')}\n`;

@@ -7,7 +7,7 @@ import type { Catalog } from '../../sql/compiler.js';
 import type { WriterClient } from '../../engine/writer-client.js';
 import { createImportSession, type ImportSession } from '../../import/import-session.js';
 import { parseSchemaPart, type ImportSchema } from '../../import/schema-part.js';
-import { sanitizeTableName } from '../../import/import-names.js';
+import { checkImportTableName, sanitizeTableName } from '../../import/import-names.js';
 import { importReportFromSummary, renderImportFailure, renderImportReportJson, renderImportReportText } from '../../import/import-report.js';
 import { createImportStaging, type ImportStaging } from '../../import/staging.js';
 import { flag, searchParamsOf } from '../query-params.js';
@@ -121,6 +121,12 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     fail(new SvcError('SVC_IMPORT_FAILED', `${reason}; the import was rolled back`, 503));
   }) ?? ((): void => undefined);
   res.on('close', deregister);
+  try {
+    if (table !== undefined) checkImportTableName(table);
+  } catch (error) {
+    fail(error);
+    return;
+  }
   res.on('close', () => {
     if (!finished && !failed) {
       failed = true;

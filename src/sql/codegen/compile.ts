@@ -32,6 +32,13 @@ function prologue(state: EmitState, outputs: number): string {
   return lines.join('\n');
 }
 
+const UNUSED_COLUMN: VectorData = new Float64Array(0);
+
+/** The data of the columns the generated code reads; reading `data` of an unused 64-bit column would convert its whole batch. */
+function usedColumnData(batch: ColumnBatch, used: ReadonlySet<number>): VectorData[] {
+  return batch.vectors.map((vector, k) => (used.has(k) ? vector.data : UNUSED_COLUMN));
+}
+
 export interface CompiledFilter {
   readonly source: string;
   /** Writes the indexes of matching rows into `selection`; returns how many matched. */
@@ -44,9 +51,10 @@ export function compileFilter(predicate: BoundExpr): CompiledFilter {
   const source = `${prologue(state, 0)}\nlet k = 0;\nfor (let i = 0; i < n; i++) { if (${condition}) sel[k++] = i; }\nreturn k;`;
   const loop = compileSource(source);
   const constants = state.constants;
+  const used = state.usedColumns;
   return {
     source,
-    run: (batch, rt, selection) => loop(batch.rowCount, batch.vectors.map((vector) => vector.data), batch.vectors.map((vector) => vector.symbols), constants, rt, [], selection),
+    run: (batch, rt, selection) => loop(batch.rowCount, usedColumnData(batch, used), batch.vectors.map((vector) => vector.symbols), constants, rt, [], selection),
   };
 }
 
@@ -69,12 +77,13 @@ export function compileProjection(exprs: readonly BoundExpr[]): CompiledProjecti
   const source = `${prologue(state, computed.length)}\nfor (let i = 0; i < n; i++) {\n${body.join('\n')}\n}\nreturn n;`;
   const loop = computed.length === 0 ? undefined : compileSource(source);
   const constants = state.constants;
+  const used = state.usedColumns;
   return {
     source,
     run(batch, rt) {
       const outputs = computed.map((entry) => allocateVectorData(entry.type === 'SYMBOL' ? 'STRING' : entry.type, batch.rowCount));
       if (loop !== undefined) {
-        loop(batch.rowCount, batch.vectors.map((vector) => vector.data), batch.vectors.map((vector) => vector.symbols), constants, rt, outputs, new Int32Array(0));
+        loop(batch.rowCount, usedColumnData(batch, used), batch.vectors.map((vector) => vector.symbols), constants, rt, outputs, new Int32Array(0));
       }
       let next = 0;
       return exprs.map((expr): Vector => {

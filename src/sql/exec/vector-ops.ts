@@ -21,7 +21,45 @@ function isTypedArray(data: VectorData): data is NumericVectorData {
   return ArrayBuffer.isView(data);
 }
 
+/**
+ * A 64-bit column read from storage computes its numbers on first use of `data` (scan.ts). Slicing or
+ * gathering a few rows of it must not force that for the whole batch (a LIMIT 10 over a 65,536-row batch),
+ * so such vectors are cut on their exact values and stay lazy.
+ */
+function hasLazyNumbers(vector: Vector): vector is Vector & { exact: BigInt64Array } {
+  return vector.exact !== undefined && vector.symbols === undefined && Object.getOwnPropertyDescriptor(vector, 'data')?.get !== undefined;
+}
+
+function lazyInt64Vector(type: Vector['type'], exact: BigInt64Array): Vector {
+  let numbers: Float64Array | undefined;
+  return {
+    type,
+    exact,
+    get data(): Float64Array {
+      numbers ??= int64NumbersOf(exact);
+      return numbers;
+    },
+  };
+}
+
+function int64NumbersOf(exact: BigInt64Array): Float64Array {
+  const count = exact.length;
+  const words = new Int32Array(exact.buffer, exact.byteOffset, count * 2);
+  const numbers = new Float64Array(count);
+  for (let k = 0; k < count; k++) {
+    const hi = words[2 * k + 1] as number;
+    const lo = words[2 * k] as number;
+    numbers[k] = hi === -2147483648 && lo === 0 ? NaN : hi * 4294967296 + (lo >>> 0);
+  }
+  return numbers;
+}
+
 export function gatherVector(vector: Vector, selection: Int32Array, count: number): Vector {
+  if (hasLazyNumbers(vector)) {
+    const exact = new BigInt64Array(count);
+    for (let k = 0; k < count; k++) exact[k] = vector.exact[selection[k] as number] as bigint;
+    return lazyInt64Vector(vector.type, exact);
+  }
   const source = vector.data;
   const out = allocateVectorData(vector.type, count);
   if (isTypedArray(source)) {
@@ -44,6 +82,7 @@ export function gatherBatch(batch: ColumnBatch, selection: Int32Array, count: nu
 }
 
 export function sliceVector(vector: Vector, from: number, to: number): Vector {
+  if (hasLazyNumbers(vector)) return lazyInt64Vector(vector.type, vector.exact.subarray(from, to));
   const data = vector.data;
   const sliced: VectorData = isTypedArray(data) ? data.subarray(from, to) : data.slice(from, to);
   return withData(vector, sliced, vector.exact?.subarray(from, to));

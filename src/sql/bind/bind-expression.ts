@@ -153,7 +153,9 @@ export function bindCast(operand: BoundExpr, typeName: string, typePosition: num
   const from = operand.type;
   // Emitting once here validates the cast at bind time, so an impossible cast fails with its position.
   emitCast('value', from, target, position);
-  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg]) => emitCast(arg as string, from, target, position) };
+  // A constant that does not convert is reported at the value itself, as QuestDB does.
+  const valuePosition = operand.kind === 'constant' ? operand.position : position;
+  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg]) => emitCast(arg as string, from, target, valuePosition) };
 }
 
 function bindCase(expr: CaseExpr, ctx: BindContext): BoundExpr {

@@ -31,7 +31,8 @@ async function check(baseUrl: string, record: SltRecord, where: string): Promise
 }
 
 for (const file of files) {
-  test(file, async (t) => {
+  // Serial: one server at a time keeps start-up within its deadline on a busy machine.
+  test.serial(file, async (t) => {
     const records = parseSlt(readFileSync(join(dir, file), 'utf8'), file);
     const server = await startServer({ workers: 1 });
     try {

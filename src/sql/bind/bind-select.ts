@@ -43,7 +43,7 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   // Window functions run over the rows WHERE leaves, so they cannot share a level with aggregation.
   if (windowCall !== undefined && hasAggregates) throw sqlSemanticError('Window function is not allowed in context of aggregation. Use sub-query.', windowCall.position);
   const plan = windowCall !== undefined ? planWindow(items, source) : hasAggregates ? planAggregate(items, source, env, query) : planProjection(items, source, env);
-  const orderKeys = bindOrderBy(query.orderBy, plan, source);
+  const orderKeys = bindOrderBy(query.orderBy, plan, items);
   let factory = plan.build(predicate);
   if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
   if (orderKeys.keys.length > 0) factory = orderBy(factory, orderKeys.keys, rowsKeptByLimit(query));
@@ -217,14 +217,23 @@ function sameExpr(a: Expr, b: Expr): boolean {
   return JSON.stringify(a, strip) === JSON.stringify(b, strip);
 }
 
-function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, _source: BoundSource): { keys: SortKey[]; hidden: number } {
+function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, items: readonly ProjectedItem[]): { keys: SortKey[]; hidden: number } {
   let hidden = 0;
   const keys = orderBy.map((item): SortKey => {
     const nulls = item.nulls === undefined ? {} : { nullsFirst: item.nulls === 'first' };
-    const index = outputIndexOf(item.expr, plan.outputs) ?? (hidden++, plan.addHidden(item.expr));
+    const index = outputIndexOf(item.expr, plan.outputs) ?? selectedColumnIndex(item.expr, items) ?? (hidden++, plan.addHidden(item.expr));
     return { index, descending: item.descending, ...nulls };
   });
   return { keys, hidden };
+}
+
+/** A qualified ORDER BY column (`t.sym`) that the select list shows as the same qualified column. */
+function selectedColumnIndex(expr: Expr, items: readonly ProjectedItem[]): number | undefined {
+  if (expr.kind !== 'column' || expr.qualifier === undefined) return undefined;
+  const name = expr.name.toLowerCase();
+  const qualifier = expr.qualifier.toLowerCase();
+  const index = items.findIndex((item) => item.expr.kind === 'column' && item.expr.name.toLowerCase() === name && item.expr.qualifier?.toLowerCase() === qualifier);
+  return index >= 0 ? index : undefined;
 }
 
 function outputIndexOf(expr: Expr, outputs: readonly OutputColumn[]): number | undefined {

@@ -190,7 +190,10 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env
   return {
     outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
     addHidden(expr) {
-      throw sqlSemanticError('ORDER BY of an aggregate query must name a selected column', expr.position);
+      // ORDER BY an aggregate or key expression the select list does not show: computed per group, then dropped.
+      post.push(bindExpression(expr, { scope: groupScope, clause: 'ORDER BY', onAggregate }));
+      names.push(`hidden${post.length}`);
+      return post.length - 1;
     },
     build(predicate) {
       const input = filtered(source, predicate);
@@ -221,7 +224,7 @@ function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, items:
   let hidden = 0;
   const keys = orderBy.map((item): SortKey => {
     const nulls = item.nulls === undefined ? {} : { nullsFirst: item.nulls === 'first' };
-    const index = outputIndexOf(item.expr, plan.outputs) ?? selectedColumnIndex(item.expr, items) ?? (hidden++, plan.addHidden(item.expr));
+    const index = outputIndexOf(item.expr, plan.outputs) ?? selectedColumnIndex(item.expr, items) ?? sameItemIndex(item.expr, items) ?? (hidden++, plan.addHidden(item.expr));
     return { index, descending: item.descending, ...nulls };
   });
   return { keys, hidden };
@@ -233,6 +236,13 @@ function selectedColumnIndex(expr: Expr, items: readonly ProjectedItem[]): numbe
   const name = expr.name.toLowerCase();
   const qualifier = expr.qualifier.toLowerCase();
   const index = items.findIndex((item) => item.expr.kind === 'column' && item.expr.name.toLowerCase() === name && item.expr.qualifier?.toLowerCase() === qualifier);
+  return index >= 0 ? index : undefined;
+}
+
+/** An ORDER BY expression written exactly as a select item (`ORDER BY count() DESC`). */
+function sameItemIndex(expr: Expr, items: readonly ProjectedItem[]): number | undefined {
+  if (expr.kind === 'column' || expr.kind === 'literal') return undefined;
+  const index = items.findIndex((item) => sameExpr(item.expr, expr));
   return index >= 0 ? index : undefined;
 }
 

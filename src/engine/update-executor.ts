@@ -78,10 +78,11 @@ export function executeUpdate(statement: UpdateStatement, engine: Engine, writer
     ...(loaded?.names ?? []).map((column) => ({ name: column.name, type: column.type, qualifiers: loaded?.qualifiers ?? [] })),
   ], false);
   const where = statement.where;
-  const predicate = where === undefined ? undefined : bindExpression(where, { scope, clause: 'WHERE' });
+  const bindQuery = createSourceEnv(engine.catalog).bindQuery;
+  const predicate = where === undefined ? undefined : bindExpression(where, { scope, clause: 'WHERE', bindQuery });
   if (predicate !== undefined && predicate.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', where?.position ?? 0);
   const assignments: Assignment[] = statement.assignments.map((assignment, k) => {
-    const value = bindExpression(assignment.value, { scope, clause: 'SET' });
+    const value = bindExpression(assignment.value, { scope, clause: 'SET', bindQuery });
     const column = targets[k] as number;
     const target = meta.columns[column];
     if (value.kind !== 'constant' && target !== undefined && narrows(value.type, target.type)) {

@@ -12,7 +12,6 @@ import { FilterFactory, ProjectFactory } from '../exec/basic-operators.js';
 import type { AggregateSpec } from '../exec/group-by.js';
 import { GroupByFactory } from '../exec/group-by.js';
 import type { SortKey } from '../exec/sort.js';
-import { SortFactory } from '../exec/sort.js';
 import { LimitFactory, limitRange } from '../exec/limit.js';
 import { Scope } from './scope.js';
 import { isAggregateName, resolveAggregate, resolvedReturnType } from '../functions/registry.js';

@@ -42,12 +42,19 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   // Window functions run over the rows WHERE leaves, so they cannot share a level with aggregation.
   if (windowCall !== undefined && hasAggregates) throw sqlSemanticError('Window function is not allowed in context of aggregation. Use sub-query.', windowCall.position);
   const plan = windowCall !== undefined ? planWindow(items, source) : hasAggregates ? planAggregate(items, source, env, query) : planProjection(items, source, env);
-  const orderKeys = bindOrderBy(query.orderBy, plan, items);
+  // DISTINCT rows are the selected columns only: ordering by anything else would split them again.
+  const orderPlan: ProjectionPlan = query.distinct ? { ...plan, addHidden: (expr) => { throw distinctOrderError(expr); } } : plan;
+  const orderKeys = bindOrderBy(query.orderBy, orderPlan, items);
   let factory = plan.build(predicate);
   if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
   if (orderKeys.keys.length > 0) factory = orderBy(factory, orderKeys.keys, rowsKeptByLimit(query));
   if (orderKeys.hidden > 0) factory = dropHidden(factory, factory.columns.length - orderKeys.hidden);
   return applyLimit(factory, query);
+}
+
+function distinctOrderError(expr: Expr): Error {
+  if (expr.kind === 'column') return sqlSemanticError(`Invalid column: ${expr.qualifier === undefined ? expr.name : `${expr.qualifier}.${expr.name}`}`, expr.position);
+  return sqlSemanticError('ORDER BY of SELECT DISTINCT must name a selected column', expr.position);
 }
 
 export function applyLimit(factory: QueryFactory, query: { readonly limit?: SelectQuery['limit'] }): QueryFactory {

@@ -170,7 +170,17 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env
   }
   const keyCount = pre.length;
   const specs: AggregateSpec[] = [];
+  // The same aggregate written twice (select list, HAVING, ORDER BY) is computed once.
+  const seen = new Map<string, BoundExpr>();
   const onAggregate = (call: CallExpr): BoundExpr => {
+    const text = exprKey(call);
+    const known = seen.get(text);
+    if (known !== undefined) return known;
+    const bound = bindAggregateCall(call);
+    seen.set(text, bound);
+    return bound;
+  };
+  const bindAggregateCall = (call: CallExpr): BoundExpr => {
     const args = call.args.map((arg) => bindExpression(arg, sourceContext));
     const types = args.map((arg) => arg.type);
     const def = resolveAggregate(call.distinct ? `${call.name}_distinct` : call.name, call.star ? [] : types, call.position);
@@ -221,9 +231,16 @@ function groupKeyIndex(expr: Expr, keyItems: readonly ProjectedItem[]): number {
   return keyItems.findIndex((item) => sameExpr(item.expr, expr));
 }
 
+/** An expression's structure without positions: equal keys mean the same expression written twice. */
+function exprKey(expr: Expr): string {
+  return JSON.stringify(expr, (key: string, value: unknown): unknown => {
+    if (typeof value === 'bigint') return value.toString();
+    return key === 'position' || key.endsWith('Position') ? undefined : value;
+  });
+}
+
 function sameExpr(a: Expr, b: Expr): boolean {
-  const strip = (key: string, value: unknown): unknown => (key === 'position' || typeof value === 'bigint' ? (typeof value === 'bigint' ? value.toString() : undefined) : value);
-  return JSON.stringify(a, strip) === JSON.stringify(b, strip);
+  return exprKey(a) === exprKey(b);
 }
 
 function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, items: readonly ProjectedItem[]): { keys: SortKey[]; hidden: number } {

@@ -1,6 +1,6 @@
 // Table settings kept in _meta: `WITH maxUncommittedRows=n, o3MaxLag=t` at CREATE, `ALTER TABLE SET PARAM` later,
 // and DEDUP UPSERT KEYS (validated as QuestDB does: the keys exist and include the designated timestamp).
-// Dedup keys are stored and reported (tables(), SHOW CREATE TABLE, table_columns); inserts do not deduplicate.
+// Dedup keys are stored and reported (tables(), SHOW CREATE TABLE, table_columns); the table writer deduplicates on them.
 import type { Expr, Name } from '../sql/compiler.js';
 import type { TableMeta } from '../storage/table-meta.js';
 import { sqlSemanticError } from '../core/errors.js';

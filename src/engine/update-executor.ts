@@ -14,6 +14,8 @@ import { chunkBatch, spliceRows, symbolsAsText } from './partition-rows.js';
 import type { UpdateSource } from './update-join.js';
 import { matchRows, prepareSource } from './update-join.js';
 import { sqlSemanticError } from '../core/errors.js';
+import type { ValueType } from '../types/column-type.js';
+import { typeDisplayName } from '../types/column-type.js';
 import { commitChannel } from '../core/diagnostics.js';
 
 interface Assignment {
@@ -23,6 +25,17 @@ interface Assignment {
 }
 
 /** SET targets: existing, distinct columns other than the designated timestamp (QuestDB's checks, in its order). */
+const NUMERIC_RANK: Partial<Record<ValueType, number>> = { BYTE: 0, SHORT: 1, INT: 2, LONG: 3, FLOAT: 4, DOUBLE: 5 };
+
+/** QuestDB's UPDATE refuses to narrow a computed value (DOUBLE into INT, LONG into SHORT or CHAR); literals convert. */
+function narrows(from: ValueType, to: ValueType): boolean {
+  const fromRank = NUMERIC_RANK[from];
+  if (fromRank === undefined) return false;
+  if (to === 'CHAR') return fromRank > 1;
+  const toRank = NUMERIC_RANK[to];
+  return toRank !== undefined && fromRank > toRank;
+}
+
 function resolveTargets(statement: UpdateStatement, writer: TableWriter): number[] {
   const seen = new Set<number>();
   return statement.assignments.map(({ column }) => {
@@ -47,7 +60,8 @@ function loadSource(from: FromSource, catalog: Catalog, nowMicros: number, timeo
   try {
     const batch = concatBatches(drain(cursor, ctx), factory.columns.map((column) => column.type));
     const alias = from.kind === 'join' ? undefined : from.alias;
-    const qualifiers = [...(from.kind === 'table' ? [from.name] : []), ...(alias === undefined ? [] : [alias.name])];
+    // An alias replaces the table name, so `UPDATE up ... FROM up up2` tells the two sides apart.
+    const qualifiers = alias !== undefined ? [alias.name] : from.kind === 'table' ? [from.name] : [];
     return { batch, qualifiers, names: factory.columns.map((column) => ({ name: column.name, type: column.type })) };
   } finally {
     cursor.close();
@@ -64,11 +78,16 @@ export function executeUpdate(statement: UpdateStatement, engine: Engine, writer
     ...(loaded?.names ?? []).map((column) => ({ name: column.name, type: column.type, qualifiers: loaded?.qualifiers ?? [] })),
   ], false);
   const where = statement.where;
-  const predicate = where === undefined ? undefined : bindExpression(where, { scope, clause: 'WHERE' });
+  const bindQuery = createSourceEnv(engine.catalog).bindQuery;
+  const predicate = where === undefined ? undefined : bindExpression(where, { scope, clause: 'WHERE', bindQuery });
   if (predicate !== undefined && predicate.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', where?.position ?? 0);
   const assignments: Assignment[] = statement.assignments.map((assignment, k) => {
-    const value = bindExpression(assignment.value, { scope, clause: 'SET' });
+    const value = bindExpression(assignment.value, { scope, clause: 'SET', bindQuery });
     const column = targets[k] as number;
+    const target = meta.columns[column];
+    if (value.kind !== 'constant' && target !== undefined && narrows(value.type, target.type)) {
+      throw sqlSemanticError(`inconvertible types: ${typeDisplayName(value.type)} -> ${typeDisplayName(target.type)} [from=, to=${target.name}]`, assignment.value.position);
+    }
     // A zero-row encode checks at bind time that the value's type converts to the column's.
     encodeColumn({ type: value.type, data: [] }, 0, meta.columns[column]?.type ?? 'STRING', assignment.value.position);
     return { column, value, position: assignment.value.position };

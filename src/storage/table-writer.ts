@@ -17,6 +17,7 @@ import type { CommitMode } from './wal/wal-writer.js';
 import { WalWriter } from './wal/wal-writer.js';
 import { partitionSpanOf, isAscending, mergePermutation, stableSortPermutation, timestampsOf } from './partition-layout.js';
 import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition-cleanup.js';
+import { dedupRows } from './dedup.js';
 
 export interface TableWriterOptions {
   readonly files: FilesFacade;
@@ -231,17 +232,30 @@ export class TableWriter {
     const existing = this.txnValue.partitions.find((entry) => entry.name === name);
     const minTs = timestamps === undefined ? 0 : (timestamps[0] as number);
     const maxTs = timestamps === undefined ? 0 : (timestamps[timestamps.length - 1] as number);
+    const dedupKeys = this.dedupColumns();
+    if (timestamps !== undefined && dedupKeys.length > 0) {
+      // Rows of one batch collapse first; rows at the partition's last timestamp must merge to meet older twins.
+      rows = dedupRows(rows, timestamps, dedupKeys);
+      if (rows.rowCount !== timestamps.length) timestamps = timestampsOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount);
+    }
     if (existing === undefined) return this.writeNewPartition(name, rows, nextTxn, minTs, maxTs);
-    if (timestamps === undefined || minTs >= existing.maxTimestamp) {
+    if (timestamps === undefined || minTs > existing.maxTimestamp || (minTs === existing.maxTimestamp && dedupKeys.length === 0)) {
       this.writeColumns(join(this.dir, partitionDirName(existing)), rows, existing.rowCount);
       return { ...existing, rowCount: existing.rowCount + rows.rowCount, maxTimestamp: Math.max(existing.maxTimestamp, maxTs), minTimestamp: existing.rowCount === 0 ? minTs : existing.minTimestamp };
     }
     const old = this.readPartition(existing);
     const oldTimestamps = timestampsOf(old.columns[this.metaValue.timestampIndex] as ColumnData, old.rowCount);
     const order = mergePermutation(oldTimestamps, timestamps);
-    const merged = gatherChunk(concatChunks(old, rows), order, 0, order.length);
+    let merged = gatherChunk(concatChunks(old, rows), order, 0, order.length);
+    if (dedupKeys.length > 0) merged = dedupRows(merged, timestampsOf(merged.columns[this.metaValue.timestampIndex] as ColumnData, merged.rowCount), dedupKeys);
     superseded.push(existing);
     return this.writeNewPartition(name, merged, nextTxn, Math.min(existing.minTimestamp, minTs), Math.max(existing.maxTimestamp, maxTs));
+  }
+
+  /** Column indexes of the DEDUP UPSERT KEYS; empty when deduplication is off. */
+  private dedupColumns(): number[] {
+    const meta = this.metaValue;
+    return meta.dedupKeys.map((name) => meta.columns.findIndex((column) => column.name === name)).filter((index) => index >= 0);
   }
 
   private writeNewPartition(name: string, rows: RowChunk, nextTxn: number, minTs?: number, maxTs?: number): PartitionEntry {

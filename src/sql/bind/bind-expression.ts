@@ -15,6 +15,7 @@ import { isWindowOnlyName } from './window-functions.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { assertNever } from '../../core/assert.js';
 import { parseIntervalString } from '../../types/intervals.js';
+import { parseTimestamp } from '../../types/timestamp.js';
 
 export interface BindContext {
   readonly scope: Scope;
@@ -151,9 +152,22 @@ export function bindCast(operand: BoundExpr, typeName: string, typePosition: num
   if (operand.kind === 'constant' && operand.type === 'NULL') return { ...operand, type: target };
   if (operand.type === target) return operand;
   const from = operand.type;
+  const folded = foldTimestampText(operand, target);
+  if (folded !== undefined) return folded;
   // Emitting once here validates the cast at bind time, so an impossible cast fails with its position.
   emitCast('value', from, target, position);
-  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg]) => emitCast(arg as string, from, target, position) };
+  // A constant that does not convert is reported at the value itself, as QuestDB does.
+  const valuePosition = operand.kind === 'constant' ? operand.position : position;
+  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg]) => emitCast(arg as string, from, target, valuePosition) };
+}
+
+/** `'2024-01-01'::timestamp` is a constant (so generator bounds and other constant-only arguments accept it). */
+function foldTimestampText(operand: BoundExpr, target: ValueType): BoundConstant | undefined {
+  if (operand.kind !== 'constant' || typeof operand.value !== 'string' || (target !== 'TIMESTAMP' && target !== 'DATE')) return undefined;
+  const micros = parseTimestamp(operand.value);
+  if (micros === undefined) throw sqlSemanticError(`inconvertible value: \`${operand.value}\` [${typeDisplayName(operand.type)} -> ${target}]`, operand.position);
+  const value = target === 'DATE' ? Math.floor(micros / 1000) : micros;
+  return { kind: 'constant', type: target, value, exact: BigInt(value), position: operand.position };
 }
 
 function bindCase(expr: CaseExpr, ctx: BindContext): BoundExpr {

@@ -20,7 +20,7 @@ import { bindLatestOn } from './bind-latest-on.js';
 import { firstWindowCall, planWindow } from './bind-window.js';
 import { planSampleBy, sampleRangeWhere } from './bind-sample-by.js';
 import type { ProjectedItem, ProjectionPlan } from './select-items.js';
-import { bindAggregation, bindItem, containsAggregate, filtered } from './select-items.js';
+import { bindAggregation, bindItem, containsAggregate, exprKey, filtered } from './select-items.js';
 
 export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const from = bindSource(query.from, env);
@@ -38,12 +38,19 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const plan = windowCall !== undefined ? planWindow(items, source)
     : query.sampleBy !== undefined ? planSampleBy(query, query.sampleBy, items, source)
     : hasAggregates ? planAggregate(items, source, env, query) : planProjection(items, source, env);
-  const orderKeys = bindOrderBy(query.orderBy, plan, source);
+  // DISTINCT rows are the selected columns only: ordering by anything else would split them again.
+  const orderPlan: ProjectionPlan = query.distinct ? { ...plan, addHidden: (expr) => { throw distinctOrderError(expr); } } : plan;
+  const orderKeys = bindOrderBy(query.orderBy, orderPlan, items);
   let factory = plan.build(predicate);
   if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
   if (orderKeys.keys.length > 0) factory = orderBy(factory, orderKeys.keys, rowsKeptByLimit(query));
   if (orderKeys.hidden > 0) factory = dropHidden(factory, factory.columns.length - orderKeys.hidden);
   return applyLimit(factory, query);
+}
+
+function distinctOrderError(expr: Expr): Error {
+  if (expr.kind === 'column') return sqlSemanticError(`Invalid column: ${expr.qualifier === undefined ? expr.name : `${expr.qualifier}.${expr.name}`}`, expr.position);
+  return sqlSemanticError('ORDER BY of SELECT DISTINCT must name a selected column', expr.position);
 }
 
 export function applyLimit(factory: QueryFactory, query: { readonly limit?: SelectQuery['limit'] }): QueryFactory {
@@ -114,12 +121,17 @@ function planProjection(items: readonly ProjectedItem[], source: BoundSource, en
 
 function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv, query: SelectQuery): ProjectionPlan {
   const clauses = query.having === undefined ? { groupBy: query.groupBy, bindQuery: env.bindQuery } : { groupBy: query.groupBy, having: query.having, bindQuery: env.bindQuery };
-  const { pre, keyCount, visibleKeys, specs, post, having } = bindAggregation(items, source, [], () => -1, clauses);
+  const aggregation = bindAggregation(items, source, [], () => -1, clauses);
+  const { pre, keyCount, visibleKeys, specs, having } = aggregation;
+  const post = [...aggregation.post];
   const names = items.map((item) => item.name);
   return {
     outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
     addHidden(expr) {
-      throw sqlSemanticError('ORDER BY of an aggregate query must name a selected column', expr.position);
+      // ORDER BY an aggregate or key expression the select list does not show: computed per group, then dropped.
+      post.push(aggregation.bindOverGroups(expr, 'ORDER BY'));
+      names.push(`hidden${post.length}`);
+      return post.length - 1;
     },
     build(predicate) {
       const input = filtered(source, predicate);
@@ -132,14 +144,31 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env
   };
 }
 
-function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, _source: BoundSource): { keys: SortKey[]; hidden: number } {
+function bindOrderBy(orderBy: readonly OrderItem[], plan: ProjectionPlan, items: readonly ProjectedItem[]): { keys: SortKey[]; hidden: number } {
   let hidden = 0;
   const keys = orderBy.map((item): SortKey => {
     const nulls = item.nulls === undefined ? {} : { nullsFirst: item.nulls === 'first' };
-    const index = outputIndexOf(item.expr, plan.outputs) ?? (hidden++, plan.addHidden(item.expr));
+    const index = outputIndexOf(item.expr, plan.outputs) ?? selectedColumnIndex(item.expr, items) ?? sameItemIndex(item.expr, items) ?? (hidden++, plan.addHidden(item.expr));
     return { index, descending: item.descending, ...nulls };
   });
   return { keys, hidden };
+}
+
+/** A qualified ORDER BY column (`t.sym`) that the select list shows as the same qualified column. */
+function selectedColumnIndex(expr: Expr, items: readonly ProjectedItem[]): number | undefined {
+  if (expr.kind !== 'column' || expr.qualifier === undefined) return undefined;
+  const name = expr.name.toLowerCase();
+  const qualifier = expr.qualifier.toLowerCase();
+  const index = items.findIndex((item) => item.expr.kind === 'column' && item.expr.name.toLowerCase() === name && item.expr.qualifier?.toLowerCase() === qualifier);
+  return index >= 0 ? index : undefined;
+}
+
+/** An ORDER BY expression written exactly as a select item (`ORDER BY count() DESC`). */
+function sameItemIndex(expr: Expr, items: readonly ProjectedItem[]): number | undefined {
+  if (expr.kind === 'column' || expr.kind === 'literal') return undefined;
+  const key = exprKey(expr);
+  const index = items.findIndex((item) => exprKey(item.expr) === key);
+  return index >= 0 ? index : undefined;
 }
 
 function outputIndexOf(expr: Expr, outputs: readonly OutputColumn[]): number | undefined {

@@ -64,6 +64,8 @@ export interface AggregationBinding {
   readonly post: readonly BoundExpr[];
   /** HAVING over the aggregation's output. */
   readonly having?: BoundExpr;
+  /** Binds another expression over the groups (keys by name, aggregates added as needed), e.g. a hidden ORDER BY key. */
+  readonly bindOverGroups: (expr: Expr, clause: string) => BoundExpr;
 }
 
 export interface AggregationClauses {
@@ -96,7 +98,17 @@ export function bindAggregation(
   }
   const groupColumns = pre.length;
   const specs: AggregateSpec[] = [];
+  // The same aggregate written twice (select list, HAVING, ORDER BY) is computed once.
+  const seen = new Map<string, BoundExpr>();
   const onAggregate = (call: CallExpr): BoundExpr => {
+    const text = exprKey(call);
+    const known = seen.get(text);
+    if (known !== undefined) return known;
+    const bound = bindAggregateCall(call);
+    seen.set(text, bound);
+    return bound;
+  };
+  const bindAggregateCall = (call: CallExpr): BoundExpr => {
     const args = call.args.map((arg) => bindExpression(arg, sourceContext));
     const types = args.map((arg) => arg.type);
     const def = resolveAggregate(call.distinct ? `${call.name}_distinct` : call.name, call.star ? [] : types, call.position);
@@ -119,7 +131,8 @@ export function bindAggregation(
   // Keys are visible by their output names to expressions over the grouped rows (HAVING).
   const groupScope = new Scope(keyNames.map((name, k) => ({ name, type: (pre[leading.length + k] as BoundExpr).type, qualifiers: [] })), false);
   const having = clauses.having === undefined ? undefined : bindHaving(clauses.having, groupScope, leading.length, onAggregate);
-  const binding = { pre, keyCount: groupColumns - leading.length, visibleKeys, specs, post };
+  const bindOverGroups = (expr: Expr, clause: string): BoundExpr => bindExpression(expr, { scope: groupScope, clause, onAggregate });
+  const binding = { pre, keyCount: groupColumns - leading.length, visibleKeys, specs, post, bindOverGroups };
   return having === undefined ? binding : { ...binding, having };
 }
 
@@ -139,8 +152,14 @@ function groupKeyIndex(expr: Expr, keyItems: readonly ProjectedItem[]): number {
   return keyItems.findIndex((item) => sameExpr(item.expr, expr));
 }
 
-/** Structural equality of two expressions, ignoring source positions. */
+/** An expression's structure without positions: equal keys mean the same expression written twice. */
+export function exprKey(expr: Expr): string {
+  return JSON.stringify(expr, (key: string, value: unknown): unknown => {
+    if (typeof value === 'bigint') return value.toString();
+    return key === 'position' || key.endsWith('Position') ? undefined : value;
+  });
+}
+
 function sameExpr(a: Expr, b: Expr): boolean {
-  const strip = (key: string, value: unknown): unknown => (key === 'position' ? undefined : typeof value === 'bigint' ? value.toString() : value);
-  return JSON.stringify(a, strip) === JSON.stringify(b, strip);
+  return exprKey(a) === exprKey(b);
 }

@@ -22,7 +22,10 @@ test('acknowledged inserts survive kill -9 of the primary', async (t) => {
         }
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Kill once enough inserts were acknowledged (on a busy machine 1.5 s may see only a few), within 30 s.
+    const started = Date.now();
+    do await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((Date.now() - started < 1500 || acknowledged.length <= 10) && Date.now() - started < 30_000);
     await first.kill9();
     stop = true;
     await writer;

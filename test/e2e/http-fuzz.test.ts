@@ -106,14 +106,14 @@ test.serial('an export file name with control or non-Latin-1 characters is clean
   await response.text();
 });
 
-test.serial('an import name that is too long or would leave db/ is cleaned or refused, never a directory outside db/', async (t) => {
+test.serial('an import name that is too long or would leave db/ is refused, never a directory outside db/', async (t) => {
   const csv = multipartBody([{ name: 'data', filename: 'a.csv', content: 'a,b\n1,2\n3,4\n' }]);
-  for (const [name, status] of [['x'.repeat(300), 400], ['../escaped_imp', 200], ['..', 400], ['/', 400]] as const) {
+  for (const [name, status] of [['x'.repeat(300), 400], ['../escaped_imp', 400], ['..', 400], ['/', 400]] as const) {
     const response = await fetch(`${server.baseUrl}/imp?fmt=json&name=${encodeURIComponent(name)}`, { method: 'POST', body: csv.body, headers: { Authorization: AUTH.good, 'Content-Type': csv.contentType } });
     t.is(response.status, status, `${name.slice(0, 20)}: ${await response.text()}`);
   }
   t.false(existsSync(join(server.rootDir, 'escaped_imp')), 'nothing was created beside db/');
-  t.true(existsSync(join(server.rootDir, 'db', 'escaped_imp')), 'the cleaned name is used instead');
+  t.false(existsSync(join(server.rootDir, 'db', 'escaped_imp')), 'nor a cleaned-up name inside db/');
 });
 
 test.serial('statements that used to answer 500 (huge padding, table renamed out of db/) are 400 errors', async (t) => {

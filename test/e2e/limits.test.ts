@@ -1,7 +1,8 @@
 // Request limits over real HTTP, one worker so every bound is met by one process: query text length, header
 // size, request body size (but not /imp), concurrent requests (503 at once), keep-alive, header and idle timeouts,
 // query.timeout, the Statement-Timeout header and http.export.timeout. After each limit is hit the server
-// keeps serving other clients.
+// keeps serving other clients. Tests run one at a time: with only three request slots, one test's slow
+// clients would take another's.
 import test from 'ava';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { exec } from '../helpers/http.js';
@@ -69,7 +70,7 @@ test.serial('an idle kept-alive connection is closed after http.keep-alive.timeo
   t.true(idleMs >= 300 && idleMs < 2000, `closed after ${idleMs} ms`);
 });
 
-test('query text longer than http.query.max.length is refused on execute, validate and export', async (t) => {
+test.serial('query text longer than http.query.max.length is refused on execute, validate and export', async (t) => {
   const query = `select 1 /* ${'x'.repeat(250)} */`;
   for (const path of ['/exec', '/api/v1/sql/validate', '/exp']) {
     const response = await fetch(`${server.baseUrl}${path}?query=${encodeURIComponent(query)}`);
@@ -79,7 +80,7 @@ test('query text longer than http.query.max.length is refused on execute, valida
   await stillServing(t);
 });
 
-test('headers larger than http.request.header.buffer.size get 431', async (t) => {
+test.serial('headers larger than http.request.header.buffer.size get 431', async (t) => {
   const response = await rawRequest(server.httpPort, `GET /exec?query=select%201 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(5000)}\r\n\r\n`);
   t.is(response.status, 431);
   t.true(response.closed);
@@ -88,7 +89,7 @@ test('headers larger than http.request.header.buffer.size get 431', async (t) =>
   await stillServing(t);
 });
 
-test('bodies over http.request.body.limit get 413 everywhere but /imp', async (t) => {
+test.serial('bodies over http.request.body.limit get 413 everywhere but /imp', async (t) => {
   const declared = await rawRequest(server.httpPort, `GET /exec?query=select%201 HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n${'b'.repeat(5000)}`);
   t.is(declared.status, 413);
   t.deepEqual(JSON.parse(declared.body), { error: 'request body is too large [max=2048 bytes]', code: 'SVC_PAYLOAD_TOO_LARGE' });
@@ -106,7 +107,7 @@ test('bodies over http.request.body.limit get 413 everywhere but /imp', async (t
   await stillServing(t);
 });
 
-test('a client that does not finish its headers within http.request.headers.timeout is answered 408 and closed', async (t) => {
+test.serial('a client that does not finish its headers within http.request.headers.timeout is answered 408 and closed', async (t) => {
   const socket = await openSocket(server.httpPort);
   const reading = readResponse(socket, 10_000);
   const started = Date.now();
@@ -119,7 +120,7 @@ test('a client that does not finish its headers within http.request.headers.time
   await stillServing(t);
 });
 
-test('an upload that stalls mid-body is closed after http.net.connection.timeout', async (t) => {
+test.serial('an upload that stalls mid-body is closed after http.net.connection.timeout', async (t) => {
   const { contentType } = multipartBody([]);
   const socket = await openSocket(server.httpPort);
   const reading = readResponse(socket, 15_000);
@@ -134,7 +135,7 @@ test('an upload that stalls mid-body is closed after http.net.connection.timeout
   await stillServing(t);
 });
 
-test('query.timeout bounds execute and CSV export; Statement-Timeout overrides it; http.export.timeout bounds Parquet', async (t) => {
+test.serial('query.timeout bounds execute and CSV export; Statement-Timeout overrides it; http.export.timeout bounds Parquet', async (t) => {
   const timedOut = await exec(server.baseUrl, SLOW_QUERY);
   t.is(timedOut.status, 400);
   t.deepEqual(timedOut.json, { query: SLOW_QUERY, error: 'timeout, query aborted [timeout=300ms]', position: 0 });

@@ -55,8 +55,9 @@ function parseImportParams(url: string): ImportParams {
     create: params.get('create')?.toLowerCase() !== 'false',
     skipLev: flag(params, 'skipLev'),
     partitionBy: (params.get('partitionBy') ?? 'NONE').toUpperCase(),
-    // The name parameter is cleaned like a file name (the spec's character removal), so it cannot leave db/.
-    ...(name === null || name === '' ? {} : { name: sanitizeTableName(name) }),
+    // The name parameter is used as given, as QuestDB does; it is checked (checkImportTableName) before any
+    // file is written, so a name that would leave db/ is refused. Only a file name is cleaned.
+    ...(name === null || name === '' ? {} : { name }),
     ...(delimiter === null || delimiter.length !== 1 ? {} : { delimiter }),
     ...(timestamp === null || timestamp === '' ? {} : { timestamp }),
   };

@@ -9,7 +9,7 @@ import type { ValueType } from '../../types/column-type.js';
 import { isNumericType } from '../../types/column-type.js';
 import { isTextType } from '../../types/casts.js';
 import type { RuntimeHelpers } from '../codegen/runtime.js';
-import { createExecContext, drain } from '../exec/operator.js';
+import { createExecContext, execContextOf } from '../exec/operator.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
 type Runtime = RuntimeHelpers & { queryNow: number };
@@ -32,17 +32,20 @@ export class SubqueryValues {
   private values: Set<unknown> = new Set();
   private first: unknown = null;
 
-  constructor(private readonly factory: QueryFactory, private readonly nullValue: unknown = null) {}
+  /** `firstOnly`: a scalar subquery needs its first row only, so it stops reading there. */
+  constructor(private readonly factory: QueryFactory, private readonly nullValue: unknown = null, private readonly firstOnly = false) {}
 
   private load(rt: Runtime): void {
     if (this.runtime === rt) return;
-    const ctx = createExecContext(rt, { deadlineMs: Number.POSITIVE_INFINITY, cancelled: false }, 0);
+    // The subquery is part of the statement: it stops with the statement's timeout or cancellation.
+    const ctx = execContextOf(rt) ?? createExecContext(rt, { deadlineMs: Number.POSITIVE_INFINITY, cancelled: false }, 0);
     const cursor = this.factory.open(ctx);
     const values = new Set<unknown>();
     let first: unknown = this.nullValue;
     let seen = false;
     try {
-      for (const batch of drain(cursor, ctx)) {
+      for (let batch = cursor.nextBatch(); batch !== undefined && !(this.firstOnly && seen); batch = cursor.nextBatch()) {
+        ctx.checkCancelled();
         const vector = batch.vectors[0] as Vector;
         for (let row = 0; row < batch.rowCount; row++) {
           const value = readValue(vector, row);
@@ -90,6 +93,6 @@ export function bindScalarSubquery(factory: QueryFactory, position: number): Bou
   const column = singleColumn(factory, position);
   const type: ValueType = column === 'SYMBOL' ? 'STRING' : column;
   const nullValue = type === 'BOOLEAN' ? false : isNumericType(type) || type === 'TIMESTAMP' || type === 'DATE' || type === 'IPV4' ? NaN : null;
-  const holder = new SubqueryValues(factory, nullValue);
+  const holder = new SubqueryValues(factory, nullValue, true);
   return { kind: 'call', type, name: 'subquery', args: [], position, emit: (_args, constant) => `${constant(holder)}.scalar(rt)` };
 }

@@ -33,8 +33,16 @@ export interface Cancellation {
   reason?: string;
 }
 
+/** The context each runtime was created for, so work started from inside an expression shares its deadline. */
+const contextsByRuntime = new WeakMap<ExecContext['rt'], ExecContext>();
+
+/** The execution context that owns `rt` (a subquery run from a compiled expression uses its cancellation). */
+export function execContextOf(rt: ExecContext['rt']): ExecContext | undefined {
+  return contextsByRuntime.get(rt);
+}
+
 export function createExecContext(rt: ExecContext['rt'], cancellation: Cancellation, timeoutMs: number): ExecContext {
-  return {
+  const ctx: ExecContext = {
     rt,
     jitCompiled: false,
     checkCancelled(): void {
@@ -45,6 +53,8 @@ export function createExecContext(rt: ExecContext['rt'], cancellation: Cancellat
       }
     },
   };
+  contextsByRuntime.set(rt, ctx);
+  return ctx;
 }
 
 /** Drains a cursor into an array of batches; the caller closes the cursor. */

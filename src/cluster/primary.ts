@@ -28,6 +28,7 @@ import type { MetricsRuntime } from '../metrics/metrics-runtime.js';
 import { createClusterMetricsCollector } from '../metrics/cluster-collector.js';
 import { currentMappedBytes } from '../storage/mmap.js';
 import { MetricsRequests } from './metrics-requests.js';
+import { claimRunMarker, releaseRunMarker } from './run-marker.js';
 
 const log = getLogger('server-main');
 
@@ -37,8 +38,12 @@ export async function runPrimary(config: ServerConfig, version: string): Promise
     rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
     uncommittedRowsMax: config.uncommittedRowsMax, o3LagMaxMs: config.o3LagMaxMs,
   });
+  const uncleanPid = claimRunMarker(config.rootDir);
   const recovery = engine.recover();
   log.advisory(`svc ${version} root=${config.rootDir} tables=${recovery.tables} replayed WAL records=${recovery.replayedRecords}`);
+  if (uncleanPid !== undefined) {
+    log.critical(`the previous primary (pid ${uncleanPid}) stopped without a clean shutdown; recovered ${recovery.tables} tables, replayed ${recovery.replayedRecords} WAL records`);
+  }
   const service = new WriterService(engine);
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
@@ -76,6 +81,7 @@ export async function runPrimary(config: ServerConfig, version: string): Promise
     await localHttp?.close(config.shutdownDrainTimeoutMs);
     await service.idle();
     engine.close();
+    releaseRunMarker(config.rootDir);
     await admin?.close();
     metrics?.close();
     log.info('stopped');

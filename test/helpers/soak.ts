@@ -249,6 +249,8 @@ async function verify(server: TestServer, rootDir: string, batches: Batch[], kil
   }
   for (const id of seen.keys()) if (!sent.has(id)) violations.push(`id ${id} was never sent`);
   const text = logText(rootDir);
+  const uncleanStarts = (text.match(/ C server-main the previous primary \(pid \d+\) stopped without a clean shutdown/g) ?? []).length;
+  if (uncleanStarts !== counts.primaryKills) violations.push(`${uncleanStarts} C records of unclean restarts for ${counts.primaryKills} primary kills`);
   for (const pid of killedWorkerPids) {
     if (!new RegExp(` C worker-pool worker \\d+ \\(pid ${pid}\\) died`).test(text)) violations.push(`no C record for the kill of worker ${pid}`);
   }

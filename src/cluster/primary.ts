@@ -43,7 +43,10 @@ const log = getLogger('server-main');
 
 function logRecovery(recovery: RecoveryReport, lock: RootLock, version: string, rootDir: string): void {
   const stale = lock.staleOwner;
-  if (stale !== undefined) log.error(`the previous run${stale.pid > 0 ? ` (pid ${stale.pid})` : ''} did not shut down cleanly: stale lock replaced, recovering`);
+  // Killed or crashed (kill -9, power loss): a critical record, so it reaches the alert writer.
+  if (stale !== undefined) {
+    log.critical(`the previous run${stale.pid > 0 ? ` (pid ${stale.pid})` : ''} did not shut down cleanly: stale lock replaced; recovered ${recovery.tables} tables, replayed ${recovery.replayedRecords} WAL records`);
+  }
   for (const name of recovery.removedLeftovers) log.info(`recovery: removed ${name === '.staging' ? 'staging segments of uncommitted imports' : `dropped table leftover ${name}`}`);
   for (const table of recovery.replayed) {
     log.info(`recovery: table ${table.table} replayed ${table.records} WAL record(s) [seq ${table.firstSeq}..${table.lastSeq}, rows ${table.rows}]`);

@@ -7,7 +7,6 @@ import type { Engine } from '../engine/engine.js';
 import { executeWrite } from '../engine/write-executor.js';
 import type { ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 import { commitImport } from '../engine/import-commit.js';
-import * as fs from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
 import { SvcError, asLimitError, asStorageError } from '../core/errors.js';
@@ -112,7 +111,7 @@ export class WriterService {
 
   importAbort(segmentDir: string): Promise<void> {
     this.checkSegmentDir(segmentDir);
-    fs.rmSync(segmentDir, { recursive: true, force: true });
+    this.engine.options.files.removeTree(segmentDir);
     return Promise.resolve();
   }
 

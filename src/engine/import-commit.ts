@@ -1,7 +1,6 @@
 // Primary side of /imp: merges a finished staging segment into its table (creating or replacing the table
 // when asked), in commits of at most maxUncommittedRows rows, yielding to the event loop between them so the
 // primary keeps answering health checks. The segment is deleted afterwards, whatever the outcome.
-import * as fs from 'node:fs';
 import { checkTableName } from './table-name.js';
 import type { Engine } from './engine.js';
 import type { ImportCommitRequest, ImportCommitResult } from './writer-client.js';
@@ -126,6 +125,6 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
     flush();
     return { rowsCommitted: committed, created, rowsDropped: dropped };
   } finally {
-    fs.rmSync(request.segmentDir, { recursive: true, force: true });
+    engine.options.files.removeTree(request.segmentDir);
   }
 }

@@ -8,6 +8,11 @@ import type { ColumnType } from '../types/column-type.js';
 import { isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
+import { realFiles } from '../core/files.js';
+import { filesFromEnvironment } from '../core/fault-files.js';
+
+/** Segments are written by workers: through the same facade as the primary's storage, so tests can fail them too. */
+const files = filesFromEnvironment(realFiles, process.env);
 
 /** A column of staged rows: the layout of a query vector (see sql/exec/batch.ts), SYMBOL with its dictionary. */
 export interface StagedColumn {
@@ -88,8 +93,8 @@ export class StagingSegmentWriter {
   private closed = false;
 
   constructor(readonly dir: string, columns: readonly { name: string; type: ColumnType }[]) {
-    fs.mkdirSync(dir, { recursive: true });
-    this.fd = fs.openSync(join(dir, 'data.bin'), 'w');
+    files.mkdirs(dir);
+    this.fd = files.openWrite(join(dir, 'data.bin'));
     this.manifest = { columns: columns.map((column) => ({ name: column.name, type: column.type })), batches: [] };
   }
 
@@ -103,7 +108,7 @@ export class StagingSegmentWriter {
       const type = (this.manifest.columns[k] as { type: ColumnType }).type;
       const encoded = encodeStagedColumn(column, type, batch.rowCount);
       for (const part of encoded.exact === undefined ? [encoded.data] : [encoded.data, encoded.exact]) {
-        fs.writeSync(this.fd, part, 0, part.length, this.offset);
+        files.write(this.fd, part, this.offset);
         this.offset += part.length;
       }
       lengths.push(encoded.data.length);
@@ -115,16 +120,16 @@ export class StagingSegmentWriter {
   /** Makes the segment complete: the manifest is written last, so a segment without one is never merged. */
   finish(): void {
     this.closed = true;
-    fs.closeSync(this.fd);
-    fs.writeFileSync(join(this.dir, 'columns.json'), JSON.stringify(this.manifest));
+    files.close(this.fd);
+    files.writeFileAtomic(join(this.dir, 'columns.json'), Buffer.from(JSON.stringify(this.manifest)), false);
   }
 
   abort(): void {
     if (!this.closed) {
       this.closed = true;
-      fs.closeSync(this.fd);
+      files.close(this.fd);
     }
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    files.removeTree(this.dir);
   }
 }
 

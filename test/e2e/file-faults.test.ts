@@ -114,6 +114,7 @@ test('injected write, fsync, rename and disk-full failures are reported, rolled 
     const csv = `id,sym,s,ts\n${[1, 2, 3].map((k) => `${9000 + k},sym-${9000 + k},text-${9000 + k},2024-03-0${k}T00:00:00.000000Z`).join('\n')}\n`;
     const upload = await importCsv(server.baseUrl, { name: 'f', fmt: 'json' }, [{ name: 'data', filename: 'f.csv', content: csv }]);
     t.is(upload.status, 500, `an import on a full disk fails: ${upload.text}`);
+    t.regex(upload.text, /storage failure, nothing was committed \[ENOSPC/, 'the import report names the cause');
     await expectCommitted(t, server, acknowledged, 'import on a full disk');
     writeFileSync(control, '');
 

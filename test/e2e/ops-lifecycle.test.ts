@@ -61,7 +61,7 @@ test('a second start on the same root is refused; a stale lock is taken over and
     const third = await startServer({ workers: 1, rootDir: root });
     try {
       t.deepEqual(await rows(third.baseUrl, 'select x from locked'), [[1]]);
-      t.true(await waitFor(() => / E server-main the previous run \(pid \d+\) did not shut down cleanly/.test(logText(root)), 5_000), 'the unclean end is logged');
+      t.true(await waitFor(() => / C server-main the previous run \(pid \d+\) did not shut down cleanly/.test(logText(root)), 5_000), 'the unclean end is logged');
       t.is(JSON.parse(readFileSync(join(root, 'svc.lock'), 'utf8')).pid, third.process.pid, 'the lock now names the new primary');
     } finally {
       t.is(await third.stop(), 0);
@@ -185,7 +185,7 @@ test('start-up after an unclean end replays the WAL and logs what it replayed', 
     try {
       t.deepEqual(await rows(second.baseUrl, 'select id from replayed'), [[1], [2], [3]]);
       const text = logText(root);
-      t.regex(text, / E server-main the previous run \(pid \d+\) did not shut down cleanly/);
+      t.regex(text, / C server-main the previous run \(pid \d+\) did not shut down cleanly/);
       t.regex(text, / I server-main recovery: table replayed replayed 2 WAL record\(s\) \[seq \d+\.\.\d+, rows 2\]/);
       t.regex(text, / A server-main svc \S+ root=\S+ tables=1 replayed WAL records=2/);
     } finally {

@@ -1,5 +1,5 @@
-// Grammar-aware SQL fuzzing over HTTP: random token sequences and mutations of the .slt statements, sent with
-// concurrency. Every case must answer 200 with a result or 400 with {query,error,position}: never a 5xx, a
+// Grammar-aware SQL fuzzing over HTTP: random token sequences, type-aware generated statements and mutations
+// of the .slt statements, sent with concurrency to /exec (one in ten to /exp as CSV or Parquet). Every case must answer 200 with a result or 400 with {query,error,position}: never a 5xx, a
 // hang or a crash, and svc_unhandled_errors_total stays 0. SQL_FUZZ_SEED reproduces a run, SQL_FUZZ_CASES sizes it.
 import test from 'ava';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -109,10 +109,13 @@ test(`SQL fuzz: ${CASES} cases answer 200 or 400, never 5xx, hang or crash`, asy
     let timeouts = 0;
     const runner = async (): Promise<void> => {
       while (next < cases.length) {
-        const sql = cases[next++] as string;
+        const index = next++;
+        const sql = cases[index] as string;
+        // One case in ten goes through /exp (CSV, or Parquet for half of them): same statements, another writer.
+        const path = index % 10 === 9 ? (index % 20 === 19 ? '/exp?fmt=parquet&' : '/exp?') : '/exec?';
         const caseStarted = Date.now();
         try {
-          const response = await httpGet(sqlUrl(server.baseUrl, '/exec', sql), { 'Statement-Timeout': '250' }, CASE_TIMEOUT_MS);
+          const response = await httpGet(`${server.baseUrl}${path}${new URLSearchParams({ query: sql }).toString()}`, { 'Statement-Timeout': '250' }, CASE_TIMEOUT_MS);
           const text = response.text;
           if (response.status === 200) statusOk++;
           else if (response.status === 400) status400++;

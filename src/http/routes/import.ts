@@ -11,7 +11,7 @@ import { checkImportTableName, sanitizeTableName } from '../../import/import-nam
 import { importReportFromSummary, renderImportFailure, renderImportReportJson, renderImportReportText } from '../../import/import-report.js';
 import { createImportStaging, type ImportStaging } from '../../import/staging.js';
 import { flag, searchParamsOf } from '../query-params.js';
-import { ImportError, SvcError } from '../../core/errors.js';
+import { ImportError, SvcError, asStorageError } from '../../core/errors.js';
 import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
 import { reportUnhandled } from '../error-response.js';
 import type { ColumnType } from '../../types/column-type.js';
@@ -94,8 +94,9 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
   let segment: ImportStaging | undefined;
   let failed = false;
   let finished = false;
-  const fail = (error: unknown): void => {
+  const fail = (thrown: unknown): void => {
     if (failed) return;
+    const error = asStorageError(thrown);
     failed = true;
     segment?.abort();
     const message = error instanceof Error ? error.message : String(error);

@@ -23,8 +23,13 @@ interface CachedMapping {
 let mappedBytes = 0;
 const cache = new Map<string, CachedMapping>();
 
+/**
+ * Which file a path names. The inode alone is not enough: a dropped table's files are deleted and a new
+ * table's files can get the same inode numbers, so the creation time is part of it (the change time where
+ * the file system has no creation time; it moves on every append, which only costs a remap).
+ */
 function fileIdentity(stat: fs.Stats): string {
-  return `${stat.dev}:${stat.ino}`;
+  return `${stat.dev}:${stat.ino}:${stat.birthtimeMs > 0 ? stat.birthtimeMs : stat.ctimeMs}`;
 }
 
 /**

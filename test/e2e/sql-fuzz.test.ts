@@ -12,7 +12,7 @@ import { repoRoot } from '../helpers/server.js';
 import { generateTypedStatement, kindOfType, type TypedTable } from '../helpers/sql-fuzz-typed.js';
 
 const CASES = Number(process.env['SQL_FUZZ_CASES'] ?? 20_000);
-const SEED = Number(process.env['SQL_FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = Number(process.env['SQL_FUZZ_SEED'] || Math.floor(Math.random() * 2 ** 31));
 const CONCURRENCY = 24;
 const CASE_TIMEOUT_MS = 20_000;
 

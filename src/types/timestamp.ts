@@ -88,8 +88,11 @@ export function formatDate(millis: number): string {
 }
 
 /** Every double beyond 2^53 is an integer, so BigInt splits it exactly into seconds and a fraction. */
+/** Values past the 64-bit range (a DOUBLE of 1e300 or Infinity cast to TIMESTAMP) saturate, as Java's (long) cast does. */
+const INT64_MAX = 9223372036854775807n;
+
 function formatWideTimestamp(value: number, unitsPerSecond: bigint): string {
-  const exact = BigInt(value);
+  const exact = value >= 9223372036854775807 ? INT64_MAX : value <= -9223372036854775807 ? -INT64_MAX : BigInt(value);
   let second = exact / unitsPerSecond;
   if (exact < 0n && second * unitsPerSecond !== exact) second -= 1n;
   const fraction = Number(exact - second * unitsPerSecond);

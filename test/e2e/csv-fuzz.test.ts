@@ -11,7 +11,7 @@ import { csvFuzzCase } from '../helpers/csv-fuzz-cases.js';
 import { rows } from '../helpers/http.js';
 
 const CASES = Number(process.env['CSV_FUZZ_CASES'] ?? 1000);
-const SEED = Number(process.env['CSV_FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = Number(process.env['CSV_FUZZ_SEED'] || Math.floor(Math.random() * 2 ** 31));
 const CONCURRENCY = 8;
 const CASE_TIMEOUT_MS = 30_000;
 

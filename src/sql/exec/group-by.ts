@@ -150,7 +150,8 @@ function keyVector(type: ValueType, values: readonly unknown[], count: number): 
 
 function nullSentinel(type: ValueType): unknown {
   if (type === 'INT') return -2147483648;
-  if (type === 'STRING' || type === 'VARCHAR' || type === 'UUID' || type === 'BINARY') return null;
+  // NULL (a bare null key) too: its NaN printed as the text "NaN" and broke Parquet export.
+  if (type === 'STRING' || type === 'VARCHAR' || type === 'UUID' || type === 'BINARY' || type === 'NULL') return null;
   if (type === 'BOOLEAN' || type === 'BYTE' || type === 'SHORT' || type === 'CHAR' || type === 'IPV4') return 0;
   return NaN;
 }

@@ -5,7 +5,7 @@
 // right columns are NULL without a match or when the match is older than the TOLERANCE.
 import type { ColumnBatch } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
-import { drain, indent } from './operator.js';
+import { drain, indent, openBothSides } from './operator.js';
 import type { BoundExpr, OutputColumn } from '../bind/bound.js';
 import type { CompiledProjection } from '../codegen/compile.js';
 import { compileProjection } from '../codegen/compile.js';
@@ -88,14 +88,9 @@ export class AsofJoinFactory implements QueryFactory {
   }
 
   open(ctx: ExecContext): Cursor {
-    const leftCursor = this.left.open(ctx);
-    let rightCursor: Cursor;
-    try {
-      rightCursor = this.right.open(ctx);
-    } catch (error) {
-      leftCursor.close();
-      throw error;
-    }
+    const sides = openBothSides(this.left, this.right, ctx);
+    const leftCursor = sides.left;
+    const rightCursor = sides.right;
     // LT excludes equal timestamps: with integer µs, `< t` is `<= t - 1`.
     const strictOffset = this.spec.joinType === 'lt' ? 1 : 0;
     let side: RightSide | undefined;
@@ -125,13 +120,7 @@ export class AsofJoinFactory implements QueryFactory {
         if (this.spec.toleranceMicros !== undefined) applyTolerance(leftTs, side.timestamps, matches, count, this.spec.toleranceMicros);
         return assembleJoinBatch(this.spec.outputs, batch, undefined, side.batch, matches, count);
       },
-      close: () => {
-        try {
-          leftCursor.close();
-        } finally {
-          rightCursor.close();
-        }
-      },
+      close: sides.close,
     };
   }
 

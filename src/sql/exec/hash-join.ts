@@ -4,7 +4,7 @@
 // a LEFT join emits a NULL-extended row for every left row none of whose candidates survived.
 import type { ColumnBatch } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
-import { drain, indent } from './operator.js';
+import { drain, indent, openBothSides } from './operator.js';
 import type { BoundExpr, OutputColumn } from '../bind/bound.js';
 import type { CompiledFilter, CompiledProjection } from '../codegen/compile.js';
 import { compileFilter, compileProjection } from '../codegen/compile.js';
@@ -50,14 +50,9 @@ export class HashJoinFactory implements QueryFactory {
   }
 
   open(ctx: ExecContext): Cursor {
-    const leftCursor = this.left.open(ctx);
-    let rightCursor: Cursor;
-    try {
-      rightCursor = this.right.open(ctx);
-    } catch (error) {
-      leftCursor.close();
-      throw error;
-    }
+    const sides = openBothSides(this.left, this.right, ctx);
+    const leftCursor = sides.left;
+    const rightCursor = sides.right;
     const probe = new HashJoinProbe(this.spec, this.leftKeys, this.residual, ctx);
     let table: BuildTable | undefined;
     return {
@@ -65,13 +60,7 @@ export class HashJoinFactory implements QueryFactory {
         table ??= this.buildTable(rightCursor, ctx);
         return probe.next(leftCursor, table);
       },
-      close: () => {
-        try {
-          leftCursor.close();
-        } finally {
-          rightCursor.close();
-        }
-      },
+      close: sides.close,
     };
   }
 

@@ -70,3 +70,26 @@ export function drain(cursor: Cursor, ctx: ExecContext): ColumnBatch[] {
 export function indent(depth: number, line: string): string {
   return `${'    '.repeat(depth)}${line}`;
 }
+
+/** Both inputs of a join, opened together: if the right side fails to open, the left is closed again. */
+export function openBothSides(left: QueryFactory, right: QueryFactory, ctx: ExecContext): { left: Cursor; right: Cursor; close(): void } {
+  const leftCursor = left.open(ctx);
+  let rightCursor: Cursor;
+  try {
+    rightCursor = right.open(ctx);
+  } catch (error) {
+    leftCursor.close();
+    throw error;
+  }
+  return {
+    left: leftCursor,
+    right: rightCursor,
+    close: () => {
+      try {
+        leftCursor.close();
+      } finally {
+        rightCursor.close();
+      }
+    },
+  };
+}

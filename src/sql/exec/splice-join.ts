@@ -4,7 +4,7 @@
 // right row with its own timestamp, as ASOF does. Sides without a row yet read as NULL.
 import type { ColumnBatch } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
-import { drain, indent } from './operator.js';
+import { drain, indent, openBothSides } from './operator.js';
 import type { BoundExpr, OutputColumn } from '../bind/bound.js';
 import type { JoinOutputColumn } from './join-output.js';
 import { RowPairs, assembleJoinBatch } from './join-output.js';
@@ -60,14 +60,9 @@ export class SpliceJoinFactory implements QueryFactory {
   }
 
   open(ctx: ExecContext): Cursor {
-    const leftCursor = this.left.open(ctx);
-    let rightCursor: Cursor;
-    try {
-      rightCursor = this.right.open(ctx);
-    } catch (error) {
-      leftCursor.close();
-      throw error;
-    }
+    const sides = openBothSides(this.left, this.right, ctx);
+    const leftCursor = sides.left;
+    const rightCursor = sides.right;
     let merged: { left: ColumnBatch; right: ColumnBatch; pairs: RowPairs } | undefined;
     let emitted = 0;
     return {
@@ -80,13 +75,7 @@ export class SpliceJoinFactory implements QueryFactory {
         emitted += count;
         return assembleJoinBatch(this.spec.outputs, merged.left, leftRows, merged.right, rightRows, count);
       },
-      close: () => {
-        try {
-          leftCursor.close();
-        } finally {
-          rightCursor.close();
-        }
-      },
+      close: sides.close,
     };
   }
 

@@ -3,6 +3,9 @@
 // µs to add to UTC to get local wall-clock time. Lookups cost a few µs through Intl, so they are cached per hour.
 import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE } from '../../types/timestamp-calendar.js';
 
+/** The largest |milliseconds| a JS Date holds, less a day so a transition search around it stays in range. */
+const JS_DATE_MILLIS_MAX = 8.64e15 - 86_400_000;
+
 export interface TimeZoneRules {
   readonly name: string;
   /** Local minus UTC at the UTC instant `utcMicros`. */
@@ -79,7 +82,9 @@ class IntlZoneRules implements TimeZoneRules {
   }
 
   private readOffset(utcMicros: number): number {
-    const millis = Math.floor(utcMicros / 1000);
+    // Intl knows dates within ±8.64e15 ms only; beyond that (absurd strides or bounds) the offset at the edge
+    // stands in, rather than an exception escaping as a 500.
+    const millis = Math.max(-JS_DATE_MILLIS_MAX, Math.min(JS_DATE_MILLIS_MAX, Math.floor(utcMicros / 1000)));
     const fields: Record<string, number> = {};
     for (const part of this.format.formatToParts(new Date(millis))) {
       if (part.type !== 'literal') fields[part.type] = Number(part.value);

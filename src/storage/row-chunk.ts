@@ -161,3 +161,28 @@ export function concatChunks(a: RowChunk, b: RowChunk): RowChunk {
   assert(a.columns.length === b.columns.length, 'concatenated chunks have the same columns');
   return { rowCount: a.rowCount + b.rowCount, columns: a.columns.map((column, k) => concatColumns(column, b.columns[k] as ColumnData)) };
 }
+
+/** Concatenates several chunks with one copy per column (pairwise concatenation would copy the prefix again each time). */
+export function concatChunkList(chunks: readonly RowChunk[]): RowChunk {
+  assert(chunks.length > 0, 'at least one chunk');
+  if (chunks.length === 1) return chunks[0] as RowChunk;
+  const first = chunks[0] as RowChunk;
+  const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
+  const columns = first.columns.map((column, k): ColumnData => {
+    const parts = chunks.map((chunk) => chunk.columns[k] as ColumnData);
+    if (column.kind === 'fixed') return { kind: 'fixed', width: column.width, bytes: Buffer.concat(parts.map((part) => part.bytes)) };
+    const offsets = new Float64Array(rowCount + 1);
+    let row = 0;
+    let base = 0;
+    for (const part of parts) {
+      assert(part.kind === 'var', 'concatenated columns have the same layout');
+      const partRows = part.offsets.length - 1;
+      for (let k2 = 0; k2 < partRows; k2++) offsets[row + k2] = (part.offsets[k2] as number) + base;
+      row += partRows;
+      base += part.bytes.length;
+    }
+    offsets[rowCount] = base;
+    return { kind: 'var', bytes: Buffer.concat(parts.map((part) => part.bytes)), offsets };
+  });
+  return { rowCount, columns };
+}

@@ -70,18 +70,24 @@ export class TableWriter {
   }
 
   /** Appends rows (SYMBOL columns as text records). The WAL record is durable before anything else changes. */
-  insert(chunk: RowChunk): CommitResult {
+  /**
+   * `fromDurableSource`: the rows are already on disk (an import's staging segment) and nobody is answered
+   * before _txn is published, so the WAL record, a second full copy of the rows, is skipped: a crash before
+   * the publish loses only unacknowledged rows, and column tails past _txn are cut at the next start.
+   */
+  insert(chunk: RowChunk, options: { readonly fromDurableSource?: boolean } = {}): CommitResult {
     assertChunk(chunk, 'insert');
     assert(chunk.columns.length === this.metaValue.columns.length, 'insert chunk has one column per table column');
     if (chunk.rowCount === 0) return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: 0, outOfOrder: false, walBytes: 0 };
-    const seq = this.txnValue.walSeq + 1;
+    const walFree = options.fromDurableSource === true;
+    const seq = walFree ? this.txnValue.walSeq : this.txnValue.walSeq + 1;
     const walMark = this.wal.mark();
     let walBytes = 0;
     let outOfOrder = false;
     try {
       // The append is inside the try: a record written but not fsynced must be cut off too, or the next
       // start would replay a statement whose client was told it failed.
-      walBytes = this.wal.append(seq, chunk);
+      if (!walFree) walBytes = this.wal.append(seq, chunk);
       outOfOrder = this.apply(chunk, seq);
     } catch (error) {
       this.rollback(walMark);

@@ -3,7 +3,7 @@
 import type { InsertStatement } from '../sql/compiler.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
-import { concatChunks } from '../storage/row-chunk.js';
+import { concatChunkList } from '../storage/row-chunk.js';
 import { nullColumnData } from '../storage/column-files.js';
 import { timestampsOf } from '../storage/partition-layout.js';
 import { findColumnIndex } from '../storage/table-meta.js';
@@ -72,18 +72,23 @@ export function executeInsert(statement: InsertStatement, writer: TableWriter, c
   const ctx = createExecContext(createRuntime(nowMicros), { deadlineMs: Date.now() + timeoutMs, cancelled: false }, timeoutMs);
   const cursor = factory.open(ctx);
   let inserted = 0;
-  let pending: RowChunk | undefined;
+  // Batches are collected and concatenated once per commit: pairwise concatenation copied the growing
+  // prefix again for every batch.
+  let pending: RowChunk[] = [];
+  let pendingRows = 0;
   try {
     for (let batch: ColumnBatch | undefined = cursor.nextBatch(); batch !== undefined; batch = cursor.nextBatch()) {
       if (batch.rowCount === 0) continue;
       const chunk = buildChunk(writer, targets, batch.vectors, batch.rowCount, statement.query.position);
-      pending = pending === undefined ? chunk : concatChunks(pending, chunk);
-      if (pending.rowCount >= insertSelectChunkRowsMax) {
-        inserted += commit(writer, pending);
-        pending = undefined;
+      pending.push(chunk);
+      pendingRows += chunk.rowCount;
+      if (pendingRows >= insertSelectChunkRowsMax) {
+        inserted += commit(writer, concatChunkList(pending));
+        pending = [];
+        pendingRows = 0;
       }
     }
-    if (pending !== undefined) inserted += commit(writer, pending);
+    if (pendingRows > 0) inserted += commit(writer, concatChunkList(pending));
   } finally {
     cursor.close();
   }

@@ -47,21 +47,7 @@ export function mapFileRange(path: string, sizeBytes: number): Buffer {
     const current = fs.statSync(path, { throwIfNoEntry: false });
     if (current === undefined || fileIdentity(current) === cached.identity) return cached.buffer.subarray(0, sizeBytes);
   }
-  const fd = fs.openSync(path, 'r');
-  try {
-    const stat = fs.fstatSync(fd);
-    if (cached !== undefined && cached.identity === fileIdentity(stat) && cached.buffer.length >= sizeBytes) {
-      return cached.buffer.subarray(0, sizeBytes);
-    }
-    const mapSize = Math.max(sizeBytes, stat.size);
-    const buffer = mmapIo.map(mapSize, mmapIo.PROT_READ, mmapIo.MAP_SHARED, fd, 0, mmapIo.MADV_SEQUENTIAL);
-    if (cached !== undefined) mappedBytes -= cached.buffer.length;
-    mappedBytes += buffer.length;
-    cache.set(path, { buffer, identity: fileIdentity(stat) });
-    return buffer.subarray(0, sizeBytes);
-  } finally {
-    fs.closeSync(fd);
-  }
+  return mapAndCache(path, sizeBytes);
 }
 
 /**
@@ -74,7 +60,23 @@ export function mapFileRangeIfExists(path: string, sizeBytes: number): Buffer | 
   if (sizeBytes === 0) return Buffer.alloc(0);
   const cached = cache.get(path);
   if (cached !== undefined && cached.buffer.length >= sizeBytes && cached.identity === fileIdentity(current)) return cached.buffer.subarray(0, sizeBytes);
-  return mapFileRange(path, sizeBytes);
+  return mapAndCache(path, sizeBytes);
+}
+
+/** Maps the file as it is now (the whole file, at least `sizeBytes`) and makes that the cached mapping of its path. */
+function mapAndCache(path: string, sizeBytes: number): Buffer {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const stat = fs.fstatSync(fd);
+    const buffer = mmapIo.map(Math.max(sizeBytes, stat.size), mmapIo.PROT_READ, mmapIo.MAP_SHARED, fd, 0, mmapIo.MADV_SEQUENTIAL);
+    const previous = cache.get(path);
+    if (previous !== undefined) mappedBytes -= previous.buffer.length;
+    mappedBytes += buffer.length;
+    cache.set(path, { buffer, identity: fileIdentity(stat) });
+    return buffer.subarray(0, sizeBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Drops cached mappings under a directory (a dropped table or a deleted partition version). */

@@ -8,7 +8,7 @@ import type { ColumnType } from '../types/column-type.js';
 import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
 import type { ColumnMeta } from './table-meta.js';
 import type { ColumnData, RowChunk } from './row-chunk.js';
-import { varOffsets } from './wal/wal-record.js';
+import { varOffsets } from './row-chunk.js';
 
 export function columnFilePaths(partitionDir: string, stem: string): { data: string; index: string } {
   // Readers call this for every column of every partition of each statement: plain concatenation, because

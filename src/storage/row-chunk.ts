@@ -143,46 +143,61 @@ export function sliceChunk(chunk: RowChunk, from: number, to: number): RowChunk 
   return { rowCount: to - from, columns: chunk.columns.map((column) => sliceColumn(column, from, to)) };
 }
 
-export function concatColumns(a: ColumnData, b: ColumnData): ColumnData {
-  if (a.kind === 'fixed' && b.kind === 'fixed') {
-    return { kind: 'fixed', width: a.width, bytes: Buffer.concat([a.bytes, b.bytes]) };
+/** Columns of the same layout, one after another, in one copy. */
+export function concatColumnList(parts: readonly ColumnData[]): ColumnData {
+  const first = parts[0];
+  assert(first !== undefined, 'at least one column');
+  if (parts.length === 1) return first;
+  if (first.kind === 'fixed') {
+    assert(parts.every((part) => part.kind === 'fixed'), 'concatenated columns have the same layout');
+    return { kind: 'fixed', width: first.width, bytes: Buffer.concat(parts.map((part) => part.bytes)) };
   }
-  assert(a.kind === 'var' && b.kind === 'var', 'concatenated columns have the same layout');
-  const aRows = a.offsets.length - 1;
-  const bRows = b.offsets.length - 1;
-  const offsets = new Float64Array(aRows + bRows + 1);
-  offsets.set(a.offsets.subarray(0, aRows), 0);
-  const base = a.bytes.length;
-  for (let k = 0; k <= bRows; k++) offsets[aRows + k] = (b.offsets[k] as number) + base;
-  return { kind: 'var', bytes: Buffer.concat([a.bytes, b.bytes]), offsets };
+  const rowCount = parts.reduce((sum, part) => sum + columnRows(part), 0);
+  const offsets = new Float64Array(rowCount + 1);
+  let row = 0;
+  let base = 0;
+  for (const part of parts) {
+    assert(part.kind === 'var', 'concatenated columns have the same layout');
+    const partRows = part.offsets.length - 1;
+    for (let k = 0; k < partRows; k++) offsets[row + k] = (part.offsets[k] as number) + base;
+    row += partRows;
+    base += part.bytes.length;
+  }
+  offsets[rowCount] = base;
+  return { kind: 'var', bytes: Buffer.concat(parts.map((part) => part.bytes)), offsets };
+}
+
+function columnRows(column: ColumnData): number {
+  return column.kind === 'fixed' ? column.bytes.length / column.width : column.offsets.length - 1;
+}
+
+export function concatColumns(a: ColumnData, b: ColumnData): ColumnData {
+  return concatColumnList([a, b]);
 }
 
 export function concatChunks(a: RowChunk, b: RowChunk): RowChunk {
-  assert(a.columns.length === b.columns.length, 'concatenated chunks have the same columns');
-  return { rowCount: a.rowCount + b.rowCount, columns: a.columns.map((column, k) => concatColumns(column, b.columns[k] as ColumnData)) };
+  return concatChunkList([a, b]);
 }
 
 /** Concatenates several chunks with one copy per column (pairwise concatenation would copy the prefix again each time). */
 export function concatChunkList(chunks: readonly RowChunk[]): RowChunk {
-  assert(chunks.length > 0, 'at least one chunk');
-  if (chunks.length === 1) return chunks[0] as RowChunk;
-  const first = chunks[0] as RowChunk;
+  const first = chunks[0];
+  assert(first !== undefined, 'at least one chunk');
+  if (chunks.length === 1) return first;
+  assert(chunks.every((chunk) => chunk.columns.length === first.columns.length), 'concatenated chunks have the same columns');
   const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
-  const columns = first.columns.map((column, k): ColumnData => {
-    const parts = chunks.map((chunk) => chunk.columns[k] as ColumnData);
-    if (column.kind === 'fixed') return { kind: 'fixed', width: column.width, bytes: Buffer.concat(parts.map((part) => part.bytes)) };
-    const offsets = new Float64Array(rowCount + 1);
-    let row = 0;
-    let base = 0;
-    for (const part of parts) {
-      assert(part.kind === 'var', 'concatenated columns have the same layout');
-      const partRows = part.offsets.length - 1;
-      for (let k2 = 0; k2 < partRows; k2++) offsets[row + k2] = (part.offsets[k2] as number) + base;
-      row += partRows;
-      base += part.bytes.length;
-    }
-    offsets[rowCount] = base;
-    return { kind: 'var', bytes: Buffer.concat(parts.map((part) => part.bytes)), offsets };
-  });
-  return { rowCount, columns };
+  return { rowCount, columns: first.columns.map((_, k) => concatColumnList(chunks.map((chunk) => chunk.columns[k] as ColumnData))) };
+}
+
+/** Record offsets of a variable-size column ([int32 length][bytes] records, length -1 = null) by walking its length prefixes. */
+export function varOffsets(bytes: Buffer, rowCount: number): Float64Array {
+  const offsets = new Float64Array(rowCount + 1);
+  let position = 0;
+  for (let row = 0; row < rowCount; row++) {
+    offsets[row] = position;
+    const length = bytes.readInt32LE(position);
+    position += 4 + (length > 0 ? length : 0);
+  }
+  offsets[rowCount] = position;
+  return offsets;
 }

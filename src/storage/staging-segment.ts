@@ -10,6 +10,7 @@ import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
 import { realFiles } from '../core/files.js';
 import { filesFromEnvironment } from '../core/fault-files.js';
+import { varOffsets } from './row-chunk.js';
 
 /** Segments are written by workers: through the same facade as the primary's storage, so tests can fail them too. */
 const files = filesFromEnvironment(realFiles, process.env);
@@ -165,7 +166,7 @@ export function readStagingSegment(dir: string): { columns: { name: string; type
           const exact = exactLength > 0 ? read(fd, exactLength, position) : undefined;
           position += exactLength;
           const textual = type === 'SYMBOL' || isVariableSize(type) || type === 'UUID';
-          if (textual) return { type, bytes, offsets: recordOffsets(bytes, batch.rowCount) };
+          if (textual) return { type, bytes, offsets: varOffsets(bytes, batch.rowCount) };
           return exact === undefined ? { type, bytes } : { type, bytes, exact };
         });
         yield { rowCount: batch.rowCount, columns };
@@ -175,16 +176,4 @@ export function readStagingSegment(dir: string): { columns: { name: string; type
     }
   }
   return { columns: manifest.columns, batches };
-}
-
-function recordOffsets(bytes: Buffer, rowCount: number): Float64Array {
-  const offsets = new Float64Array(rowCount + 1);
-  let position = 0;
-  for (let row = 0; row < rowCount; row++) {
-    offsets[row] = position;
-    const length = bytes.readInt32LE(position);
-    position += 4 + (length > 0 ? length : 0);
-  }
-  offsets[rowCount] = position;
-  return offsets;
 }

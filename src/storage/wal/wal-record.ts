@@ -3,6 +3,7 @@
 // A torn or corrupt tail fails the length or checksum test, and readers stop there.
 import { crc32 } from 'node:zlib';
 import type { ColumnData, RowChunk } from '../row-chunk.js';
+import { varOffsets } from '../row-chunk.js';
 import { assert } from '../../core/assert.js';
 
 export const WAL_RECORD_ROWS = 1;
@@ -62,17 +63,4 @@ export function decodeWalRecord(bytes: Buffer, offset: number): { record: WalRec
   }
   assert(position === end, 'WAL record payload is fully consumed');
   return { record: { kind, seq, chunk: { rowCount, columns } }, next: end };
-}
-
-/** Recomputes record offsets of a variable-size column by walking its length prefixes. */
-export function varOffsets(bytes: Buffer, rowCount: number): Float64Array {
-  const offsets = new Float64Array(rowCount + 1);
-  let position = 0;
-  for (let row = 0; row < rowCount; row++) {
-    offsets[row] = position;
-    const length = bytes.readInt32LE(position);
-    position += 4 + (length > 0 ? length : 0);
-  }
-  offsets[rowCount] = position;
-  return offsets;
 }

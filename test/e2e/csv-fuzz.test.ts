@@ -6,7 +6,7 @@ import test from 'ava';
 import { readFileSync, readdirSync } from 'node:fs';
 import { startServer } from '../helpers/server.js';
 import { multipartBody } from '../helpers/upload.js';
-import { seededRandom } from '../helpers/sql-fuzz-cases.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { csvFuzzCase } from '../helpers/csv-fuzz-cases.js';
 import { rows } from '../helpers/http.js';
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { Agent, get } from 'node:http';
 import { startServer } from '../helpers/server.js';
 import { sqlUrl } from '../helpers/http.js';
-import { generateSelect, keepFixtures, mutateStatement, randomTokenSequence, seededRandom, sltRecords, type FuzzTable } from '../helpers/sql-fuzz-cases.js';
+import { generateSelect, keepFixtures, mutateStatement, randomTokenSequence, sltRecords, type FuzzTable } from '../helpers/sql-fuzz-cases.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { repoRoot } from '../helpers/server.js';
 import { generateTypedStatement, kindOfType, type TypedTable } from '../helpers/sql-fuzz-typed.js';
 

@@ -3,18 +3,6 @@
 // broken multipart uploads, broken request lines and headers, and byte-level mutations of valid requests.
 import { Buffer } from 'node:buffer';
 
-/** mulberry32: small, fast and good enough to pick cases; not for anything secret. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface FuzzCase {
   readonly kind: string;
   /** Chunks written one after another; `pauseMs` between them makes a slow client. */

@@ -5,18 +5,6 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSlt, type SltRecord } from '../sql/slt-format.js';
 
-/** mulberry32: small, fast, seedable; enough for picking cases. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const KEYWORDS = ('select from where group by order asc desc limit sample fill latest on partition join asof lt splice cross inner left ' +
   'outer union except intersect all distinct case when then else end cast as and or not in between is null like ilike insert into ' +
   'values create table timestamp update set drop alter add column with over rows range preceding following unbounded current row ' +

@@ -7,22 +7,27 @@ const TWO_POW_32 = 4294967296;
 const EXACT_POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
-/** Integer in [-2^31, 2^31); NaN when malformed or out of range. */
-export function parseIntBytes(buf: Uint8Array, s: number, e: number): number {
+/** Optional '-' then 1..maxDigits decimal digits, as a number; NaN when malformed or longer. */
+function parseSignedDigits(buf: Uint8Array, s: number, e: number, maxDigits: number): number {
   let i = s;
   let negative = false;
   if (i < e && buf[i] === 0x2d) {
     negative = true;
     i++;
   }
-  if (i >= e || e - i > 10) return NaN;
+  if (i >= e || e - i > maxDigits) return NaN;
   let v = 0;
   for (; i < e; i++) {
     const d = buf[i] - 0x30;
     if (d < 0 || d > 9) return NaN;
     v = v * 10 + d;
   }
-  if (negative) v = -v;
+  return negative ? -v : v;
+}
+
+/** Integer in [-2^31, 2^31); NaN when malformed or out of range. */
+export function parseIntBytes(buf: Uint8Array, s: number, e: number): number {
+  const v = parseSignedDigits(buf, s, e, 10);
   return v >= -2147483648 && v <= 2147483647 ? v : NaN;
 }
 
@@ -31,20 +36,7 @@ export function parseIntBytes(buf: Uint8Array, s: number, e: number): number {
  * Callers fall back to parseLongBigBytes for 16–19 digit values.
  */
 export function parseLongBytes(buf: Uint8Array, s: number, e: number): number {
-  let i = s;
-  let negative = false;
-  if (i < e && buf[i] === 0x2d) {
-    negative = true;
-    i++;
-  }
-  if (i >= e || e - i > 15) return NaN;
-  let v = 0;
-  for (; i < e; i++) {
-    const d = buf[i] - 0x30;
-    if (d < 0 || d > 9) return NaN;
-    v = v * 10 + d;
-  }
-  return negative ? -v : v;
+  return parseSignedDigits(buf, s, e, 15);
 }
 
 /** Exact 64-bit integer of any length within (Long.MIN_VALUE, Long.MAX_VALUE]; undefined when not one. */

@@ -1,9 +1,9 @@
-// CSV import parse throughput: the import session (byte lexer + column parsers → ColumnBatches, no disk)
+// CSV import parse throughput: the import session (byte lexer + column parsers → storage-form row chunks, no disk)
 // beside the naive toString → split → Number/Date.parse parser, over the standard table's CSV shape
 // (`ts,sym,price,amount`, ISO µs timestamps) generated in memory and fed in 64 KiB chunks.
 // Run: npx tsx bench/micro/csv-import.bench.ts [rows]   (default 2,000,000 rows)
 import { batchRowsMax } from '../../src/core/limits.js';
-import type { ColumnBatch } from '../../src/sql/exec/batch.js';
+import type { RowChunk } from '../../src/storage/row-chunk.js';
 import { createImportSession } from '../../src/import/import-session.js';
 import { parseSchemaPart } from '../../src/import/schema-part.js';
 
@@ -43,7 +43,7 @@ async function runSession(chunks: Buffer[], schemaText?: string): Promise<number
   const session = createImportSession({
     analysisMaxLines: 1000, forceHeader: false, atomicity: 'skipCol', skipLev: false, timestampColumn: 'ts',
     schema: schemaText === undefined ? undefined : parseSchemaPart(schemaText),
-    onBatch: (batch: ColumnBatch) => {
+    onBatch: (batch: RowChunk) => {
       rows += batch.rowCount;
     },
   });

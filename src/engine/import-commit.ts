@@ -4,18 +4,15 @@
 import { checkTableName } from './table-name.js';
 import type { Engine } from './engine.js';
 import type { ImportCommitRequest, ImportCommitResult } from './writer-client.js';
-import type { StagedColumnBytes } from '../storage/staging-segment.js';
 import { readStagingSegment } from '../storage/staging-segment.js';
 import type { TableMeta, ColumnMeta } from '../storage/table-meta.js';
 import { findColumnIndex } from '../storage/table-meta.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
-import { concatChunkList, gatherChunk } from '../storage/row-chunk.js';
+import { concatChunkList, gatherChunk, varValueAsString } from '../storage/row-chunk.js';
 import { nullColumnData } from '../storage/column-files.js';
 import { timestampsOf } from '../storage/partition-layout.js';
-import type { Vector } from '../sql/compiler.js';
 import type { ColumnType } from '../types/column-type.js';
-import { VECTOR_KIND } from '../types/column-type.js';
 import type { PartitionUnit } from '../types/timestamp.js';
 import { encodeColumn } from './encode-batch.js';
 import { ImportError } from '../core/errors.js';
@@ -25,22 +22,12 @@ import { commitChannel } from '../core/diagnostics.js';
 const PARTITION_UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function stagedVector(column: StagedColumnBytes, rowCount: number): Vector {
-  if (column.offsets !== undefined) {
-    const values = new Array<string | null>(rowCount);
-    for (let row = 0; row < rowCount; row++) {
-      const start = column.offsets[row] as number;
-      const length = column.bytes.readInt32LE(start);
-      values[row] = length < 0 ? null : column.bytes.toString('utf8', start + 4, start + 4 + length);
-    }
-    return { type: column.type === 'UUID' ? 'UUID' : 'STRING', data: values };
-  }
-  const copy = new Uint8Array(column.bytes).buffer;
-  const exact = column.exact === undefined ? undefined : new BigInt64Array(new Uint8Array(column.exact).buffer);
-  const kind = VECTOR_KIND[column.type];
-  const data = kind === 'f64' ? new Float64Array(copy) : kind === 'f32' ? new Float32Array(copy) : kind === 'i32' ? new Int32Array(copy)
-    : kind === 'i16' ? new Int16Array(copy) : kind === 'u16' ? new Uint16Array(copy) : new Int8Array(copy);
-  return exact === undefined ? { type: column.type, data } : { type: column.type, data, exact };
+/** UUID columns are staged as their canonical text; the column files hold 16 bytes per value. */
+function uuidColumn(staged: ColumnData, rowCount: number): ColumnData {
+  if (staged.kind === 'fixed') return staged;
+  const values = new Array<string | null>(rowCount);
+  for (let row = 0; row < rowCount; row++) values[row] = varValueAsString(staged, row);
+  return encodeColumn({ type: 'UUID', data: values }, rowCount, 'UUID', 0);
 }
 
 function createTable(engine: Engine, request: ImportCommitRequest, columns: readonly { name: string; type: ColumnType }[]): TableWriter {
@@ -62,28 +49,40 @@ function createTable(engine: Engine, request: ImportCommitRequest, columns: read
   return engine.createTable(meta);
 }
 
-/** Encodes one staged batch into a full-width row chunk; rows whose designated timestamp is null or negative are dropped. */
-function chunkOf(writer: TableWriter, names: readonly string[], batch: { rowCount: number; columns: StagedColumnBytes[] }): { chunk: RowChunk; dropped: number } {
-  const meta = writer.meta;
-  const columns: ColumnData[] = meta.columns.map((column) => {
-    const source = names.findIndex((name) => name.toLowerCase() === column.name.toLowerCase());
-    if (source < 0) return nullColumnData(column.type, batch.rowCount);
-    const staged = batch.columns[source] as StagedColumnBytes;
-    // Staged text is already in the column-file record format: STRING, VARCHAR and SYMBOL targets take it as is.
-    const textTarget = column.type === 'STRING' || column.type === 'VARCHAR' || column.type === 'SYMBOL';
-    if (textTarget && staged.offsets !== undefined && staged.type !== 'UUID') return { kind: 'var', bytes: staged.bytes, offsets: staged.offsets };
-    return encodeColumn(stagedVector(staged, batch.rowCount), batch.rowCount, column.type, 0);
+/**
+ * For each table column, the segment column that fills it (-1: none, the rows get nulls). The session
+ * staged values in the table's types; if the table was changed meanwhile, nothing is committed.
+ */
+function mapStagedColumns(meta: TableMeta, staged: readonly { name: string; type: ColumnType }[]): Int32Array {
+  return Int32Array.from(meta.columns, (column) => {
+    const source = staged.findIndex((candidate) => candidate.name.toLowerCase() === column.name.toLowerCase());
+    const stagedType = staged[source]?.type;
+    if (source >= 0 && stagedType !== column.type) {
+      throw new ImportError(`column type changed during import [column=${column.name}, expected=${stagedType}, actual=${column.type}] [table=${meta.name}]`);
+    }
+    return source;
   });
-  const chunk: RowChunk = { rowCount: batch.rowCount, columns };
+}
+
+/** One staged chunk as a full-width row chunk of the table; rows whose designated timestamp is null or negative are dropped. */
+function chunkOf(meta: TableMeta, sources: Int32Array, staged: RowChunk): { chunk: RowChunk; dropped: number } {
+  const rowCount = staged.rowCount;
+  const columns: ColumnData[] = meta.columns.map((column, k) => {
+    const source = sources[k] as number;
+    if (source < 0) return nullColumnData(column.type, rowCount);
+    const data = staged.columns[source] as ColumnData;
+    return column.type === 'UUID' ? uuidColumn(data, rowCount) : data;
+  });
+  const chunk: RowChunk = { rowCount, columns };
   if (meta.timestampIndex < 0) return { chunk, dropped: 0 };
-  const timestamps = timestampsOf(columns[meta.timestampIndex] as ColumnData, batch.rowCount);
-  const keep = new Int32Array(batch.rowCount);
+  const timestamps = timestampsOf(columns[meta.timestampIndex] as ColumnData, rowCount);
+  const keep = new Int32Array(rowCount);
   let kept = 0;
-  for (let row = 0; row < batch.rowCount; row++) {
+  for (let row = 0; row < rowCount; row++) {
     const value = timestamps[row] as number;
     if (value >= 0 && value !== -9223372036854775808) keep[kept++] = row;
   }
-  return kept === batch.rowCount ? { chunk, dropped: 0 } : { chunk: gatherChunk(chunk, keep, 0, kept), dropped: batch.rowCount - kept };
+  return kept === rowCount ? { chunk, dropped: 0 } : { chunk: gatherChunk(chunk, keep, 0, kept), dropped: rowCount - kept };
 }
 
 export async function commitImport(engine: Engine, request: ImportCommitRequest): Promise<ImportCommitResult> {
@@ -103,6 +102,7 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
     if (writer === undefined) throw new ImportError(`table does not exist [table=${request.table}]`);
     const names = segment.columns.map((column) => column.name);
     if (!created && !names.some((name) => findColumnIndex(writer.meta, name) >= 0)) throw new ImportError(`no column of the file matches the table [table=${request.table}]`);
+    const sources = mapStagedColumns(writer.meta, segment.columns);
     let committed = 0;
     let dropped = 0;
     let pending: RowChunk[] = [];
@@ -118,7 +118,7 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
       pendingRows = 0;
     };
     for (const batch of segment.batches()) {
-      const encoded = chunkOf(writer, names, batch);
+      const encoded = chunkOf(writer.meta, sources, batch);
       dropped += encoded.dropped;
       pending.push(encoded.chunk);
       pendingRows += encoded.chunk.rowCount;

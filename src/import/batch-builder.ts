@@ -1,18 +1,34 @@
-// Builds the ColumnBatch objects an import emits: fresh vectors per batch (the consumer may keep a batch, so
-// nothing is reused after it is handed over), null filling for table columns the file does not have, and
-// in-place removal of rejected rows (atomicity=skipRow, or a bad designated timestamp).
+// Builds the row chunks an import emits, in storage form: fresh buffers per chunk (the consumer may keep a
+// chunk, so nothing is reused after it is handed over), null filling for table columns the file does not
+// have, and in-place removal of rejected rows (atomicity=skipRow, or a bad designated timestamp).
 import { assert } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
-import { VECTOR_KIND } from '../types/column-type.js';
-import { INT_NULL, SYMBOL_NULL_KEY } from '../types/nulls.js';
-import { allocateVectorData, type ColumnBatch, type Vector, type VectorData } from '../sql/exec/batch.js';
+import { STORAGE_WIDTH_BYTES } from '../types/column-type.js';
+import { INT_NULL } from '../types/nulls.js';
 import { batchRowsMax } from '../core/limits.js';
-import type { ColumnTarget } from './column-target.js';
+import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
+import { isStagedAsText } from '../storage/staging-segment.js';
+import { TextRecords, type ColumnTarget, type TargetData } from './column-target.js';
+
+/** Initial bytes per row of a text column; the records grow by doubling when values are longer. */
+const TEXT_BYTES_PER_ROW_GUESS = 16;
 
 interface MutableTarget extends ColumnTarget {
-  data: VectorData;
-  exactWords: Int32Array | null;
-  exact: BigInt64Array | null;
+  data: TargetData;
+}
+
+function allocateTarget(type: ColumnType, capacity: number): TargetData {
+  // SYMBOL keys belong to the table's dictionary and UUIDs are converted at commit: both travel as text.
+  if (isStagedAsText(type)) return new TextRecords(capacity, TEXT_BYTES_PER_ROW_GUESS);
+  switch (type) {
+    case 'DOUBLE': return new Float64Array(capacity);
+    case 'FLOAT': return new Float32Array(capacity);
+    case 'INT': case 'IPV4': return new Int32Array(capacity);
+    case 'LONG': case 'DATE': case 'TIMESTAMP': return new Int32Array(capacity * 2);
+    case 'SHORT': return new Int16Array(capacity);
+    case 'CHAR': return new Uint16Array(capacity);
+    default: return new Int8Array(capacity);
+  }
 }
 
 export class BatchBuilder {
@@ -28,17 +44,11 @@ export class BatchBuilder {
     this.begin();
   }
 
-  /** Starts a new batch with newly allocated vectors. */
+  /** Starts a new batch with newly allocated buffers. */
   begin(): void {
     this.rowCount = 0;
     this.targets.length = 0;
-    for (const type of this.types) {
-      const data = type === 'STRING' || type === 'VARCHAR' || type === 'UUID'
-        ? new Array<string | null>(this.capacity) : allocateVectorData(type, this.capacity);
-      const exact = type === 'LONG' ? new BigInt64Array(this.capacity) : null;
-      const exactWords = exact === null ? null : new Int32Array(exact.buffer);
-      this.targets.push({ data, exact, exactWords });
-    }
+    for (const type of this.types) this.targets.push({ data: allocateTarget(type, this.capacity) });
   }
 
   remaining(): number {
@@ -47,24 +57,27 @@ export class BatchBuilder {
 
   /** Writes nulls into rows [base, base + count) of column col (a table column the file does not supply). */
   fillNull(col: number, base: number, count: number): void {
-    const target = this.targets[col];
+    const data = this.targets[col].data;
     const type = this.types[col];
-    const data = target.data;
     const end = base + count;
-    if (Array.isArray(data)) {
-      for (let r = base; r < end; r++) data[r] = null;
+    if (data instanceof TextRecords) {
+      let position = data.offsets[base];
+      const bytes = data.reserve(position, count * 4);
+      for (let r = base; r < end; r++) {
+        bytes.writeInt32LE(-1, position);
+        position += 4;
+        data.offsets[r + 1] = position;
+      }
     } else if (data instanceof Float64Array || data instanceof Float32Array) {
       data.fill(NaN, base, end);
-    } else if (data instanceof Int32Array) {
-      data.fill(type === 'INT' ? INT_NULL : type === 'SYMBOL' ? SYMBOL_NULL_KEY : 0, base, end);
-    } else {
-      data.fill(0, base, end);
-    }
-    if (target.exactWords !== null) {
+    } else if (type === 'LONG' || type === 'DATE' || type === 'TIMESTAMP') {
+      const words = data as Int32Array;
       for (let r = base; r < end; r++) {
-        target.exactWords[r * 2] = 0;
-        target.exactWords[r * 2 + 1] = -2147483648;
+        words[r * 2] = 0;
+        words[r * 2 + 1] = -2147483648;
       }
+    } else {
+      data.fill(type === 'INT' ? INT_NULL : 0, base, end);
     }
   }
 
@@ -74,54 +87,56 @@ export class BatchBuilder {
    */
   compact(base: number, count: number, rowBad: Uint8Array): number {
     let kept = 0;
-    for (const target of this.targets) {
-      kept = compactVector(target.data, base, count, rowBad);
-      if (target.exactWords !== null) compactWords(target.exactWords, base, count, rowBad);
-    }
+    this.targets.forEach((target, c) => {
+      const data = target.data;
+      kept = data instanceof TextRecords ? compactRecords(data, base, count, rowBad)
+        : compactFixed(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), STORAGE_WIDTH_BYTES[this.types[c]], base, count, rowBad);
+    });
     return kept;
   }
 
-  /** The finished batch; vectors are trimmed to rowCount without copying. */
-  build(symbolsOf: (col: number) => string[] | undefined): ColumnBatch {
-    const vectors: Vector[] = [];
-    for (let c = 0; c < this.types.length; c++) {
-      const type = this.types[c];
-      const target = this.targets[c];
-      const data = trim(target.data, this.rowCount);
-      const vector: Vector = type === 'LONG' && target.exact !== null
-        ? { type, data, exact: target.exact.subarray(0, this.rowCount) }
-        : type === 'SYMBOL' ? { type, data, symbols: symbolsOf(c) ?? [] } : { type, data };
-      assert(VECTOR_KIND[type] !== 'str' || Array.isArray(data), 'string-like vectors are arrays');
-      vectors.push(vector);
-    }
-    return { rowCount: this.rowCount, vectors };
+  /** The finished chunk; buffers are trimmed to rowCount without copying. */
+  build(): RowChunk {
+    const rowCount = this.rowCount;
+    const columns = this.targets.map((target, c): ColumnData => {
+      const data = target.data;
+      if (data instanceof TextRecords) {
+        const offsets = data.offsets.subarray(0, rowCount + 1);
+        return { kind: 'var', bytes: data.bytes.subarray(0, offsets[rowCount]), offsets };
+      }
+      const width = STORAGE_WIDTH_BYTES[this.types[c]];
+      assert(width > 0 && data.byteLength >= rowCount * width, 'a fixed-width target holds width bytes per row');
+      return { kind: 'fixed', width, bytes: Buffer.from(data.buffer, data.byteOffset, rowCount * width) };
+    });
+    return { rowCount, columns };
   }
 }
 
-function trim(data: VectorData, rowCount: number): VectorData {
-  if (Array.isArray(data)) {
-    data.length = rowCount;
-    return data;
-  }
-  return data.subarray(0, rowCount);
-}
-
-function compactVector(data: VectorData, base: number, count: number, rowBad: Uint8Array): number {
+function compactFixed(bytes: Uint8Array, width: number, base: number, count: number, rowBad: Uint8Array): number {
   let write = base;
   for (let r = 0; r < count; r++) {
     if (rowBad[r] !== 0) continue;
-    if (write !== base + r) data[write] = data[base + r];
+    if (write !== base + r) bytes.copyWithin(write * width, (base + r) * width, (base + r + 1) * width);
     write++;
   }
   return write - base;
 }
 
-function compactWords(words: Int32Array, base: number, count: number, rowBad: Uint8Array): void {
+function compactRecords(records: TextRecords, base: number, count: number, rowBad: Uint8Array): number {
+  const offsets = records.offsets;
   let write = base;
+  let position = offsets[base];
+  let start = offsets[base];
   for (let r = 0; r < count; r++) {
-    if (rowBad[r] !== 0) continue;
-    words[write * 2] = words[(base + r) * 2];
-    words[write * 2 + 1] = words[(base + r) * 2 + 1];
-    write++;
+    // Read the record's end before offsets[write + 1] (at or before it) is overwritten.
+    const end = offsets[base + r + 1];
+    if (rowBad[r] === 0) {
+      if (position !== start) records.bytes.copyWithin(position, start, end);
+      position += end - start;
+      offsets[write + 1] = position;
+      write++;
+    }
+    start = end;
   }
+  return write - base;
 }

@@ -1,16 +1,14 @@
-// Text bytes → typed column values, one loop per output type, run column by column over a lexed block.
-// Empty fields are nulls (the type's sentinel; BOOLEAN/BYTE/SHORT have none and get 0). A value that does
+// Text bytes → column values in storage form, one loop per output type, run column by column over a lexed
+// block. Empty fields are nulls (the type's sentinel; BOOLEAN/BYTE/SHORT have none and get 0). A value that does
 // not convert counts as an error and is stored as null; the caller decides per atomicity mode whether the
 // row survives. Numbers and ISO timestamps are parsed from bytes; other timestamp patterns are interpreted.
 import { assert, assertNever, unreachable } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
 import { INT_NULL } from '../types/nulls.js';
 import type { ColumnTarget, ParseJob } from './column-target.js';
-import { targetFloat64, targetInt32 } from './column-target.js';
+import { targetFloat64, targetInt32, targetInt64Words } from './column-target.js';
 import { parseIsoTimestampBytes } from './iso-timestamp.js';
-import {
-  InternCache, parseCharColumn, parseStringColumn, parseSymbolColumn, parseUuidColumn, reportBad, SymbolDictionary,
-} from './string-columns.js';
+import { parseCharColumn, parseTextColumn, parseUuidColumn, reportBad } from './string-columns.js';
 import { compileImportTimestampPattern, type ImportTimestampPattern } from './timestamp-pattern.js';
 import {
   isNanLiteral, parseBooleanBytes, parseDoubleBytes, parseIntBytes, parseIpv4Bytes, parseLongBigBytes, parseLongBytes,
@@ -21,10 +19,6 @@ export interface ColumnParser {
   readonly type: ColumnType;
   /** Parses one column of a block into target rows [job.base, job.base + job.rowCount); returns bad values. */
   parse(job: ParseJob, target: ColumnTarget): number;
-  /** SYMBOL: starts a new per-batch dictionary. */
-  beginBatch(): void;
-  /** SYMBOL: the dictionary of the batch being built; undefined for other types. */
-  batchSymbols(): string[] | undefined;
 }
 
 export interface ColumnParserOptions {
@@ -38,9 +32,7 @@ const NO_PATTERNS: ColumnParserOptions = { patterns: [], acceptEpochNumbers: fal
 
 /** The parser for values written to a column of `type`. BINARY cannot come from text. */
 export function createColumnParser(type: ColumnType, options: ColumnParserOptions = NO_PATTERNS): ColumnParser {
-  const plain = (parse: (job: ParseJob, target: ColumnTarget) => number): ColumnParser => ({
-    type, parse, beginBatch: () => undefined, batchSymbols: () => undefined,
-  });
+  const plain = (parse: (job: ParseJob, target: ColumnTarget) => number): ColumnParser => ({ type, parse });
   switch (type) {
     case 'DOUBLE': return plain((job, target) => parseDoubleColumn(job, targetFloat64(target)));
     case 'FLOAT': return plain(parseFloatColumn);
@@ -55,22 +47,11 @@ export function createColumnParser(type: ColumnType, options: ColumnParserOption
     case 'TIMESTAMP':
     case 'DATE': {
       const reader = createTemporalReader(options, type === 'DATE' ? 1000 : 1);
-      return plain((job, target) => parseTemporalColumn(job, targetFloat64(target), reader));
+      return plain((job, target) => parseTemporalColumn(job, targetInt64Words(target), reader));
     }
     case 'STRING':
-    case 'VARCHAR': {
-      const cache = new InternCache();
-      return plain((job, target) => parseStringColumn(job, target, cache));
-    }
-    case 'SYMBOL': {
-      const dictionary = new SymbolDictionary();
-      return {
-        type,
-        parse: (job, target) => parseSymbolColumn(job, target, dictionary),
-        beginBatch: () => dictionary.beginBatch(),
-        batchSymbols: () => dictionary.batchSymbols,
-      };
-    }
+    case 'VARCHAR':
+    case 'SYMBOL': return plain(parseTextColumn);
     case 'BINARY': return unreachable('BINARY columns are rejected by schema parsing and table mapping before parsers exist');
     default: return assertNever(type, 'column type');
   }
@@ -130,17 +111,14 @@ function parseIntegerColumn(job: ParseJob, out: Int32Array | Int16Array | Int8Ar
 }
 
 function parseLongColumn(job: ParseJob, target: ColumnTarget): number {
-  const out = targetFloat64(target);
-  const words = target.exactWords;
-  assert(words !== null, 'LONG column target must carry exact words');
+  const words = targetInt64Words(target);
   const { buf, fieldStart, fieldEnd, width, rowCount, base } = job;
   let errors = 0;
   for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
     const s = fieldStart[slot];
     const e = fieldEnd[slot];
-    let v = s === e ? NaN : parseLongBytes(buf, s, e);
+    const v = s === e ? NaN : parseLongBytes(buf, s, e);
     if (v === v || s === e) {
-      out[base + r] = v;
       writeInt64Words(words, base + r, v);
       continue;
     }
@@ -148,14 +126,11 @@ function parseLongColumn(job: ParseJob, target: ColumnTarget): number {
     const big = parseLongBigBytes(buf, s, e);
     if (big === undefined) {
       errors = reportBad(job, r, errors);
-      v = NaN;
-      writeInt64Words(words, base + r, v);
+      writeInt64Words(words, base + r, NaN);
     } else {
-      v = Number(big);
       words[(base + r) * 2] = Number(big & 0xffffffffn) | 0;
       words[(base + r) * 2 + 1] = Number(BigInt.asIntN(32, big >> 32n));
     }
-    out[base + r] = v;
   }
   return errors;
 }
@@ -214,7 +189,7 @@ function readTemporalSlow(reader: TemporalReader, buf: Buffer, s: number, e: num
   return NaN;
 }
 
-function parseTemporalColumn(job: ParseJob, out: Float64Array, reader: TemporalReader): number {
+function parseTemporalColumn(job: ParseJob, words: Int32Array, reader: TemporalReader): number {
   const { buf, fieldStart, fieldEnd, width, rowCount, base, nullIsError } = job;
   const iso = reader.iso;
   const unit = reader.microsPerUnit;
@@ -223,14 +198,14 @@ function parseTemporalColumn(job: ParseJob, out: Float64Array, reader: TemporalR
     const s = fieldStart[slot];
     const e = fieldEnd[slot];
     if (s === e) {
-      out[base + r] = NaN;
+      writeInt64Words(words, base + r, NaN);
       if (nullIsError) errors = reportBad(job, r, errors);
       continue;
     }
     let micros = iso ? parseIsoTimestampBytes(buf, s, e) : NaN;
     if (micros !== micros) micros = readTemporalSlow(reader, buf, s, e);
     if (micros !== micros) errors = reportBad(job, r, errors);
-    out[base + r] = unit === 1 ? micros : Math.floor(micros / unit);
+    writeInt64Words(words, base + r, unit === 1 ? micros : Math.floor(micros / unit));
   }
   return errors;
 }

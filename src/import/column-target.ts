@@ -1,13 +1,40 @@
 // Shapes shared by the column parsers and the batch builder: where a parser writes a column's values for one
-// batch, and the per-call statistics it reports back. Kept apart so neither side imports the other.
+// batch (already in storage form, so the staging segment and the commit copy bytes instead of converting
+// them), and the per-call statistics it reports back. Kept apart so neither side imports the other.
 import { assert } from '../core/assert.js';
-import type { VectorData } from '../sql/exec/batch.js';
+
+/**
+ * Variable-size values as [int32 length][utf8] records (length -1 = null), the column-file layout. Row r spans
+ * [offsets[r], offsets[r + 1]); a parser writing row r starts at offsets[r] and sets offsets[r + 1].
+ */
+export class TextRecords {
+  bytes: Buffer;
+  readonly offsets: Float64Array;
+
+  constructor(rowCapacity: number, bytesPerRowGuess: number) {
+    this.bytes = Buffer.allocUnsafe(Math.max(64, rowCapacity * bytesPerRowGuess));
+    this.offsets = new Float64Array(rowCapacity + 1);
+  }
+
+  /** Makes room for `extra` more bytes after `position`, keeping the bytes before it. */
+  reserve(position: number, extra: number): Buffer {
+    if (position + extra <= this.bytes.length) return this.bytes;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, position + extra));
+    this.bytes.copy(grown, 0, 0, position);
+    this.bytes = grown;
+    return grown;
+  }
+}
+
+/**
+ * Storage-form values of one column: a typed view over its column-file bytes (64-bit integers and
+ * timestamps as little-endian int32 word pairs), or text records.
+ */
+export type TargetData = Float64Array | Float32Array | Int32Array | Int16Array | Uint16Array | Int8Array | TextRecords;
 
 /** One column of the batch being built; parsers write rows [base, base + rowCount) of `data`. */
 export interface ColumnTarget {
-  readonly data: VectorData;
-  /** LONG only: little-endian int32 word pairs over the batch's `exact` BigInt64Array. */
-  readonly exactWords: Int32Array | null;
+  readonly data: TargetData;
 }
 
 /** Filled by a parser call: the first block row whose value failed, or -1. */
@@ -45,7 +72,12 @@ export function targetInt32(target: ColumnTarget): Int32Array {
   return target.data;
 }
 
-export function targetStrings(target: ColumnTarget): (string | null)[] {
-  assert(Array.isArray(target.data), 'column target must be a string array for this type');
-  return target.data as (string | null)[];
+/** LONG, DATE and TIMESTAMP: two int32 words per row, low word first. */
+export function targetInt64Words(target: ColumnTarget): Int32Array {
+  return targetInt32(target);
+}
+
+export function targetText(target: ColumnTarget): TextRecords {
+  assert(target.data instanceof TextRecords, 'column target must be text records for this type');
+  return target.data;
 }

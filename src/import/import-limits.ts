@@ -21,7 +21,3 @@ export const importLineLengthStdDevMax = 0.8;
 export const importDelimiterModeShareMin = 0.8;
 /** Share of control bytes (other than TAB, LF, CR, FF) in the analysed sample above which the upload is judged binary. */
 export const importControlByteShareMax = 0.01;
-/** Entries in the per-column cache that maps repeated short field bytes to one string or symbol key. */
-export const importInternCacheEntries = 4096;
-/** Longest field, in bytes, the intern cache considers; longer values are decoded every time. */
-export const importInternFieldBytesMax = 64;

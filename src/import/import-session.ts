@@ -1,6 +1,7 @@
 // Drives one upload: buffers the first chunks until analysisMaxLines records (or the end) have arrived,
 // detects delimiter, header and types, then streams every record through the lexer and column parsers into
-// ColumnBatches of at most batchRowsMax rows, handed to onBatch (awaited, so a slow consumer slows the upload).
+// storage-form row chunks of at most batchRowsMax rows, handed to onBatch (awaited, so a slow consumer slows
+// the upload).
 // Invariants: rowsHandled = rowsImported + rowsRejected at every step; once a call has failed the session
 // stays failed and rethrows that error; nothing is reused in a batch after it has been emitted.
 // Row rules (QuestDB's where it has one): skipCol nulls a bad value and counts it in its column; skipRow drops
@@ -13,7 +14,7 @@ import { assert } from '../core/assert.js';
 import { ImportError } from '../core/errors.js';
 import { batchRowsMax } from '../core/limits.js';
 import { STORAGE_WIDTH_BYTES, type ColumnType } from '../types/column-type.js';
-import { assertBatch, type ColumnBatch } from '../sql/exec/batch.js';
+import { assertChunk, type RowChunk } from '../storage/row-chunk.js';
 import { BatchBuilder } from './batch-builder.js';
 import type { ColumnPlan } from './column-plan.js';
 import type { ParseJob } from './column-target.js';
@@ -36,7 +37,7 @@ export interface ImportSessionOptions {
   readonly timestampColumn?: string;
   /** The target table's columns when appending; batches then carry exactly these columns, in this order. */
   readonly existingColumns?: ReadonlyArray<{ readonly name: string; readonly type: ColumnType }>;
-  readonly onBatch: (batch: ColumnBatch) => Promise<void> | void;
+  readonly onBatch: (chunk: RowChunk) => Promise<void> | void;
 }
 
 export interface ImportSummary {
@@ -56,10 +57,10 @@ export interface ImportSession {
 
 const EMPTY = Buffer.alloc(0);
 
-/** Rows per batch that keep its vectors within importBatchBytesMax (variable-size values count as a pointer). */
+/** Rows per batch that keep its buffers within importBatchBytesMax (a text value counts as 24 bytes: offset and a short record). */
 function batchRowsForBudget(types: ReadonlyArray<ColumnType>): number {
   let rowBytes = 0;
-  for (const type of types) rowBytes += type === 'LONG' ? 16 : STORAGE_WIDTH_BYTES[type] === 0 ? 8 : STORAGE_WIDTH_BYTES[type];
+  for (const type of types) rowBytes += STORAGE_WIDTH_BYTES[type] === 0 || type === 'SYMBOL' || type === 'UUID' ? 24 : STORAGE_WIDTH_BYTES[type];
   return Math.max(1, Math.floor(importBatchBytesMax / Math.max(1, rowBytes)));
 }
 
@@ -151,7 +152,6 @@ class CsvImportSession implements ImportSession {
     const rowsMax = Math.min(batchRowsMax, batchRowsForBudget(types));
     const capacity = atEof ? Math.max(1, Math.min(rowsMax, this.sampleRecords.records + 1)) : rowsMax;
     this.builder = new BatchBuilder(types, capacity);
-    for (const parser of plan.parsers) parser.beginBatch();
     this.columnErrors = new Float64Array(plan.outputColumns.length);
     this.job = {
       buf: sample, fieldStart: this.lexer.fieldStart, fieldEnd: this.lexer.fieldEnd, fieldEscaped: this.lexer.fieldEscaped,
@@ -250,17 +250,11 @@ class CsvImportSession implements ImportSession {
   private async emitBatch(): Promise<void> {
     const { builder, analysis } = this;
     if (builder === undefined || analysis === undefined || builder.rowCount === 0) return;
-    const parsers = analysis.plan.parsers;
-    const fileColumnOf = new Map<number, number>();
-    analysis.plan.fileToOutput.forEach((out, file) => fileColumnOf.set(out, file));
-    const batch = builder.build((out) => {
-      const file = fileColumnOf.get(out);
-      return file === undefined ? [] : parsers[file].batchSymbols();
-    });
-    assertBatch(batch, analysis.plan.outputColumns.length, 'import batch leaving the session');
+    const chunk = builder.build();
+    assert(chunk.columns.length === analysis.plan.outputColumns.length, 'an import chunk has one column per output column');
+    assertChunk(chunk, 'import chunk leaving the session');
     builder.begin();
-    for (const parser of parsers) parser.beginBatch();
-    await this.options.onBatch(batch);
+    await this.options.onBatch(chunk);
   }
 
   private summary(): ImportSummary {

@@ -1,189 +1,78 @@
-// Parsers for text-valued columns: VARCHAR/STRING (strings), SYMBOL (keys into a per-batch dictionary),
-// UUID and CHAR. Decoding a short string costs ~150 ns in V8, so repeated short ASCII values go through a
-// small hash cache that returns the string (or symbol key) already made for the same bytes; the cache turns
-// itself off for a column whose values rarely repeat.
+// Parsers for text-valued columns: VARCHAR/STRING and SYMBOL (text records; the table's dictionary assigns
+// SYMBOL keys at commit), UUID (canonical text, converted at commit) and CHAR. ASCII fields are copied byte
+// for byte into the records; a field with other bytes goes through a UTF-8 decode and encode, so invalid
+// sequences become U+FFFD exactly as a JS string would store them, and doubled quotes are unescaped.
 import { assert } from '../core/assert.js';
-import type { ColumnTarget, ParseJob } from './column-target.js';
-import { targetInt32, targetStrings } from './column-target.js';
-import { importInternCacheEntries, importInternFieldBytesMax } from './import-limits.js';
+import type { ColumnTarget, ParseJob, TextRecords } from './column-target.js';
+import { targetText } from './column-target.js';
 import { decodeField, parseUuidBytes } from './value-parsers.js';
 
-const CACHE_MASK = importInternCacheEntries - 1;
-/** Lookups between hit-rate checks, and the hit rate below which the cache is switched off. */
-const CACHE_SAMPLE_LOOKUPS = 8192;
-const CACHE_HIT_RATE_MIN = 0.2;
-
-/** Per-column cache from field bytes to a previously built string and, for SYMBOL, its dictionary key. */
-export class InternCache {
-  readonly hashes = new Int32Array(importInternCacheEntries);
-  readonly strings: (string | null)[] = new Array<string | null>(importInternCacheEntries).fill(null);
-  readonly keys = new Int32Array(importInternCacheEntries);
-  enabled = true;
-  lookups = 0;
-  hits = 0;
-
-  /** Called after each block: keep the cache only while it pays for itself. */
-  review(): void {
-    if (this.lookups < CACHE_SAMPLE_LOOKUPS) return;
-    if (this.hits < this.lookups * CACHE_HIT_RATE_MIN) this.enabled = false;
-    this.lookups = 0;
-    this.hits = 0;
-  }
-}
-
-/** Cache slot for ASCII bytes buf[s, e), or -1 when a byte is non-ASCII; the hash is left in lastHash. */
-let lastHash = 0;
-function cacheSlot(buf: Buffer, s: number, e: number): number {
-  let h = -2128831035;
-  let bits = 0;
-  for (let i = s; i < e; i++) {
-    const b = buf[i];
-    bits |= b;
-    h = Math.imul(h ^ b, 16777619);
-  }
-  lastHash = h;
-  return bits < 0x80 ? (h ^ (h >>> 15)) & CACHE_MASK : -1;
-}
-
-function sameAscii(text: string, buf: Buffer, s: number, e: number): boolean {
-  if (text.length !== e - s) return false;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== buf[s + i]) return false;
-  return true;
-}
-
-/** VARCHAR and STRING: empty field → null. Never fails. */
-export function parseStringColumn(job: ParseJob, target: ColumnTarget, cache: InternCache): number {
-  const out = targetStrings(target);
-  const { buf, fieldStart, fieldEnd, fieldEscaped, width, rowCount, base } = job;
-  const useCache = cache.enabled;
-  let hits = 0;
-  for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
-    const s = fieldStart[slot];
-    const e = fieldEnd[slot];
-    if (s === e) {
-      out[base + r] = null;
-      continue;
-    }
-    if (fieldEscaped[slot] !== 0 || !useCache || e - s > importInternFieldBytesMax) {
-      out[base + r] = decodeField(buf, s, e, fieldEscaped[slot]);
-      continue;
-    }
-    const index = cacheSlot(buf, s, e);
-    if (index < 0) {
-      out[base + r] = buf.toString('utf8', s, e);
-      continue;
-    }
-    const cached = cache.strings[index];
-    if (cached !== null && cache.hashes[index] === lastHash && sameAscii(cached, buf, s, e)) {
-      out[base + r] = cached;
-      hits++;
-      continue;
-    }
-    const text = buf.toString('latin1', s, e);
-    cache.strings[index] = text;
-    cache.hashes[index] = lastHash;
-    out[base + r] = text;
-  }
-  cache.lookups += rowCount;
-  cache.hits += hits;
-  cache.review();
-  return 0;
-}
+/** Worst-case UTF-8 bytes per input byte: an invalid byte becomes U+FFFD (3 bytes). */
+const UTF8_EXPANSION_MAX = 3;
 
 /**
- * SYMBOL: a session-wide dictionary (text → global key) and, per batch, a compact dictionary holding only
- * the values the batch uses, so every emitted batch owns its `symbols` array.
+ * Appends the field buf[s, e) as a record at `position` (an empty field is null); returns the position after
+ * it. A tight codec loop: the ASCII copy is inline because most fields are a few bytes long.
  */
-export class SymbolDictionary {
-  readonly globalKeys = new Map<string, number>();
-  readonly cache = new InternCache();
-  /** Batch key of each global key, valid where batchStamp equals the current batch generation. */
-  private batchKeyOf = new Int32Array(256);
-  private batchStamp = new Int32Array(256);
-  private generation = 1;
-  batchSymbols: string[] = [];
-
-  beginBatch(): void {
-    this.generation++;
-    this.batchSymbols = [];
+function appendField(records: TextRecords, position: number, buf: Buffer, s: number, e: number, escaped: number): number {
+  if (s === e) {
+    const out = records.reserve(position, 4);
+    out.writeInt32LE(-1, position);
+    return position + 4;
   }
-
-  globalKey(text: string): number {
-    let key = this.globalKeys.get(text);
-    if (key === undefined) {
-      key = this.globalKeys.size;
-      this.globalKeys.set(text, key);
-      if (key >= this.batchKeyOf.length) this.grow();
+  const out = records.reserve(position, 4 + (e - s) * UTF8_EXPANSION_MAX);
+  if (escaped === 0) {
+    let bits = 0;
+    let p = position + 4;
+    for (let i = s; i < e; i++) {
+      const b = buf[i];
+      bits |= b;
+      out[p++] = b;
     }
-    return key;
+    if (bits < 0x80) {
+      out.writeInt32LE(e - s, position);
+      return p;
+    }
   }
-
-  batchKey(globalKey: number, text: string): number {
-    if (this.batchStamp[globalKey] === this.generation) return this.batchKeyOf[globalKey];
-    const key = this.batchSymbols.length;
-    this.batchSymbols.push(text);
-    this.batchStamp[globalKey] = this.generation;
-    this.batchKeyOf[globalKey] = key;
-    return key;
-  }
-
-  private grow(): void {
-    const keyOf = new Int32Array(this.batchKeyOf.length * 2);
-    keyOf.set(this.batchKeyOf);
-    const stamp = new Int32Array(this.batchStamp.length * 2);
-    stamp.set(this.batchStamp);
-    this.batchKeyOf = keyOf;
-    this.batchStamp = stamp;
-  }
+  const written = out.write(decodeField(buf, s, e, escaped), position + 4, 'utf8');
+  out.writeInt32LE(written, position);
+  return position + 4 + written;
 }
 
-/** SYMBOL: empty field → key -1. Never fails. */
-export function parseSymbolColumn(job: ParseJob, target: ColumnTarget, dictionary: SymbolDictionary): number {
-  const out = targetInt32(target);
+/** VARCHAR, STRING and SYMBOL: empty field → null. Never fails. */
+export function parseTextColumn(job: ParseJob, target: ColumnTarget): number {
+  const records = targetText(target);
+  const offsets = records.offsets;
   const { buf, fieldStart, fieldEnd, fieldEscaped, width, rowCount, base } = job;
-  const cache = dictionary.cache;
-  const useCache = cache.enabled;
-  let hits = 0;
+  let position = offsets[base];
   for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
-    const s = fieldStart[slot];
-    const e = fieldEnd[slot];
-    if (s === e) {
-      out[base + r] = -1;
-      continue;
-    }
-    const index = useCache && fieldEscaped[slot] === 0 && e - s <= importInternFieldBytesMax ? cacheSlot(buf, s, e) : -1;
-    const cached = index >= 0 ? cache.strings[index] : null;
-    if (cached !== null && cache.hashes[index] === lastHash && sameAscii(cached, buf, s, e)) {
-      out[base + r] = dictionary.batchKey(cache.keys[index], cached);
-      hits++;
-      continue;
-    }
-    const text = decodeField(buf, s, e, fieldEscaped[slot]);
-    const key = dictionary.globalKey(text);
-    if (index >= 0) {
-      cache.strings[index] = text;
-      cache.hashes[index] = lastHash;
-      cache.keys[index] = key;
-    }
-    out[base + r] = dictionary.batchKey(key, text);
+    position = appendField(records, position, buf, fieldStart[slot], fieldEnd[slot], fieldEscaped[slot]);
+    offsets[base + r + 1] = position;
   }
-  cache.lookups += rowCount;
-  cache.hits += hits;
-  cache.review();
   return 0;
 }
 
 /** UUID: canonical hex text, stored lower-case; anything else is an error (null). */
 export function parseUuidColumn(job: ParseJob, target: ColumnTarget): number {
-  const out = targetStrings(target);
+  const records = targetText(target);
+  const offsets = records.offsets;
   const { buf, fieldStart, fieldEnd, width, rowCount, base } = job;
   let errors = 0;
+  let position = offsets[base];
   for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
     const s = fieldStart[slot];
     const e = fieldEnd[slot];
     const value = s === e ? undefined : parseUuidBytes(buf, s, e);
-    out[base + r] = value ?? null;
-    if (value === undefined && s !== e) errors = reportBad(job, r, errors);
+    const out = records.reserve(position, 4 + 36);
+    if (value === undefined) {
+      out.writeInt32LE(-1, position);
+      position += 4;
+      if (s !== e) errors = reportBad(job, r, errors);
+    } else {
+      out.writeInt32LE(out.write(value, position + 4, 'latin1'), position);
+      position += 4 + value.length;
+    }
+    offsets[base + r + 1] = position;
   }
   return errors;
 }

@@ -1,36 +1,23 @@
 // Import staging segments: an upload's rows, written batch by batch to `db/.staging/<id>/` while the request
 // streams, invisible to readers. The primary merges a finished segment into its table; an aborted or
 // orphaned one (found at start-up) is deleted. Layout: `columns.json` (names, types, batches) and
-// `data.bin` (per batch, per column: fixed-width values as in column files, or [int32 length][utf8] records).
+// `data.bin` (per batch, per column: the column-file bytes of its rows; SYMBOL and UUID as text records).
 import { join } from 'node:path';
 import * as fs from 'node:fs';
 import type { ColumnType } from '../types/column-type.js';
-import { isVariableSize } from '../types/column-type.js';
+import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
 import { realFiles } from '../core/files.js';
 import { filesFromEnvironment } from '../core/fault-files.js';
-import { varOffsets } from './row-chunk.js';
+import { varOffsets, type ColumnData, type RowChunk } from './row-chunk.js';
 
 /** Segments are written by workers: through the same facade as the primary's storage, so tests can fail them too. */
 const files = filesFromEnvironment(realFiles, process.env);
 
-/** A column of staged rows: the layout of a query vector (see sql/exec/batch.ts), SYMBOL with its dictionary. */
-export interface StagedColumn {
-  readonly type: string;
-  readonly data: ArrayLike<unknown>;
-  readonly exact?: BigInt64Array;
-  readonly symbols?: readonly string[];
-}
-
-export interface StagedBatch {
-  readonly rowCount: number;
-  readonly columns: readonly StagedColumn[];
-}
-
 interface SegmentManifest {
   readonly columns: { name: string; type: ColumnType }[];
-  readonly batches: { rowCount: number; offset: number; lengths: number[]; exactLengths: number[] }[];
+  readonly batches: { rowCount: number; offset: number; lengths: number[] }[];
 }
 
 export const STAGING_DIR_NAME = '.staging';
@@ -39,52 +26,9 @@ export function stagingRoot(dbDir: string): string {
   return join(dbDir, STAGING_DIR_NAME);
 }
 
-/**
- * Staged bytes of one column. Text-like columns (and SYMBOL, resolved to its text) become [int32 length][utf8]
- * records; every other column keeps its vector layout bytes as they are (LONG/DATE/TIMESTAMP as numbers),
- * followed by the exact int64 values when the vector has them.
- */
-function encodeStagedColumn(column: StagedColumn, type: ColumnType, rowCount: number): { data: Buffer; exact?: Buffer } {
-  if (type === 'SYMBOL' || isVariableSize(type) || type === 'UUID') return { data: encodeTextRecords(column, rowCount) };
-  if (!ArrayBuffer.isView(column.data)) throw new StorageError(`cannot stage a ${type} column from this layout`);
-  const view = column.data as unknown as Uint8Array;
-  const data = Buffer.from(view.buffer, view.byteOffset, rowCount * view.BYTES_PER_ELEMENT);
-  if (column.exact === undefined) return { data };
-  return { data, exact: Buffer.from(column.exact.buffer, column.exact.byteOffset, rowCount * 8) };
-}
-
-/**
- * [int32 length][utf8] records (length -1 = null) written into one growing buffer: no per-row allocations,
- * which dominated the import profile when every record was its own Buffer.
- */
-function encodeTextRecords(column: StagedColumn, rowCount: number): Buffer {
-  let out = Buffer.allocUnsafe(Math.max(64, rowCount * 16));
-  let position = 0;
-  for (let row = 0; row < rowCount; row++) {
-    const raw = column.data[row];
-    const text = column.type === 'SYMBOL' ? ((raw as number) < 0 ? null : (column.symbols?.[raw as number] ?? null)) : raw;
-    // Worst case: 3 UTF-8 bytes per UTF-16 unit (a raw byte value counts once).
-    const worst = 4 + (typeof text === 'string' ? text.length * 3 : text instanceof Uint8Array ? text.length : 0);
-    if (position + worst > out.length) {
-      const grown = Buffer.allocUnsafe(Math.max(out.length * 2, position + worst));
-      out.copy(grown, 0, 0, position);
-      out = grown;
-    }
-    if (text === null || text === undefined) {
-      out.writeInt32LE(-1, position);
-      position += 4;
-    } else if (typeof text === 'string') {
-      const written = out.write(text, position + 4, 'utf8');
-      out.writeInt32LE(written, position);
-      position += 4 + written;
-    } else {
-      const bytes = text as Uint8Array;
-      out.writeInt32LE(bytes.length, position);
-      out.set(bytes, position + 4);
-      position += 4 + bytes.length;
-    }
-  }
-  return out.subarray(0, position);
+/** Whether a staged column holds text records: every variable-size type, and SYMBOL and UUID as their text. */
+export function isStagedAsText(type: ColumnType): boolean {
+  return type === 'SYMBOL' || type === 'UUID' || isVariableSize(type);
 }
 
 export class StagingSegmentWriter {
@@ -99,23 +43,20 @@ export class StagingSegmentWriter {
     this.manifest = { columns: columns.map((column) => ({ name: column.name, type: column.type })), batches: [] };
   }
 
-  append(batch: StagedBatch): void {
+  /** Appends rows in storage form (SYMBOL and UUID columns as text records), one write per column. */
+  append(chunk: RowChunk): void {
     assert(!this.closed, 'no appends after finish or abort');
-    assert(batch.columns.length === this.manifest.columns.length, 'a staged batch has one column per segment column');
+    assert(chunk.columns.length === this.manifest.columns.length, 'a staged chunk has one column per segment column');
     const lengths: number[] = [];
-    const exactLengths: number[] = [];
     const start = this.offset;
-    batch.columns.forEach((column, k) => {
+    chunk.columns.forEach((column, k) => {
       const type = (this.manifest.columns[k] as { type: ColumnType }).type;
-      const encoded = encodeStagedColumn(column, type, batch.rowCount);
-      for (const part of encoded.exact === undefined ? [encoded.data] : [encoded.data, encoded.exact]) {
-        files.write(this.fd, part, this.offset);
-        this.offset += part.length;
-      }
-      lengths.push(encoded.data.length);
-      exactLengths.push(encoded.exact?.length ?? 0);
+      assert((column.kind === 'var') === isStagedAsText(type), 'text-staged columns arrive as records, the others as fixed-width values');
+      files.write(this.fd, column.bytes, this.offset);
+      this.offset += column.bytes.length;
+      lengths.push(column.bytes.length);
     });
-    this.manifest.batches.push({ rowCount: batch.rowCount, offset: start, lengths, exactLengths });
+    this.manifest.batches.push({ rowCount: chunk.rowCount, offset: start, lengths });
   }
 
   /** Makes the segment complete: the manifest is written last, so a segment without one is never merged. */
@@ -134,40 +75,32 @@ export class StagingSegmentWriter {
   }
 }
 
-/** A staged column read back: vector-layout bytes, or text records with offsets, plus exact int64 values. */
-export interface StagedColumnBytes {
-  readonly type: ColumnType;
-  readonly bytes: Buffer;
-  readonly offsets?: Float64Array;
-  readonly exact?: Buffer;
-}
-
-/** Reads a finished segment back, one batch at a time. */
-export function readStagingSegment(dir: string): { columns: { name: string; type: ColumnType }[]; batches: () => Generator<{ rowCount: number; columns: StagedColumnBytes[] }> } {
+/** Reads a finished segment back, one chunk of rows in storage form at a time. */
+export function readStagingSegment(dir: string): { columns: { name: string; type: ColumnType }[]; batches: () => Generator<RowChunk> } {
   const manifestPath = join(dir, 'columns.json');
   if (!fs.existsSync(manifestPath)) throw new StorageError(`staging segment is incomplete [dir=${dir}]`);
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as SegmentManifest;
   const dataPath = join(dir, 'data.bin');
-  const read = (fd: number, length: number, position: number): Buffer => {
-    const bytes = Buffer.alloc(length);
-    if (length > 0) fs.readSync(fd, bytes, 0, length, position);
-    return bytes;
-  };
-  function* batches(): Generator<{ rowCount: number; columns: StagedColumnBytes[] }> {
+  function* batches(): Generator<RowChunk> {
     const fd = fs.openSync(dataPath, 'r');
     try {
       for (const batch of manifest.batches) {
-        let position = batch.offset;
-        const columns = batch.lengths.map((length, k): StagedColumnBytes => {
+        // One read per batch; the columns are views of it.
+        const total = batch.lengths.reduce((sum, length) => sum + length, 0);
+        const bytes = Buffer.allocUnsafe(total);
+        let done = 0;
+        while (done < total) {
+          const read = fs.readSync(fd, bytes, done, total - done, batch.offset + done);
+          if (read <= 0) throw new StorageError(`staging segment is truncated [dir=${dir}]`);
+          done += read;
+        }
+        let position = 0;
+        const columns = batch.lengths.map((length, k): ColumnData => {
           const type = (manifest.columns[k] as { type: ColumnType }).type;
-          const bytes = read(fd, length, position);
+          const part = bytes.subarray(position, position + length);
           position += length;
-          const exactLength = batch.exactLengths[k] ?? 0;
-          const exact = exactLength > 0 ? read(fd, exactLength, position) : undefined;
-          position += exactLength;
-          const textual = type === 'SYMBOL' || isVariableSize(type) || type === 'UUID';
-          if (textual) return { type, bytes, offsets: varOffsets(bytes, batch.rowCount) };
-          return exact === undefined ? { type, bytes } : { type, bytes, exact };
+          if (isStagedAsText(type)) return { kind: 'var', bytes: part, offsets: varOffsets(part, batch.rowCount) };
+          return { kind: 'fixed', width: STORAGE_WIDTH_BYTES[type], bytes: part };
         });
         yield { rowCount: batch.rowCount, columns };
       }

@@ -1,6 +1,9 @@
 // Named builders for import tests: CSV text from rows, chunkings of an upload (whole, every byte, seeded
-// random splits), a session runner that collects batches, and decoders that turn vectors back into JS values.
-import type { ColumnBatch, Vector } from '../../../src/sql/exec/batch.js';
+// random splits), a session runner that collects batches, and decoders that turn storage-form values back
+// into JS values.
+import type { ColumnData, RowChunk } from '../../../src/storage/row-chunk.js';
+import { varValueAsString } from '../../../src/storage/row-chunk.js';
+import type { ColumnType } from '../../../src/types/column-type.js';
 import { createImportSession, type ImportSessionOptions, type ImportSummary } from '../../../src/import/import-session.js';
 
 export interface CsvTextOptions {
@@ -51,15 +54,15 @@ export function randomChunks(data: Buffer, seed: number, maxSize = 17): Buffer[]
 
 export interface ImportRun {
   readonly summary: ImportSummary;
-  readonly batches: ColumnBatch[];
-  readonly columns: ReadonlyArray<{ name: string; type: string }>;
+  readonly batches: RowChunk[];
+  readonly columns: ReadonlyArray<{ name: string; type: ColumnType }>;
 }
 
 export type SessionOverrides = Partial<Omit<ImportSessionOptions, 'onBatch'>>;
 
 /** Runs a whole upload through a session with QuestDB's defaults unless overridden. */
 export async function runImport(data: string | Buffer, overrides: SessionOverrides = {}, chunking = wholeChunks): Promise<ImportRun> {
-  const batches: ColumnBatch[] = [];
+  const batches: RowChunk[] = [];
   const session = createImportSession({
     analysisMaxLines: 1000, forceHeader: false, atomicity: 'skipCol', skipLev: false, ...overrides,
     onBatch: (batch) => {
@@ -72,27 +75,35 @@ export async function runImport(data: string | Buffer, overrides: SessionOverrid
   return { summary, batches, columns: session.columns() };
 }
 
-/** One vector value as a plain JS value: null for nulls, bigint for LONG, text for SYMBOL. */
-export function vectorValue(vector: Vector, row: number): unknown {
-  const data = vector.data;
-  switch (vector.type) {
+/** One staged value as a plain JS value: null for nulls, bigint for LONG, numbers for temporal types, text for SYMBOL and UUID. */
+export function stagedValue(column: ColumnData, type: ColumnType, row: number): unknown {
+  if (column.kind === 'var') return varValueAsString(column, row);
+  const at = row * column.width;
+  const bytes = column.bytes;
+  switch (type) {
     case 'LONG': {
-      const exact = vector.exact;
-      if (exact === undefined) throw new RangeError('LONG vector without exact values');
-      return exact[row] === -9223372036854775808n ? null : exact[row];
+      const value = bytes.readBigInt64LE(at);
+      return value === -9223372036854775808n ? null : value;
     }
-    case 'SYMBOL': {
-      const key = (data as Int32Array)[row];
-      return key === -1 ? null : (vector.symbols ?? [])[key];
+    case 'DATE': case 'TIMESTAMP': {
+      const value = bytes.readBigInt64LE(at);
+      return value === -9223372036854775808n ? null : Number(value);
     }
-    case 'INT':
-      return (data as Int32Array)[row] === -2147483648 ? null : (data as Int32Array)[row];
-    case 'CHAR':
-      return (data as Uint16Array)[row] === 0 ? null : String.fromCharCode((data as Uint16Array)[row]);
-    default: {
-      const value = (data as ArrayLike<unknown>)[row];
-      return typeof value === 'number' && Number.isNaN(value) ? null : value;
+    case 'INT': {
+      const value = bytes.readInt32LE(at);
+      return value === -2147483648 ? null : value;
     }
+    case 'IPV4': return bytes.readInt32LE(at);
+    case 'CHAR': {
+      const code = bytes.readUInt16LE(at);
+      return code === 0 ? null : String.fromCharCode(code);
+    }
+    case 'DOUBLE': case 'FLOAT': {
+      const value = type === 'DOUBLE' ? bytes.readDoubleLE(at) : bytes.readFloatLE(at);
+      return Number.isNaN(value) ? null : value;
+    }
+    case 'SHORT': return bytes.readInt16LE(at);
+    default: return bytes.readInt8(at);
   }
 }
 
@@ -100,7 +111,7 @@ export function vectorValue(vector: Vector, row: number): unknown {
 export function allRows(run: ImportRun): unknown[][] {
   const rows: unknown[][] = [];
   for (const batch of run.batches) {
-    for (let r = 0; r < batch.rowCount; r++) rows.push(batch.vectors.map((v) => vectorValue(v, r)));
+    for (let r = 0; r < batch.rowCount; r++) rows.push(batch.columns.map((c, k) => stagedValue(c, run.columns[k]?.type ?? 'VARCHAR', r)));
   }
   return rows;
 }

@@ -123,9 +123,7 @@ test('schema: a timestamp pattern, SYMBOL and LONG by schema, other columns stil
     [micros('2024-12-26T11:00:00Z'), 'B', -1n, 2],
     [micros('2025-01-01T00:00:00Z'), 'A', null, 3],
   ]);
-  const symbols = run.batches[0].vectors[1];
-  t.deepEqual(symbols.symbols, ['A', 'B'], 'each batch carries its own dictionary');
-  t.is(symbols.data.length, 3);
+  t.is(run.batches[0].columns[1]?.kind, 'var', 'SYMBOL values travel as text; the table assigns the keys');
 });
 
 test('designated timestamp: must exist and be a timestamp; rows without a valid one are rejected', async (t) => {
@@ -158,14 +156,14 @@ test('existing table: columns matched by name (any case) or position, converted,
     { message: 'column count mismatch [textColumnCount=3, tableColumnCount=1]' });
 });
 
-test('batches hold at most batchRowsMax rows, each with fresh vectors and its own symbol dictionary', async (t) => {
+test('batches hold at most batchRowsMax rows, each with fresh buffers', async (t) => {
   const lines = ['id,sym'];
   for (let i = 0; i < 70_000; i++) lines.push(`${i},S${i % 3}`);
   const schema = parseSchemaPart('[{"name":"sym","type":"SYMBOL"}]');
   const run = await runImport(`${lines.join('\n')}\n`, { schema }, (d) => fixedChunks(d, 65536));
   t.deepEqual(run.batches.map((b) => b.rowCount), [65536, 70_000 - 65536]);
-  t.not(run.batches[0].vectors[0].data, run.batches[1].vectors[0].data);
-  t.deepEqual(run.batches[1].vectors[1].symbols, ['S1', 'S2', 'S0']);
+  t.not(run.batches[0].columns[0]?.bytes.buffer, run.batches[1].columns[0]?.bytes.buffer);
+  t.is(allRows(run)[65536][1], 'S1');
   t.is(run.summary.rowsImported, 70_000);
   t.is(allRows(run)[69_999][0], 69_999);
 });
@@ -183,7 +181,7 @@ test('whole-chunk helper sanity: one push, same as many', async (t) => {
   t.deepEqual(allRows(await runImport(text, {}, wholeChunks)), allRows(await runImport(text, {}, (d) => fixedChunks(d, 1))));
 });
 
-test('vector layouts: every importable type, with its null and its conversion errors', async (t) => {
+test('storage layouts: every importable type, with its null and its conversion errors', async (t) => {
   const schema = parseSchemaPart(JSON.stringify([
     { name: 'b', type: 'BYTE' }, { name: 'sh', type: 'SHORT' }, { name: 'f', type: 'FLOAT' }, { name: 's', type: 'STRING' },
     { name: 'd', type: 'DATE', pattern: 'dd/MM/yyyy' },
@@ -194,14 +192,8 @@ test('vector layouts: every importable type, with its null and its conversion er
     + 'Z,C2593F82-B430-328D-84A0-9F29DF637E38,10.0.0.1,FALSE,999,70000,abc,z,31/02/2024\n';
   const run = await runImport(text, { schema, analysisMaxLines: 3 });
   t.deepEqual(run.columns.map((c) => c.type), ['CHAR', 'UUID', 'IPV4', 'BOOLEAN', 'BYTE', 'SHORT', 'FLOAT', 'STRING', 'DATE']);
-  const vectors = run.batches[0].vectors;
-  t.true(vectors[0].data instanceof Uint16Array);
-  t.true(vectors[2].data instanceof Int32Array);
-  t.true(vectors[3].data instanceof Int8Array);
-  t.true(vectors[4].data instanceof Int8Array);
-  t.true(vectors[5].data instanceof Int16Array);
-  t.true(vectors[6].data instanceof Float32Array);
-  t.true(vectors[8].data instanceof Float64Array);
+  const widths = run.batches[0].columns.map((column) => (column.kind === 'fixed' ? column.width : 0));
+  t.deepEqual(widths, [2, 0, 4, 1, 1, 2, 4, 0, 8], 'column-file widths; UUID and STRING as text records');
   t.deepEqual(allRows(run), [
     ['a', 'c2593f82-b430-328d-84a0-9f29df637e38', 0x01020304, 1, 7, -300, 1.5, 'x,y', Date.UTC(2024, 11, 25)],
     [null, null, 0, 0, 0, 0, null, null, null],

@@ -30,3 +30,5 @@ export const sampleFillRowsMax = 20_000_000;
 
 /** Longest text a padding function (lpad, rpad) may build, in UTF-16 code units; past V8's string limit it would throw. */
 export const paddedTextLengthMax = 1 << 24;
+/** Rows of an adopted import partition whose SYMBOL text is read and resolved to keys at a time. */
+export const adoptSymbolRowsMax = 1_048_576;

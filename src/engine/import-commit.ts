@@ -1,25 +1,27 @@
 // Primary side of /imp: merges a finished staging segment into its table (creating or replacing the table
-// when asked), in commits of at most maxUncommittedRows rows, yielding to the event loop between them so the
-// primary keeps answering health checks. The segment is deleted afterwards, whatever the outcome.
+// when asked). Staged partitions that are new to the table and in order are adopted in one commit (their
+// files are moved in); the others are inserted in commits of at most maxUncommittedRows rows, yielding to the
+// event loop between them so the primary keeps answering health checks. The segment is deleted afterwards,
+// whatever the outcome.
 import { checkTableName } from './table-name.js';
 import type { Engine } from './engine.js';
 import type { ImportCommitRequest, ImportCommitResult } from './writer-client.js';
-import { readStagingSegment } from '../storage/staging-segment.js';
+import { readStagingSegment, type StagedPartition, type StagingSegment } from '../storage/staging-segment.js';
+import type { AdoptedPartition } from '../storage/partition-adoption.js';
 import type { TableMeta, ColumnMeta } from '../storage/table-meta.js';
 import { findColumnIndex } from '../storage/table-meta.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
-import { concatChunkList, gatherChunk, varValueAsString } from '../storage/row-chunk.js';
+import { gatherChunk, varValueAsString } from '../storage/row-chunk.js';
 import { nullColumnData } from '../storage/column-files.js';
 import { timestampsOf } from '../storage/partition-layout.js';
 import type { ColumnType } from '../types/column-type.js';
-import type { PartitionUnit } from '../types/timestamp.js';
+import { PARTITION_UNITS, type PartitionUnit } from '../types/timestamp.js';
 import { encodeColumn } from './encode-batch.js';
 import { ImportError } from '../core/errors.js';
 import { columnStemLengthMax, isValidTableName } from '../core/table-names.js';
 import { commitChannel } from '../core/diagnostics.js';
 
-const PARTITION_UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** UUID columns are staged as their canonical text; the column files hold 16 bytes per value. */
@@ -85,10 +87,52 @@ function chunkOf(meta: TableMeta, sources: Int32Array, staged: RowChunk): { chun
   return kept === rowCount ? { chunk, dropped: 0 } : { chunk: gatherChunk(chunk, keep, 0, kept), dropped: rowCount - kept };
 }
 
+/**
+ * Staged partitions that can become partitions of the table as they are: the segment was split the way the
+ * table is partitioned, the table does not deduplicate, no column needs converting (UUID text), and the
+ * partition is new to the table and in timestamp order.
+ */
+function adoptablePartitions(writer: TableWriter, segment: StagingSegment, sources: Int32Array): StagedPartition[] {
+  const meta = writer.meta;
+  const sameTimestamp = meta.timestampIndex < 0 ? segment.layout.timestampIndex < 0 : sources[meta.timestampIndex] === segment.layout.timestampIndex;
+  const converted = meta.columns.some((column, k) => column.type === 'UUID' && (sources[k] as number) >= 0);
+  if (meta.dedupKeys.length > 0 || meta.partitionBy !== segment.layout.partitionBy || !sameTimestamp || converted) return [];
+  const existing = new Set(writer.txn.partitions.map((entry) => entry.name));
+  return segment.partitions.filter((partition) => partition.ordered && partition.rowCount > 0 && !existing.has(partition.name));
+}
+
+function adoptedPartition(meta: TableMeta, segment: StagingSegment, partition: StagedPartition, sources: Int32Array): AdoptedPartition {
+  return {
+    name: partition.name, rowCount: partition.rowCount, minTimestamp: partition.minTimestamp, maxTimestamp: partition.maxTimestamp,
+    dir: segment.partitionDir(partition),
+    columns: meta.columns.map((_, k) => ((sources[k] as number) < 0 ? undefined : segment.columnMetas[sources[k] as number])),
+  };
+}
+
+/** The other staged partitions go through the writer's insert, in commits of at most maxUncommittedRows rows. */
+async function insertStagedRows(writer: TableWriter, segment: StagingSegment, partitions: readonly StagedPartition[], sources: Int32Array): Promise<{ rows: number; dropped: number }> {
+  let rows = 0;
+  let dropped = 0;
+  const step = Math.max(1, writer.meta.maxUncommittedRows);
+  for (const partition of partitions) {
+    for (let from = 0; from < partition.rowCount; from += step) {
+      const encoded = chunkOf(writer.meta, sources, segment.readRows(partition, from, Math.min(partition.rowCount, from + step)));
+      dropped += encoded.dropped;
+      // The rows come from the staging segment on disk and the client is answered only after _txn is
+      // published, so a crash before that loses nothing acknowledged: no WAL record is needed.
+      const result = writer.insert(encoded.chunk, { fromDurableSource: true });
+      rows += result.rowsWritten;
+      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+      await yieldToEventLoop();
+    }
+  }
+  return { rows, dropped };
+}
+
 export async function commitImport(engine: Engine, request: ImportCommitRequest): Promise<ImportCommitResult> {
   try {
     if (!isValidTableName(request.table)) throw new ImportError(`invalid table name [table=${request.table}]`);
-    const segment = readStagingSegment(request.segmentDir);
+    const segment = readStagingSegment(engine.options.files, request.segmentDir);
     let stored = engine.catalog.resolveName(request.table);
     if (stored !== undefined && request.overwrite) {
       engine.dropTable(stored);
@@ -103,32 +147,17 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
     const names = segment.columns.map((column) => column.name);
     if (!created && !names.some((name) => findColumnIndex(writer.meta, name) >= 0)) throw new ImportError(`no column of the file matches the table [table=${request.table}]`);
     const sources = mapStagedColumns(writer.meta, segment.columns);
+    const adoptable = adoptablePartitions(writer, segment, sources);
     let committed = 0;
-    let dropped = 0;
-    let pending: RowChunk[] = [];
-    let pendingRows = 0;
-    const flush = (): void => {
-      if (pendingRows === 0) return;
-      // The rows come from the staging segment on disk and the client is answered only after _txn is
-      // published, so a crash before that loses nothing acknowledged: no WAL record is needed.
-      const result = writer.insert(concatChunkList(pending), { fromDurableSource: true });
+    if (adoptable.length > 0) {
+      const result = writer.adoptPartitions(adoptable.map((partition) => adoptedPartition(writer.meta, segment, partition, sources)));
       committed += result.rowsWritten;
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
-      pending = [];
-      pendingRows = 0;
-    };
-    for (const batch of segment.batches()) {
-      const encoded = chunkOf(writer.meta, sources, batch);
-      dropped += encoded.dropped;
-      pending.push(encoded.chunk);
-      pendingRows += encoded.chunk.rowCount;
-      if (pendingRows >= writer.meta.maxUncommittedRows) {
-        flush();
-        await yieldToEventLoop();
-      }
+      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: false, tableRows: result.rowCount });
+      await yieldToEventLoop();
     }
-    flush();
-    return { rowsCommitted: committed, created, rowsDropped: dropped };
+    const rest = segment.partitions.filter((partition) => !adoptable.includes(partition));
+    const inserted = await insertStagedRows(writer, segment, rest, sources);
+    return { rowsCommitted: committed + inserted.rows, created, rowsDropped: segment.droppedRows + inserted.dropped };
   } finally {
     engine.options.files.removeTree(request.segmentDir);
   }

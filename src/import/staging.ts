@@ -1,37 +1,51 @@
 // Where an upload's rows wait until the primary commits them: a staging segment under db/.staging/,
-// fed with the session's row chunks. The HTTP route uses this instead of reaching into storage/.
+// fed with the session's row chunks and split by the target table's partitioning. The HTTP route uses this
+// instead of reaching into storage/.
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { StagingSegmentWriter, stagingRoot } from '../storage/staging-segment.js';
+import { realFiles } from '../core/files.js';
+import { filesFromEnvironment } from '../core/fault-files.js';
+import { StagingSegmentWriter, stagingRoot, type StagingLayout } from '../storage/staging-segment.js';
 import type { RowChunk } from '../storage/row-chunk.js';
 import type { ColumnType } from '../types/column-type.js';
 
+/** Segments are written by workers: through the same facade as the primary's storage, so tests can fail them too. */
+const files = filesFromEnvironment(realFiles, process.env);
+
+export type { StagingLayout };
+
+type StagedColumns = readonly { name: string; type: ColumnType }[];
+
 export interface ImportStaging {
   readonly dir: string;
-  append(chunk: RowChunk, columns: readonly { name: string; type: ColumnType }[]): void;
-  /** Completes the segment (creating an empty one when no batch arrived). */
-  finish(columns: readonly { name: string; type: ColumnType }[]): void;
+  append(chunk: RowChunk, columns: StagedColumns): void;
+  /** Completes the segment (creating an empty one when no chunk arrived). */
+  finish(columns: StagedColumns): void;
   abort(): void;
 }
 
-export function createImportStaging(dbDir: string): ImportStaging {
+/** `layoutOf` gives the partitioning once the columns are known (detection has run). */
+export function createImportStaging(dbDir: string, layoutOf: (columns: StagedColumns) => StagingLayout): ImportStaging {
   const dir = join(stagingRoot(dbDir), randomUUID());
   let writer: StagingSegmentWriter | undefined;
   let aborted = false;
+  const open = (columns: StagedColumns): StagingSegmentWriter => {
+    writer ??= new StagingSegmentWriter(files, dir, columns, layoutOf(columns));
+    return writer;
+  };
   return {
     dir,
     append(chunk, columns) {
       if (aborted) return;
-      writer ??= new StagingSegmentWriter(dir, columns);
-      writer.append(chunk);
+      open(columns).append(chunk);
     },
     finish(columns) {
-      writer ??= new StagingSegmentWriter(dir, columns);
-      writer.finish();
+      open(columns).finish();
     },
     abort() {
       aborted = true;
-      writer?.abort();
+      if (writer !== undefined) writer.abort();
+      else files.removeTree(dir);
     },
   };
 }

@@ -79,11 +79,23 @@ export function appendColumn(session: WriteSession, partitionDir: string, column
     return;
   }
   const dataEnd = existingRows === 0 ? 0 : readIndexEntry(session.files, paths.index, existingRows);
-  const rowCount = data.offsets.length - 1;
-  const index = new BigInt64Array(rowCount + 1);
-  for (let row = 0; row <= rowCount; row++) index[row] = BigInt(dataEnd + (data.offsets[row] as number));
   writeFileAt(session, paths.data, data.bytes, dataEnd, dataEnd);
-  writeFileAt(session, paths.index, new Uint8Array(index.buffer), existingRows * 8, existingRows * 8);
+  writeFileAt(session, paths.index, int64Offsets(data.offsets, dataEnd), existingRows * 8, existingRows * 8);
+}
+
+/**
+ * The `.i` bytes of record offsets shifted by `base`: int64 little-endian, written as int32 word pairs
+ * because a BigInt per row cost more than the rest of the commit.
+ */
+export function int64Offsets(offsets: Float64Array, base: number): Uint8Array {
+  const words = new Int32Array(offsets.length * 2);
+  for (let row = 0; row < offsets.length; row++) {
+    const value = base + (offsets[row] as number);
+    const high = Math.floor(value / 4294967296);
+    words[row * 2] = (value - high * 4294967296) | 0;
+    words[row * 2 + 1] = high;
+  }
+  return new Uint8Array(words.buffer);
 }
 
 function readIndexEntry(files: FilesFacade, path: string, entry: number): number {
@@ -116,15 +128,21 @@ function readRange(files: FilesFacade, path: string, start: number, length: numb
 
 /** Reads rows [0, rowCount) of the given columns of a partition into memory (for O3 merges and rewrites). */
 export function readPartitionChunk(files: FilesFacade, partitionDir: string, columns: readonly ColumnMeta[], rowCount: number): RowChunk {
+  return readPartitionRows(files, partitionDir, columns, 0, rowCount);
+}
+
+/** Reads rows [from, to) of the given columns of a partition into memory. */
+export function readPartitionRows(files: FilesFacade, partitionDir: string, columns: readonly ColumnMeta[], from: number, to: number): RowChunk {
+  const rowCount = to - from;
   const data = columns.map((column): ColumnData => {
     const paths = columnFilePaths(partitionDir, column.fileStem);
     if (!files.exists(paths.data)) return nullColumnData(column.type, rowCount);
     if (!isVariableSize(column.type)) {
       const width = STORAGE_WIDTH_BYTES[column.type];
-      return { kind: 'fixed', width, bytes: readRange(files, paths.data, 0, rowCount * width) };
+      return { kind: 'fixed', width, bytes: readRange(files, paths.data, from * width, rowCount * width) };
     }
-    const start = readIndexEntry(files, paths.index, 0);
-    const end = readIndexEntry(files, paths.index, rowCount);
+    const start = readIndexEntry(files, paths.index, from);
+    const end = readIndexEntry(files, paths.index, to);
     const bytes = readRange(files, paths.data, start, end - start);
     return { kind: 'var', bytes, offsets: varOffsets(bytes, rowCount) };
   });

@@ -2,7 +2,7 @@
 // Written atomically by the primary on every structure change; structureVersion increases by one each time.
 import type { ColumnType } from '../types/column-type.js';
 import { COLUMN_TYPES } from '../types/column-type.js';
-import type { PartitionUnit } from '../types/timestamp.js';
+import { PARTITION_UNITS, type PartitionUnit } from '../types/timestamp.js';
 import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
 
@@ -37,7 +37,6 @@ export interface TableMeta {
   readonly ttl?: { readonly value: number; readonly unit: 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR' };
 }
 
-const PARTITION_UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
 
 export function encodeTableMeta(meta: TableMeta): Buffer {
   assertTableMeta(meta, 'encoding _meta');

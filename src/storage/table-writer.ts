@@ -8,7 +8,7 @@ import type { TableMeta } from './table-meta.js';
 import { decodeTableMeta, encodeTableMeta } from './table-meta.js';
 import type { PartitionEntry, TxnState } from './txn-file.js';
 import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js';
-import type { ColumnData, RowChunk } from './row-chunk.js';
+import type { ColumnData, RowChunk, VarColumnData } from './row-chunk.js';
 import { assertChunk, concatChunks, gatherChunk, sliceChunk, varValueAsString } from './row-chunk.js';
 import type { WriteSession } from './column-files.js';
 import { appendColumn, readPartitionChunk } from './column-files.js';
@@ -18,6 +18,7 @@ import { WalWriter } from './wal/wal-writer.js';
 import { partitionSpanOf, isAscending, mergePermutation, stableSortPermutation, timestampsOf } from './partition-layout.js';
 import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition-cleanup.js';
 import { dedupRows } from './dedup.js';
+import { adoptPartitionFiles, type AdoptedPartition } from './partition-adoption.js';
 
 export interface TableWriterOptions {
   readonly files: FilesFacade;
@@ -112,6 +113,40 @@ export class TableWriter {
   replay(seq: number, chunk: RowChunk): void {
     assert(seq > this.txnValue.walSeq, 'replayed records are newer than _txn');
     this.apply(chunk, seq);
+  }
+
+  /**
+   * Takes partitions staged elsewhere (an import's) as new partitions of this table, in one commit: their
+   * column files are moved, not copied. Each is in timestamp order, not empty, and has no partition of its
+   * name in the table yet. A failure removes what was moved in and leaves _txn as it was.
+   */
+  adoptPartitions(staged: readonly AdoptedPartition[]): CommitResult {
+    const names = new Set(this.txnValue.partitions.map((entry) => entry.name));
+    assert(staged.every((partition) => partition.rowCount > 0 && !names.has(partition.name)), 'adopted partitions are new and not empty');
+    const files = this.options.files;
+    const session: WriteSession = { files, durable: this.options.commitMode === 'sync' };
+    const nextTxn = this.txnValue.txn + 1;
+    const created: string[] = [];
+    try {
+      const entries = staged.map((partition): PartitionEntry => {
+        const version = files.exists(join(this.dir, partition.name)) ? nextTxn : 0;
+        const dir = join(this.dir, partitionDirName({ name: partition.name, version }));
+        files.removeTree(dir);
+        created.push(dir);
+        adoptPartitionFiles(session, dir, this.metaValue.columns, partition, (k, text) => this.symbolKeys(k, text));
+        return { name: partition.name, version, rowCount: partition.rowCount, minTimestamp: partition.minTimestamp, maxTimestamp: partition.maxTimestamp };
+      });
+      for (const dictionary of this.symbols) dictionary?.flush(session.durable);
+      const partitions = [...this.txnValue.partitions, ...entries].sort((a, b) => a.minTimestamp - b.minTimestamp);
+      const rowCount = partitions.reduce((sum, entry) => sum + entry.rowCount, 0);
+      this.publish({ ...this.txnValue, txn: nextTxn, rowCount, partitions, symbolCounts: this.currentSymbolCounts() });
+    } catch (error) {
+      this.rollbackSymbols();
+      for (const dir of created) removeQuietly(files, dir);
+      throw error;
+    }
+    const rowsWritten = staged.reduce((sum, partition) => sum + partition.rowCount, 0);
+    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten, outOfOrder: false, walBytes: 0 };
   }
 
   /** Removes every row; old partition directories are deleted once readers had time to finish. */
@@ -289,18 +324,25 @@ export class TableWriter {
   /** SYMBOL columns arrive as text records; the table dictionary turns them into int32 keys. */
   private resolveSymbols(chunk: RowChunk): RowChunk {
     const columns = chunk.columns.map((column, k) => {
-      const dictionary = this.symbols[k];
-      if (dictionary === undefined || column.kind === 'fixed') return column;
-      const keys = Buffer.allocUnsafe(chunk.rowCount * 4);
-      for (let row = 0; row < chunk.rowCount; row++) {
-        const text = varValueAsString(column, row);
-        keys.writeInt32LE(text === null ? -1 : dictionary.keyOf(text), row * 4);
-      }
-      return { kind: 'fixed', width: 4, bytes: keys } satisfies ColumnData;
+      if (this.symbols[k] === undefined || column.kind === 'fixed') return column;
+      return { kind: 'fixed', width: 4, bytes: this.symbolKeys(k, column) } satisfies ColumnData;
     });
     const durable = this.options.commitMode === 'sync';
     for (const dictionary of this.symbols) dictionary?.flush(durable);
     return { rowCount: chunk.rowCount, columns };
+  }
+
+  /** Keys of SYMBOL column k for text records, adding new values to its dictionary (flushed by the caller). */
+  private symbolKeys(k: number, text: VarColumnData): Buffer {
+    const dictionary = this.symbols[k];
+    assert(dictionary !== undefined, 'symbol keys are asked for SYMBOL columns only');
+    const rowCount = text.offsets.length - 1;
+    const keys = Buffer.allocUnsafe(rowCount * 4);
+    for (let row = 0; row < rowCount; row++) {
+      const value = varValueAsString(text, row);
+      keys.writeInt32LE(value === null ? -1 : dictionary.keyOf(value), row * 4);
+    }
+    return keys;
   }
 
   private currentSymbolCounts(): number[] {
@@ -337,5 +379,13 @@ export class TableWriter {
     } catch {
       // The disk refuses even the restore; the next commit replaces the file from the in-memory state again.
     }
+  }
+}
+
+function removeQuietly(files: FilesFacade, dir: string): void {
+  try {
+    files.removeTree(dir);
+  } catch {
+    // Not referenced by _txn: removed at the next start if the disk refuses now.
   }
 }

@@ -24,6 +24,7 @@ export type { TimestampPeriod } from './timestamp-parse.js';
 export type TimeUnit = 'U' | 'T' | 's' | 'm' | 'h' | 'd' | 'w' | 'M' | 'y';
 
 export type PartitionUnit = 'NONE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
+export const PARTITION_UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
 
 const PAD2: readonly string[] = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
 const PAD3: readonly string[] = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));

@@ -9,12 +9,13 @@ import { createImportSession, type ImportSession } from '../../import/import-ses
 import { parseSchemaPart, type ImportSchema } from '../../import/schema-part.js';
 import { checkImportTableName, sanitizeTableName } from '../../import/import-names.js';
 import { importReportFromSummary, renderImportFailure, renderImportReportJson, renderImportReportText } from '../../import/import-report.js';
-import { createImportStaging, type ImportStaging } from '../../import/staging.js';
+import { createImportStaging, type ImportStaging, type StagingLayout } from '../../import/staging.js';
 import { flag, searchParamsOf } from '../query-params.js';
 import { ImportError, SvcError, asStorageError } from '../../core/errors.js';
 import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
 import { reportUnhandled } from '../error-response.js';
 import type { ColumnType } from '../../types/column-type.js';
+import { PARTITION_UNITS, type PartitionUnit } from '../../types/timestamp.js';
 import type { ImportAtomicity } from '../../import/import-session.js';
 import type { ActiveImports } from '../active-imports.js';
 
@@ -69,10 +70,31 @@ function send(res: ServerResponse, status: number, params: ImportParams, body: s
   res.end(body);
 }
 
-function existingColumns(catalog: Catalog, table: string): { name: string; type: ColumnType }[] | undefined {
+interface ExistingTable {
+  readonly columns: { name: string; type: ColumnType }[];
+  readonly layout: StagingLayout;
+}
+
+function existingTable(catalog: Catalog, table: string): ExistingTable | undefined {
   const stored = catalog.resolveName(table);
-  const snapshot = stored === undefined ? undefined : catalog.openSnapshot(stored);
-  return snapshot?.meta.columns.map((column) => ({ name: column.name, type: column.type }));
+  const meta = stored === undefined ? undefined : catalog.openSnapshot(stored)?.meta;
+  if (meta === undefined) return undefined;
+  return {
+    columns: meta.columns.map((column) => ({ name: column.name, type: column.type })),
+    layout: { partitionBy: meta.partitionBy, timestampIndex: meta.timestampIndex },
+  };
+}
+
+/**
+ * The partitioning a new table will get, for splitting staged rows; a combination the commit will refuse
+ * (an unknown unit, or partitions without a designated timestamp) stages as one partition.
+ */
+function newTableLayout(params: ImportParams, columns: readonly { name: string }[]): StagingLayout {
+  const wanted = params.timestamp?.toLowerCase();
+  const timestampIndex = wanted === undefined ? -1 : columns.findIndex((column) => column.name.toLowerCase() === wanted);
+  const unit = (params.partitionBy.toUpperCase() || 'NONE') as PartitionUnit;
+  const partitionBy = PARTITION_UNITS.includes(unit) && timestampIndex >= 0 ? unit : 'NONE';
+  return { partitionBy, timestampIndex };
 }
 
 export function handleImport(req: IncomingMessage, res: ServerResponse, deps: ImportRouteDeps): void {
@@ -167,15 +189,15 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
       return;
     }
     table = table ?? sanitizeTableName(info.filename ?? 'import');
-    const existing = params.overwrite ? undefined : existingColumns(deps.catalog, table);
-    const staging = createImportStaging(deps.dbDir);
+    const existing = params.overwrite ? undefined : existingTable(deps.catalog, table);
+    const staging = createImportStaging(deps.dbDir, (columns) => existing?.layout ?? newTableLayout(params, columns));
     segment = staging;
     const current = createImportSession({
       analysisMaxLines: deps.analysisMaxLines, forceHeader: params.forceHeader, atomicity: params.atomicity, skipLev: params.skipLev,
       ...(params.delimiter === undefined ? {} : { delimiter: params.delimiter }),
       ...(schema === undefined ? {} : { schema }),
       ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }),
-      ...(existing === undefined ? {} : { existingColumns: existing }),
+      ...(existing === undefined ? {} : { existingColumns: existing.columns }),
       onBatch: (batch) => staging.append(batch, current.columns()),
     });
     session = current;

@@ -113,6 +113,8 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
   let table = params.name;
   let schema: ImportSchema | undefined;
   let session: ImportSession | undefined;
+  let dataSeen = false;
+  let schemaRead: Promise<void> = Promise.resolve();
   let segment: ImportStaging | undefined;
   let failed = false;
   let finished = false;
@@ -178,17 +180,26 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     // A body cut off inside a part errors the part's stream as well as the parser (busboy's "Unexpected end
     // of form"); without a listener that error would be thrown as uncaught and take the worker down.
     stream.on('error', badRequest);
-    if (failed || (fieldName !== 'data' && session !== undefined)) {
+    if (failed || (fieldName !== 'data' && dataSeen)) {
       stream.resume();
       return;
     }
     if (fieldName === 'schema') {
       let text = '';
-      stream.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-      stream.on('end', () => { try { schema = parseSchemaPart(text); } catch (error) { fail(error); } });
+      schemaRead = new Promise((resolve) => {
+        stream.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+        stream.on('end', () => { try { schema = parseSchemaPart(text); } catch (error) { fail(error); } resolve(); });
+        stream.on('error', () => resolve());
+      });
       return;
     }
-    table = table ?? sanitizeTableName(info.filename ?? 'import');
+    dataSeen = true;
+    // A schema sent as a file part (curl -F schema=@schema.json) may still be arriving: the data waits for it.
+    stream.pause();
+    void schemaRead.then(() => (failed ? stream.resume() : startData(stream, info.filename)));
+  });
+  const startData = (stream: NodeJS.ReadableStream, filename: string | undefined): void => {
+    table = table ?? sanitizeTableName(filename ?? 'import');
     const existing = params.overwrite ? undefined : existingTable(deps.catalog, table);
     const staging = createImportStaging(deps.dbDir, (columns) => existing?.layout ?? newTableLayout(params, columns));
     segment = staging;
@@ -223,10 +234,11 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
         send(res, 200, params, params.json ? renderImportReportJson(report) : renderImportReportText(report));
       }).catch(fail);
     });
-  });
+    stream.resume();
+  };
   parser.on('error', badRequest);
   parser.on('close', () => {
-    if (session === undefined && !failed) fail(new SvcError('SVC_IMPORT_FAILED', 'no data part in the request', 400));
+    if (!dataSeen && !failed) fail(new SvcError('SVC_IMPORT_FAILED', 'no data part in the request', 400));
   });
   req.pipe(parser);
 }

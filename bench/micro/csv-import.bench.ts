@@ -3,7 +3,7 @@
 // (`ts,sym,price,amount`, ISO µs timestamps) generated in memory and fed in 64 KiB chunks.
 // Run: npx tsx bench/micro/csv-import.bench.ts [rows]   (default 2,000,000 rows)
 import { batchRowsMax } from '../../src/core/limits.js';
-import type { RowChunk } from '../../src/storage/row-chunk.js';
+import type { PartitionedRows } from '../../src/storage/partition-split.js';
 import { createImportSession } from '../../src/import/import-session.js';
 import { parseSchemaPart } from '../../src/import/schema-part.js';
 
@@ -43,8 +43,8 @@ async function runSession(chunks: Buffer[], schemaText?: string): Promise<number
   const session = createImportSession({
     analysisMaxLines: 1000, forceHeader: false, atomicity: 'skipCol', skipLev: false, timestampColumn: 'ts',
     schema: schemaText === undefined ? undefined : parseSchemaPart(schemaText),
-    onBatch: (batch: RowChunk) => {
-      rows += batch.rowCount;
+    onBatch: (batch: PartitionedRows) => {
+      for (const part of batch.parts) rows += part.rows.rowCount;
     },
   });
   for (const chunk of chunks) await session.push(chunk);

@@ -29,6 +29,7 @@ export function buildHttpDeps(config: ServerConfig, parts: HttpDepsParts): HttpD
     exportTimeoutMs: config.httpExportTimeoutMs,
     readOnly: config.httpReadOnly,
     analysisMaxLines: config.importAnalysisLinesMax,
+    importParseThreadCount: config.importParseThreadCount,
     queryTextLengthMax: config.queryTextLengthMax,
     authenticate: createAuthenticator({ credentials, tokens: parts.tokens }),
     limits: { concurrentRequestsMax: config.httpConcurrentRequestsMax, bodyBytesMax: config.httpRequestBodyBytesMax },

@@ -55,6 +55,8 @@ const KEY_TABLE = [
     description: 'Time limit for a Parquet export from /exp (CSV exports use query.timeout); the timeout parameter of /exp (seconds) overrides either.' },
   { name: 'http.text.analysis.max.lines', type: 'int', default: '1000', min: 1, max: 1_000_000, group: 'HTTP server',
     description: 'Lines at the start of an /imp upload sampled to detect the delimiter, header and column types.' },
+  { name: 'http.text.parse.thread.count', type: 'int', default: '-1', min: -1, max: 64, group: 'HTTP server',
+    description: 'Threads per worker process that convert large /imp uploads in parallel (started on first use). -1 = one per CPU core; 0 = convert on the request\'s thread.' },
 
   // HTTP security
   { name: 'http.user', type: 'string', default: null, group: 'HTTP security',

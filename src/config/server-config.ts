@@ -51,6 +51,8 @@ export interface ServerConfig {
   readonly queryTextLengthMax: number;
   readonly httpExportTimeoutMs: number;
   readonly importAnalysisLinesMax: number;
+  /** Resolved http.text.parse.thread.count: 0 = no parse threads. */
+  readonly importParseThreadCount: number;
 
   readonly httpUser: string | null;
   readonly httpPassword: string | null;
@@ -142,6 +144,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     queryTextLengthMax: read.int('http.query.max.length'),
     httpExportTimeoutMs: read.ms('http.export.timeout'),
     importAnalysisLinesMax: read.int('http.text.analysis.max.lines'),
+    importParseThreadCount: parseThreadCount(read.int('http.text.parse.thread.count'), cpuCount),
     httpUser,
     httpPassword,
     httpAuthEnabled: httpUser !== null && httpPassword !== null,
@@ -233,4 +236,8 @@ function toEntry(value: RawValue): ConfigEntry {
   const text = value.raw ?? '';
   const masked = value.key.sensitive === true && text.length > 0 ? '****' : text;
   return Object.freeze({ key: value.key.name, envName: envNameForKey(value.key.name), value: masked, source: value.source });
+}
+
+function parseThreadCount(configured: number, cpuCount: number): number {
+  return configured === -1 ? Math.max(1, cpuCount) : configured;
 }

@@ -1,5 +1,6 @@
-// Builds the row chunks an import emits, in storage form: fresh buffers per chunk (the consumer may keep a
-// chunk, so nothing is reused after it is handed over), null filling for table columns the file does not
+// Builds the row chunks an import emits, in storage form: parsers write into buffers allocated once per
+// builder, and each finished chunk is a copy of exactly its rows in new, unpooled buffers (the consumer may
+// keep a chunk or transfer it to another thread). Also null filling for table columns the file does not
 // have, and in-place removal of rejected rows (atomicity=skipRow, or a bad designated timestamp).
 import { assert } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
@@ -41,14 +42,12 @@ export class BatchBuilder {
     assert(capacity >= 1 && capacity <= batchRowsMax, `batch capacity ${capacity} must lie in [1, batchRowsMax]`);
     this.types = types;
     this.capacity = capacity;
-    this.begin();
+    for (const type of types) this.targets.push({ data: allocateTarget(type, capacity) });
   }
 
-  /** Starts a new batch with newly allocated buffers. */
+  /** Starts a new batch in the same buffers (the last one was copied out by build). */
   begin(): void {
     this.rowCount = 0;
-    this.targets.length = 0;
-    for (const type of this.types) this.targets.push({ data: allocateTarget(type, this.capacity) });
   }
 
   remaining(): number {
@@ -95,21 +94,27 @@ export class BatchBuilder {
     return kept;
   }
 
-  /** The finished chunk; buffers are trimmed to rowCount without copying. */
+  /** The finished chunk: a copy of rows [0, rowCount) of every column. */
   build(): RowChunk {
     const rowCount = this.rowCount;
     const columns = this.targets.map((target, c): ColumnData => {
       const data = target.data;
       if (data instanceof TextRecords) {
-        const offsets = data.offsets.subarray(0, rowCount + 1);
-        return { kind: 'var', bytes: data.bytes.subarray(0, offsets[rowCount]), offsets };
+        const offsets = data.offsets.slice(0, rowCount + 1);
+        return { kind: 'var', bytes: copyOf(data.bytes, 0, offsets[rowCount]), offsets };
       }
       const width = STORAGE_WIDTH_BYTES[this.types[c]];
       assert(width > 0 && data.byteLength >= rowCount * width, 'a fixed-width target holds width bytes per row');
-      return { kind: 'fixed', width, bytes: Buffer.from(data.buffer, data.byteOffset, rowCount * width) };
+      return { kind: 'fixed', width, bytes: copyOf(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 0, rowCount * width) };
     });
     return { rowCount, columns };
   }
+}
+
+function copyOf(bytes: Uint8Array, start: number, end: number): Buffer {
+  const copy = Buffer.allocUnsafeSlow(end - start);
+  copy.set(bytes.subarray(start, end));
+  return copy;
 }
 
 function compactFixed(bytes: Uint8Array, width: number, base: number, count: number, rowBad: Uint8Array): number {

@@ -72,6 +72,18 @@ export class CsvLexer {
     this.rowRecord = new Float64Array(options.rowCapacity);
   }
 
+  /** Forgets the counters of earlier input (a parse thread reuses one lexer for every piece of an upload). */
+  resetCounters(recordsToSkip: number): void {
+    this.rowCount = 0;
+    this.stoppedAtLimit = false;
+    this.lastFieldCount = 0;
+    this.recordCount = 0;
+    this.recordsToSkip = recordsToSkip;
+    this.rejectedExtraCount = 0;
+    this.rejectedLongCount = 0;
+    this.rejectedQuoteCount = 0;
+  }
+
   rejectedCount(): number {
     return this.rejectedExtraCount + this.rejectedLongCount + this.rejectedQuoteCount;
   }

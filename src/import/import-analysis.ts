@@ -3,7 +3,7 @@
 // are request-level ImportErrors whose messages the route completes with " [table=<name>]".
 import { ImportError } from '../core/errors.js';
 import type { ColumnType } from '../types/column-type.js';
-import { buildColumnPlan, type ColumnPlan } from './column-plan.js';
+import { buildColumnPlan, type ColumnPlan, type ColumnPlanInput } from './column-plan.js';
 import { CsvLexer, checkDelimiter, lexCsvBlock, utf8BomLength } from './csv-lexer.js';
 import { detectDelimiter } from './detect-delimiter.js';
 import { buildTypeProbes, detectFormat } from './detect-format.js';
@@ -26,6 +26,8 @@ export interface AnalysisResult {
   readonly width: number;
   readonly header: boolean;
   readonly plan: ColumnPlan;
+  /** What the plan was built from (plain data): parse threads rebuild the plan from it. */
+  readonly planInput: ColumnPlanInput;
   /** The sample without its byte-order mark: the first bytes to stream. */
   readonly body: Buffer;
 }
@@ -87,10 +89,10 @@ export function analyseUpload(sample: Buffer, atEof: boolean, options: AnalysisO
   });
   lexCsvBlock(lexer, body, 0, body.length, atEof, options.analysisMaxLines);
   const detected = detectFormat(body, lexer, buildTypeProbes(options.schema), options.forceHeader);
-  const plan = buildColumnPlan({
+  const planInput: ColumnPlanInput = {
     detected: detected.columns, schema: options.schema, existingColumns: options.existingColumns, timestampColumn: options.timestampColumn,
-  });
-  return { delimiter, width, header: detected.header, plan, body };
+  };
+  return { delimiter, width, header: detected.header, plan: buildColumnPlan(planInput), planInput, body };
 }
 
 /**

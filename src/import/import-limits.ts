@@ -21,3 +21,7 @@ export const importLineLengthStdDevMax = 0.8;
 export const importDelimiterModeShareMin = 0.8;
 /** Share of control bytes (other than TAB, LF, CR, FF) in the analysed sample above which the upload is judged binary. */
 export const importControlByteShareMax = 0.01;
+/** Bytes of an upload one parse thread converts at a time (cut at a line end); big enough to amortise the hand-off. */
+export const importPieceBytes = 4 * 1024 * 1024;
+/** Pieces of one upload handed to each parse thread and not yet written to staging; bounds the memory of parallel parsing. */
+export const importPiecesInFlightPerThread = 2;

@@ -1,29 +1,23 @@
 // Drives one upload: buffers the first chunks until analysisMaxLines records (or the end) have arrived,
-// detects delimiter, header and types, then streams every record through the lexer and column parsers into
-// storage-form row chunks of at most batchRowsMax rows, handed to onBatch (awaited, so a slow consumer slows
-// the upload).
-// Invariants: rowsHandled = rowsImported + rowsRejected at every step; once a call has failed the session
-// stays failed and rethrows that error; nothing is reused in a batch after it has been emitted.
-// Row rules (QuestDB's where it has one): skipCol nulls a bad value and counts it in its column; skipRow drops
-// the row and counts every bad value of it in its column; abort fails with "bad syntax [line=<n>, col=<i>]"
-// (n = 1-based record number, header included; i = 0-based file column). A line with more values than the
-// header is rejected (or trimmed with skipLev); a line with fewer has nulls in the missing columns; a row whose
-// designated timestamp is empty or bad is always rejected. Lexer rejections (extra values, over-long or
-// unterminated records) count as handled and rejected under every atomicity mode, as in QuestDB.
+// detects delimiter, header and types, then streams every record into storage-form row chunks of at most
+// batchRowsMax rows, split by partition and handed to onBatch in upload order (awaited, so a slow consumer
+// slows the upload).
+// With a parse pool, records are converted on its threads while the upload has no quotes (see
+// parallel-parse.ts); otherwise, and from the first quote on, by a RecordConverter on this thread. Both give
+// the same rows, counts and errors. Once a call has failed the session stays failed and rethrows that error.
 import { assert } from '../core/assert.js';
-import { ImportError } from '../core/errors.js';
 import { batchRowsMax } from '../core/limits.js';
 import { STORAGE_WIDTH_BYTES, type ColumnType } from '../types/column-type.js';
-import { assertChunk, type RowChunk } from '../storage/row-chunk.js';
-import { BatchBuilder } from './batch-builder.js';
-import type { ColumnPlan } from './column-plan.js';
-import type { ParseJob } from './column-target.js';
-import { CsvLexer, indexAfterLineEnd, lexCsvBlock } from './csv-lexer.js';
-import { analyseUpload, RecordCounter } from './import-analysis.js';
-import { importAnalysisBytesMax, importBatchBytesMax, importBlockFieldSlotsMax, importLineBytesMax } from './import-limits.js';
+import type { RowChunk } from '../storage/row-chunk.js';
+import { splitByPartition, UNSPLIT_LAYOUT, type PartitionedRows, type StagingLayout } from '../storage/partition-split.js';
+import { analyseUpload, RecordCounter, type AnalysisResult } from './import-analysis.js';
+import { importAnalysisBytesMax, importBatchBytesMax, importPieceBytes } from './import-limits.js';
 import type { ImportSchema } from './schema-part.js';
+import { RecordConverter, type ImportAtomicity } from './record-converter.js';
+import { ParallelParse } from './parallel-parse.js';
+import type { ParsePool } from './parse-pool.js';
 
-export type ImportAtomicity = 'abort' | 'skipRow' | 'skipCol';
+export type { ImportAtomicity };
 
 export interface ImportSessionOptions {
   readonly analysisMaxLines: number;
@@ -37,7 +31,11 @@ export interface ImportSessionOptions {
   readonly timestampColumn?: string;
   /** The target table's columns when appending; batches then carry exactly these columns, in this order. */
   readonly existingColumns?: ReadonlyArray<{ readonly name: string; readonly type: ColumnType }>;
-  readonly onBatch: (chunk: RowChunk) => Promise<void> | void;
+  /** Threads to convert large uploads on; absent: everything is converted on the caller's thread. */
+  readonly parsePool?: ParsePool;
+  /** How rows are split by partition once the output columns are known; absent: not split. */
+  readonly layoutOf?: (columns: ReadonlyArray<{ readonly name: string; readonly type: ColumnType }>) => StagingLayout;
+  readonly onBatch: (rows: PartitionedRows) => Promise<void> | void;
 }
 
 export interface ImportSummary {
@@ -53,6 +51,8 @@ export interface ImportSession {
   finish(): Promise<ImportSummary>;
   /** The output columns; valid once detection has run (after enough data, or after finish). */
   columns(): ReadonlyArray<{ name: string; type: ColumnType }>;
+  /** Stops using the parse threads after a failure elsewhere (a disconnect); idempotent. */
+  abort(): void;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -74,15 +74,11 @@ class CsvImportSession implements ImportSession {
   private sampleBytes = 0;
   private readonly sampleRecords = new RecordCounter();
   /** What detection decided; the sample bytes themselves are not kept (up to importAnalysisBytesMax). */
-  private analysis: { readonly plan: ColumnPlan; readonly header: boolean } | undefined;
-  private lexer: CsvLexer | undefined;
-  private builder: BatchBuilder | undefined;
-  private job: ParseJob | undefined;
-  private tail: Buffer = EMPTY;
-  private skippingLongRecord = false;
-  private droppedLongRecords = 0;
-  private rowsImported = 0;
-  private columnErrors: Float64Array = new Float64Array(0);
+  private analysis: AnalysisResult | undefined;
+  private chunkRowsMax = batchRowsMax;
+  private layout: StagingLayout = UNSPLIT_LAYOUT;
+  private parallel: ParallelParse | undefined;
+  private converter: RecordConverter | undefined;
   private failure: unknown = undefined;
   private finished = false;
 
@@ -114,7 +110,7 @@ class CsvImportSession implements ImportSession {
       this.finished = true;
       if (this.analysis === undefined) await this.startStreaming(true);
       else await this.consume(EMPTY, true);
-      await this.emitBatch();
+      await this.converter?.flush();
       return this.summary();
     });
   }
@@ -124,6 +120,10 @@ class CsvImportSession implements ImportSession {
     return this.analysis.plan.outputColumns;
   }
 
+  abort(): void {
+    this.parallel?.close();
+  }
+
   /** Runs a step; the first failure poisons the session so later calls report it rather than continue. */
   private async guard<T>(step: () => Promise<T>): Promise<T> {
     if (this.failure !== undefined) throw this.failure;
@@ -131,6 +131,7 @@ class CsvImportSession implements ImportSession {
       return await step();
     } catch (error) {
       this.failure = error;
+      this.abort();
       throw error;
     }
   }
@@ -139,135 +140,69 @@ class CsvImportSession implements ImportSession {
     const sample = this.sampleChunks.length === 1 ? this.sampleChunks[0] : Buffer.concat(this.sampleChunks);
     this.sampleChunks = [];
     const analysis = analyseUpload(sample, atEof, this.options);
-    this.analysis = { plan: analysis.plan, header: analysis.header };
-    const plan = analysis.plan;
-    const width = analysis.width;
-    const rowCapacity = Math.max(1, Math.min(batchRowsMax, Math.floor(importBlockFieldSlotsMax / width)));
-    this.lexer = new CsvLexer({
-      delimiter: analysis.delimiter, width, rowCapacity, skipExtraValues: this.options.skipLev, lineBytesMax: importLineBytesMax,
-    });
-    this.lexer.recordsToSkip = analysis.header ? 1 : 0;
+    this.analysis = analysis;
+    this.layout = this.options.layoutOf?.(analysis.plan.outputColumns) ?? UNSPLIT_LAYOUT;
     // A file that has fully arrived gets a batch sized to it; a wide one gets fewer rows per batch.
-    const types = plan.outputColumns.map((c) => c.type);
-    const rowsMax = Math.min(batchRowsMax, batchRowsForBudget(types));
-    const capacity = atEof ? Math.max(1, Math.min(rowsMax, this.sampleRecords.records + 1)) : rowsMax;
-    this.builder = new BatchBuilder(types, capacity);
-    this.columnErrors = new Float64Array(plan.outputColumns.length);
-    this.job = {
-      buf: sample, fieldStart: this.lexer.fieldStart, fieldEnd: this.lexer.fieldEnd, fieldEscaped: this.lexer.fieldEscaped,
-      width, col: 0, rowCount: 0, base: 0, rowBad: new Uint8Array(rowCapacity), markRows: false, nullIsError: false,
-      stats: { firstBadRow: -1 },
-    };
+    const rowsMax = Math.min(batchRowsMax, batchRowsForBudget(analysis.plan.outputColumns.map((c) => c.type)));
+    this.chunkRowsMax = atEof ? Math.max(1, Math.min(rowsMax, this.sampleRecords.records + 1)) : rowsMax;
+    const pool = this.options.parsePool;
+    if (pool !== undefined && !(atEof && analysis.body.length <= importPieceBytes)) {
+      const setup = {
+        planInput: analysis.planInput, delimiter: analysis.delimiter, width: analysis.width, atomicity: this.options.atomicity,
+        skipLev: this.options.skipLev, chunkRowsMax: rowsMax, layout: this.layout,
+      };
+      this.parallel = new ParallelParse(pool, setup, analysis.plan.outputColumns.length, analysis.header, this.options.onBatch);
+    } else {
+      this.converter = this.newConverter(analysis.header ? 1 : 0, 0);
+    }
     await this.consume(analysis.body, atEof);
   }
 
-  /** Lexes chunk (after the carried incomplete record) and converts every complete record. */
+  private newConverter(recordsToSkip: number, recordBase: number): RecordConverter {
+    const analysis = this.analysis;
+    assert(analysis !== undefined, 'converters exist after detection');
+    return new RecordConverter({
+      plan: analysis.plan, delimiter: analysis.delimiter, width: analysis.width, atomicity: this.options.atomicity,
+      skipLev: this.options.skipLev, chunkRowsMax: this.chunkRowsMax, recordsToSkip, recordBase,
+      onChunk: (chunk: RowChunk) => this.options.onBatch(splitByPartition(chunk, this.layout)),
+    });
+  }
+
   private async consume(chunk: Buffer, atEof: boolean): Promise<void> {
-    const lexer = this.lexer;
-    const builder = this.builder;
-    assert(lexer !== undefined && builder !== undefined, 'consume runs only after detection');
-    const buf = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
-    let pos = 0;
-    if (this.skippingLongRecord) {
-      const next = indexAfterLineEnd(buf, 0);
-      if (next < 0) {
-        this.tail = EMPTY;
+    let rest = chunk;
+    const parallel = this.parallel;
+    if (this.converter === undefined) {
+      assert(parallel !== undefined, 'without a converter the threads convert');
+      const stopped = await parallel.push(chunk);
+      if (stopped === undefined) {
+        if (atEof) await parallel.finish();
         return;
       }
-      this.skippingLongRecord = false;
-      pos = next;
+      // From here on this thread converts, after every piece already sent has been handed on.
+      await parallel.drain();
+      parallel.close();
+      this.converter = this.newConverter(parallel.piecesSent === 0 && this.analysis?.header === true ? 1 : 0, parallel.recordsHandled);
+      rest = stopped;
     }
-    for (;;) {
-      assert(builder.remaining() > 0, 'a full batch is emitted before lexing continues');
-      const next = lexCsvBlock(lexer, buf, pos, buf.length, atEof, builder.remaining());
-      if (lexer.rowCount > 0) await this.convertBlock(buf);
-      pos = next;
-      if (!lexer.stoppedAtLimit) break;
-    }
-    assert(!atEof || pos === buf.length, 'at the end of input every byte belongs to a record');
-    this.tail = pos === buf.length ? EMPTY : Buffer.from(buf.subarray(pos));
-    if (this.tail.length > importLineBytesMax) {
-      // The record cannot fit: count it as rejected and resynchronise at the first line end past the limit
-      // (quotes ignored), as QuestDB does when its roll buffer overflows; the bytes after it are lexed again.
-      this.droppedLongRecords++;
-      const resume = indexAfterLineEnd(this.tail, importLineBytesMax);
-      const rest = resume < 0 ? EMPTY : this.tail.subarray(resume);
-      this.tail = EMPTY;
-      this.skippingLongRecord = resume < 0;
-      if (rest.length > 0) await this.consume(rest, atEof);
-    }
-  }
-
-  /** Parses the lexer's rows into the batch, applies the atomicity mode, emits the batch when full. */
-  private async convertBlock(buf: Buffer): Promise<void> {
-    const { lexer, builder, job, analysis } = this;
-    assert(lexer !== undefined && builder !== undefined && job !== undefined && analysis !== undefined, 'convertBlock after detection');
-    const plan = analysis.plan;
-    const rows = lexer.rowCount;
-    const base = builder.rowCount;
-    assert(rows <= builder.remaining(), 'a block never overflows the batch');
-    job.buf = buf;
-    job.rowCount = rows;
-    job.base = base;
-    let anyBad = false;
-    let firstBadRow = -1;
-    let firstBadColumn = -1;
-    for (let col = 0; col < plan.parsers.length; col++) {
-      const out = plan.fileToOutput[col];
-      job.col = col;
-      job.nullIsError = out === plan.timestampIndex;
-      job.markRows = job.nullIsError || this.options.atomicity !== 'skipCol';
-      job.stats.firstBadRow = -1;
-      const errors = plan.parsers[col].parse(job, builder.targets[out]);
-      if (errors === 0) continue;
-      this.columnErrors[out] += errors;
-      anyBad ||= job.markRows;
-      if (firstBadRow < 0 || job.stats.firstBadRow < firstBadRow) {
-        firstBadRow = job.stats.firstBadRow;
-        firstBadColumn = col;
-      }
-    }
-    this.fillMissingColumns(plan, base, rows);
-    if (anyBad && this.options.atomicity === 'abort') {
-      throw new ImportError(`bad syntax [line=${lexer.rowRecord[firstBadRow]}, col=${firstBadColumn}]`);
-    }
-    const kept = anyBad ? builder.compact(base, rows, job.rowBad) : rows;
-    if (anyBad) job.rowBad.fill(0, 0, rows);
-    builder.rowCount += kept;
-    this.rowsImported += kept;
-    if (builder.remaining() === 0) await this.emitBatch();
-  }
-
-  private fillMissingColumns(plan: ColumnPlan, base: number, rows: number): void {
-    const builder = this.builder;
-    assert(builder !== undefined, 'builder exists while converting');
-    if (plan.fileToOutput.length === plan.outputColumns.length) return;
-    const supplied = new Uint8Array(plan.outputColumns.length);
-    for (const out of plan.fileToOutput) supplied[out] = 1;
-    for (let c = 0; c < supplied.length; c++) if (supplied[c] === 0) builder.fillNull(c, base, rows);
-  }
-
-  private async emitBatch(): Promise<void> {
-    const { builder, analysis } = this;
-    if (builder === undefined || analysis === undefined || builder.rowCount === 0) return;
-    const chunk = builder.build();
-    assert(chunk.columns.length === analysis.plan.outputColumns.length, 'an import chunk has one column per output column');
-    assertChunk(chunk, 'import chunk leaving the session');
-    builder.begin();
-    await this.options.onBatch(chunk);
+    await this.converter.consume(rest, atEof);
   }
 
   private summary(): ImportSummary {
-    const { lexer, analysis } = this;
-    assert(lexer !== undefined && analysis !== undefined, 'summary after detection');
-    const rowsHandled = lexer.recordCount - (analysis.header ? 1 : 0) + this.droppedLongRecords;
-    assert(rowsHandled >= this.rowsImported, 'imported rows are a subset of handled rows');
+    const analysis = this.analysis;
+    assert(analysis !== undefined, 'summary after detection');
+    const { parallel, converter } = this;
+    const records = (parallel?.recordsHandled ?? 0) + (converter?.recordsHandled() ?? 0);
+    const rowsHandled = records - (analysis.header ? 1 : 0);
+    const rowsImported = (parallel?.rowsImported ?? 0) + (converter?.rowsImported ?? 0);
+    assert(rowsHandled >= rowsImported, 'imported rows are a subset of handled rows');
     return {
       header: analysis.header,
       rowsHandled,
-      rowsImported: this.rowsImported,
-      rowsRejected: rowsHandled - this.rowsImported,
-      columns: analysis.plan.outputColumns.map((c, i) => ({ name: c.name, type: c.type, errors: this.columnErrors[i] })),
+      rowsImported,
+      rowsRejected: rowsHandled - rowsImported,
+      columns: analysis.plan.outputColumns.map((c, i) => ({
+        name: c.name, type: c.type, errors: (parallel?.columnErrors[i] ?? 0) + (converter?.columnErrors[i] ?? 0),
+      })),
     };
   }
 }

@@ -1,12 +1,12 @@
 // Where an upload's rows wait until the primary commits them: a staging segment under db/.staging/,
-// fed with the session's row chunks and split by the target table's partitioning. The HTTP route uses this
+// fed with the session's rows, split by the target table's partitioning. The HTTP route uses this
 // instead of reaching into storage/.
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { realFiles } from '../core/files.js';
 import { filesFromEnvironment } from '../core/fault-files.js';
 import { StagingSegmentWriter, stagingRoot, type StagingLayout } from '../storage/staging-segment.js';
-import type { RowChunk } from '../storage/row-chunk.js';
+import type { PartitionedRows } from '../storage/partition-split.js';
 import type { ColumnType } from '../types/column-type.js';
 
 /** Segments are written by workers: through the same facade as the primary's storage, so tests can fail them too. */
@@ -18,7 +18,7 @@ type StagedColumns = readonly { name: string; type: ColumnType }[];
 
 export interface ImportStaging {
   readonly dir: string;
-  append(chunk: RowChunk, columns: StagedColumns): void;
+  append(rows: PartitionedRows, columns: StagedColumns): void;
   /** Completes the segment (creating an empty one when no chunk arrived). */
   finish(columns: StagedColumns): void;
   abort(): void;
@@ -35,11 +35,13 @@ export function createImportStaging(dbDir: string, layoutOf: (columns: StagedCol
   };
   return {
     dir,
-    append(chunk, columns) {
+    append(rows, columns) {
       if (aborted) return;
-      open(columns).append(chunk);
+      open(columns).append(rows);
     },
     finish(columns) {
+      // After an abort nothing may be created again: the segment would be left behind.
+      if (aborted) return;
       open(columns).finish();
     },
     abort() {

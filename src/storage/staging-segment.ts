@@ -1,20 +1,20 @@
 // Import staging segments: an upload's rows, written chunk by chunk to `db/.staging/<id>/` while the request
-// streams, invisible to readers. Rows are split by the table's partitioning as they arrive and each staged
-// partition is a partition directory of its own (column files named `c<k>`, SYMBOL and UUID as text), so the
-// primary can take a staged partition into the table by renaming its files. `columns.json`, written last,
-// marks a complete segment; an aborted or orphaned one (found at start-up) is deleted.
+// streams, invisible to readers. Rows arrive split by the table's partitioning (partition-split.ts) and each
+// staged partition is a partition directory of its own (column files named `c<k>`, SYMBOL and UUID as text),
+// so the primary can take a staged partition into the table by renaming its files. `columns.json`, written
+// last, marks a complete segment; an aborted or orphaned one (found at start-up) is deleted.
 import { join } from 'node:path';
 import type { ColumnType } from '../types/column-type.js';
 import { isVariableSize } from '../types/column-type.js';
-import type { PartitionUnit } from '../types/timestamp.js';
 import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
 import type { FilesFacade } from '../core/files.js';
 import type { ColumnMeta } from './table-meta.js';
-import type { RowChunk } from './row-chunk.js';
-import { gatherChunk, sliceChunk } from './row-chunk.js';
+import type { ColumnData, RowChunk } from './row-chunk.js';
 import { appendColumn, readPartitionRows } from './column-files.js';
-import { DEFAULT_PARTITION, isAscending, partitionSpanOf, stableSortPermutation, timestampsOf } from './partition-layout.js';
+import type { PartitionedRows, PartitionRows, StagingLayout } from './partition-split.js';
+
+export type { StagingLayout };
 
 export const STAGING_DIR_NAME = '.staging';
 
@@ -25,12 +25,6 @@ export function stagingRoot(dbDir: string): string {
 /** Whether a staged column holds text records: every variable-size type, and SYMBOL and UUID as their text. */
 export function isStagedAsText(type: ColumnType): boolean {
   return type === 'SYMBOL' || type === 'UUID' || isVariableSize(type);
-}
-
-/** How rows are split: the target table's partitioning and the index of its designated timestamp (-1: none). */
-export interface StagingLayout {
-  readonly partitionBy: PartitionUnit;
-  readonly timestampIndex: number;
 }
 
 /** One staged partition; `ordered` = its rows are in designated-timestamp order, ready to become a partition as is. */
@@ -71,54 +65,29 @@ export class StagingSegmentWriter {
     this.metas = stagedColumnMetas(columns);
   }
 
-  /** Appends rows in storage form (SYMBOL and UUID columns as text records) to the partitions they belong to. */
-  append(chunk: RowChunk): void {
+  /** Appends rows in storage form (SYMBOL and UUID columns as text records), already split by partition. */
+  append(rows: PartitionedRows): void {
     assert(!this.closed, 'no appends after finish or abort');
-    assert(chunk.columns.length === this.columns.length, 'a staged chunk has one column per segment column');
-    const tsIndex = this.layout.timestampIndex;
-    if (tsIndex < 0 || chunk.rowCount === 0) {
-      this.appendToPartition(DEFAULT_PARTITION, chunk, undefined);
-      return;
-    }
-    let rows = chunk;
-    let timestamps = timestampsOf(chunk.columns[tsIndex] as RowChunk['columns'][number], chunk.rowCount);
-    const storable = storableRows(timestamps);
-    if (storable.length !== rows.rowCount) {
-      this.droppedRows += rows.rowCount - storable.length;
-      rows = gatherChunk(rows, storable, 0, storable.length);
-      timestamps = Float64Array.from(storable, (row) => timestamps[row] as number);
-    }
-    if (!isAscending(timestamps)) {
-      const order = stableSortPermutation(timestamps);
-      rows = gatherChunk(rows, order, 0, order.length);
-      timestamps = Float64Array.from(order, (row) => timestamps[row] as number);
-    }
-    let from = 0;
-    while (from < rows.rowCount) {
-      const span = partitionSpanOf(timestamps[from] as number, this.layout.partitionBy);
-      let to = from + 1;
-      while (to < rows.rowCount && (timestamps[to] as number) < span.end) to++;
-      this.appendToPartition(span.name, sliceChunk(rows, from, to), timestamps.subarray(from, to));
-      from = to;
-    }
+    this.droppedRows += rows.droppedRows;
+    for (const part of rows.parts) this.appendToPartition(part);
   }
 
-  private appendToPartition(name: string, rows: RowChunk, timestamps: Float64Array | undefined): void {
+  private appendToPartition(part: PartitionRows): void {
+    const rows = part.rows;
+    assert(rows.columns.length === this.columns.length, 'staged rows have one column per segment column');
     if (rows.rowCount === 0) return;
-    let partition = this.partitions.get(name);
-    const first = timestamps === undefined ? 0 : (timestamps[0] as number);
-    const last = timestamps === undefined ? 0 : (timestamps[timestamps.length - 1] as number);
+    let partition = this.partitions.get(part.name);
     if (partition === undefined) {
-      partition = { name, dirName: `p${this.partitions.size}`, rowCount: 0, minTimestamp: first, maxTimestamp: last, ordered: true };
-      this.partitions.set(name, partition);
+      partition = { name: part.name, dirName: `p${this.partitions.size}`, rowCount: 0, minTimestamp: part.minTimestamp, maxTimestamp: part.maxTimestamp, ordered: true };
+      this.partitions.set(part.name, partition);
       this.files.mkdirs(join(this.dir, partition.dirName));
     }
     const dir = join(this.dir, partition.dirName);
     const session = { files: this.files, durable: false };
-    for (let k = 0; k < this.metas.length; k++) appendColumn(session, dir, this.metas[k] as ColumnMeta, rows.columns[k] as RowChunk['columns'][number], partition.rowCount);
-    if (partition.rowCount > 0 && first < partition.maxTimestamp) partition.ordered = false;
-    partition.minTimestamp = Math.min(partition.minTimestamp, first);
-    partition.maxTimestamp = Math.max(partition.maxTimestamp, last);
+    for (let k = 0; k < this.metas.length; k++) appendColumn(session, dir, this.metas[k] as ColumnMeta, rows.columns[k] as ColumnData, partition.rowCount);
+    if (partition.rowCount > 0 && part.minTimestamp < partition.maxTimestamp) partition.ordered = false;
+    partition.minTimestamp = Math.min(partition.minTimestamp, part.minTimestamp);
+    partition.maxTimestamp = Math.max(partition.maxTimestamp, part.maxTimestamp);
     partition.rowCount += rows.rowCount;
   }
 
@@ -133,16 +102,6 @@ export class StagingSegmentWriter {
     this.closed = true;
     this.files.removeTree(this.dir);
   }
-}
-
-/** Rows whose designated timestamp a partition can hold (not null, not before 1970). */
-function storableRows(timestamps: Float64Array): Int32Array {
-  const keep = new Int32Array(timestamps.length);
-  let kept = 0;
-  for (let row = 0; row < timestamps.length; row++) {
-    if ((timestamps[row] as number) >= 0) keep[kept++] = row;
-  }
-  return kept === timestamps.length ? keep : keep.subarray(0, kept);
 }
 
 /** A finished segment, read back by the primary. */

@@ -6,6 +6,7 @@ import busboy from 'busboy';
 import type { Catalog } from '../../sql/compiler.js';
 import type { WriterClient } from '../../engine/writer-client.js';
 import { createImportSession, type ImportSession } from '../../import/import-session.js';
+import { parsePoolOf } from '../../import/parse-pool.js';
 import { parseSchemaPart, type ImportSchema } from '../../import/schema-part.js';
 import { checkImportTableName, sanitizeTableName } from '../../import/import-names.js';
 import { importReportFromSummary, renderImportFailure, renderImportReportJson, renderImportReportText } from '../../import/import-report.js';
@@ -24,6 +25,8 @@ export interface ImportRouteDeps {
   readonly writer: WriterClient;
   readonly dbDir: string;
   readonly analysisMaxLines: number;
+  /** Threads of this process that convert large uploads; 0 = none. */
+  readonly importParseThreadCount: number;
   readonly readOnly: boolean;
   /** Uploads in progress, rolled back by shutdown; absent in tests that build a handler alone. */
   readonly activeImports?: ActiveImports;
@@ -123,6 +126,7 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     const error = asStorageError(thrown);
     failed = true;
     segment?.abort();
+    session?.abort();
     const message = error instanceof Error ? error.message : String(error);
     const status = error instanceof SvcError ? error.httpStatus : 500;
     // Storage failures and bugs are C records (and count as unhandled); user mistakes in the upload are not.
@@ -157,6 +161,7 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     if (!finished && !failed) {
       failed = true;
       segment?.abort();
+      session?.abort();
       queryChannel.publish({ endpoint: 'import', outcome: 'cancelled', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
     }
   });
@@ -201,10 +206,14 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
   const startData = (stream: NodeJS.ReadableStream, filename: string | undefined): void => {
     table = table ?? sanitizeTableName(filename ?? 'import');
     const existing = params.overwrite ? undefined : existingTable(deps.catalog, table);
-    const staging = createImportStaging(deps.dbDir, (columns) => existing?.layout ?? newTableLayout(params, columns));
+    const layoutOf = (columns: readonly { name: string }[]): StagingLayout => existing?.layout ?? newTableLayout(params, columns);
+    const staging = createImportStaging(deps.dbDir, layoutOf);
+    const parsePool = parsePoolOf(deps.importParseThreadCount);
     segment = staging;
     const current = createImportSession({
       analysisMaxLines: deps.analysisMaxLines, forceHeader: params.forceHeader, atomicity: params.atomicity, skipLev: params.skipLev,
+      ...(parsePool === undefined ? {} : { parsePool }),
+      layoutOf,
       ...(params.delimiter === undefined ? {} : { delimiter: params.delimiter }),
       ...(schema === undefined ? {} : { schema }),
       ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }),
@@ -220,8 +229,8 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     stream.on('end', () => {
       if (failed) return;
       current.finish().then(async (summary) => {
-        staging.finish(current.columns());
         if (failed) return;
+        staging.finish(current.columns());
         committing = true;
         const result = await deps.writer.importCommit({ segmentDir: staging.dir, table: table as string, create: params.create, overwrite: params.overwrite, partitionBy: params.partitionBy, ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }) });
         finished = true;

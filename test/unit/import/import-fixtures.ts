@@ -65,8 +65,9 @@ export async function runImport(data: string | Buffer, overrides: SessionOverrid
   const batches: RowChunk[] = [];
   const session = createImportSession({
     analysisMaxLines: 1000, forceHeader: false, atomicity: 'skipCol', skipLev: false, ...overrides,
-    onBatch: (batch) => {
-      batches.push(batch);
+    // Without a layout every batch arrives as one part.
+    onBatch: (rows) => {
+      for (const part of rows.parts) batches.push(part.rows);
     },
   });
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

@@ -1,0 +1,155 @@
+// Parallel conversion of one upload: cuts the byte stream into pieces at line ends, converts them on the
+// process's parse threads and hands their row chunks on in upload order. It runs only while no quote has
+// appeared, because then every line end is a record boundary. The threads also split the rows by partition. At the first quote, or when no line end arrives
+// within the piece buffer, it stops and hands back the bytes not yet sent (they start at a record boundary),
+// and the session converts the rest itself. Invariant: chunks reach onChunk in upload order, exactly once.
+import { assert } from '../core/assert.js';
+import { errorFromPayload, ImportError } from '../core/errors.js';
+import type { PartitionedRows } from '../storage/partition-split.js';
+import { importPieceBytes, importPiecesInFlightPerThread } from './import-limits.js';
+import { rowsFromMessage, type ParseSetup, type PieceResult } from './parse-messages.js';
+import type { ParsePool, PoolSession } from './parse-pool.js';
+import { RecordAbortError } from './record-converter.js';
+
+const BYTE_QUOTE = 0x22;
+const BYTE_LF = 0x0a;
+/** The piece buffer holds a full piece plus the incomplete record after it; a line longer than that stops parallel parsing. */
+const PIECE_BUFFER_BYTES = 2 * importPieceBytes;
+
+export class ParallelParse {
+  /** Records of the pieces already handed on (header and rejected records included). */
+  recordsHandled = 0;
+  rowsImported = 0;
+  readonly columnErrors: Float64Array;
+  piecesSent = 0;
+  private readonly session: PoolSession;
+  private piece: Uint8Array = Buffer.allocUnsafeSlow(PIECE_BUFFER_BYTES);
+  private filled = 0;
+  private emitted = 0;
+  private readonly results = new Map<number, PieceResult>();
+  private failure: unknown = undefined;
+  private waiters: (() => void)[] = [];
+  private emitting: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** Piece buffers the threads handed back, for reuse. */
+  private readonly spareBuffers: Uint8Array[] = [];
+
+  constructor(pool: ParsePool, setup: ParseSetup, outputColumnCount: number, private readonly header: boolean, private readonly onRows: (rows: PartitionedRows) => Promise<void> | void) {
+    this.columnErrors = new Float64Array(outputColumnCount);
+    this.session = pool.openSession(setup, (result) => this.receive(result));
+  }
+
+  /**
+   * Takes the next bytes of the upload. Returns undefined while parsing stays parallel, or, once it stopped,
+   * the bytes not sent to a thread; the caller converts those (and everything after) itself.
+   */
+  async push(chunk: Buffer): Promise<Buffer | undefined> {
+    this.throwIfFailed();
+    if (chunk.indexOf(BYTE_QUOTE) >= 0) return this.stop(chunk);
+    let offset = 0;
+    while (offset < chunk.length) {
+      const count = Math.min(PIECE_BUFFER_BYTES - this.filled, chunk.length - offset);
+      this.piece.set(chunk.subarray(offset, offset + count), this.filled);
+      this.filled += count;
+      offset += count;
+      if (this.filled < importPieceBytes) continue;
+      const cut = this.piece.lastIndexOf(BYTE_LF, this.filled - 1) + 1;
+      if (cut === 0) {
+        if (this.filled < PIECE_BUFFER_BYTES) continue;
+        return this.stop(chunk.subarray(offset));
+      }
+      await this.send(cut);
+    }
+    return undefined;
+  }
+
+  /** The end of the upload: sends what is left and waits until every piece has been handed on. */
+  async finish(): Promise<void> {
+    this.throwIfFailed();
+    if (this.filled > 0) await this.send(this.filled);
+    await this.drain();
+    this.close();
+  }
+
+  /** Waits until every piece sent has been handed on (or one failed). */
+  async drain(): Promise<void> {
+    await this.until(() => this.emitted === this.piecesSent);
+    this.throwIfFailed();
+  }
+
+  /** Stops: results still on the way are ignored, and a caller waiting for pieces is released with an error. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.session.close();
+    if (this.emitted !== this.piecesSent) this.fail(new ImportError('the import was stopped'));
+  }
+
+  private stop(rest: Buffer): Buffer {
+    const pending = Buffer.concat([this.piece.subarray(0, this.filled), rest]);
+    this.piece = new Uint8Array(0);
+    this.filled = 0;
+    return pending;
+  }
+
+  /** Sends piece bytes [0, cut) to a thread; the rest moves to a new buffer because the old one is transferred. */
+  private async send(cut: number): Promise<void> {
+    await this.until(() => this.piecesSent - this.emitted < this.session.threadCount * importPiecesInFlightPerThread);
+    this.throwIfFailed();
+    const sent = this.piece;
+    // Not zero-filled and not from the shared pool: the buffer is overwritten, then transferred.
+    this.piece = this.spareBuffers.pop() ?? Buffer.allocUnsafeSlow(PIECE_BUFFER_BYTES);
+    this.piece.set(sent.subarray(cut, this.filled));
+    this.filled -= cut;
+    const seq = this.piecesSent++;
+    this.session.send(seq, sent.subarray(0, cut), seq === 0 && this.header ? 1 : 0);
+  }
+
+  private receive(result: PieceResult): void {
+    if (result.seq < 0) {
+      this.fail(errorFromPayload(result.kind === 'failed' ? result.error : { name: 'InternalError', code: 'SVC_INTERNAL', message: 'parse thread failed', httpStatus: 500 }));
+      return;
+    }
+    this.results.set(result.seq, result);
+    this.emitting = this.emitting.then(() => this.emitReady()).catch((error: unknown) => this.fail(error));
+  }
+
+  /** Hands on every result whose predecessors have all been handed on. */
+  private async emitReady(): Promise<void> {
+    for (let result = this.results.get(this.emitted); result !== undefined && this.failure === undefined; result = this.results.get(this.emitted)) {
+      this.results.delete(this.emitted);
+      if (result.kind === 'abort') throw new RecordAbortError(this.recordsHandled + result.line, result.column);
+      if (result.kind === 'failed') throw errorFromPayload(result.error);
+      if (this.spareBuffers.length < this.session.threadCount * importPiecesInFlightPerThread) this.spareBuffers.push(new Uint8Array(result.pieceBuffer));
+      for (const rows of result.rows) await this.onRows(rowsFromMessage(rows));
+      this.recordsHandled += result.records;
+      this.rowsImported += result.rowsImported;
+      result.columnErrors.forEach((errors, k) => { this.columnErrors[k] = (this.columnErrors[k] as number) + errors; });
+      this.emitted++;
+      this.wake();
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error;
+    this.close();
+    this.wake();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private async until(condition: () => boolean): Promise<void> {
+    while (!condition() && this.failure === undefined) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    assert(this.failure !== undefined || condition(), 'a wait ends when its condition holds or parsing failed');
+  }
+}

@@ -1,0 +1,79 @@
+// The process's import parse threads, started on first use and shared by every upload the process serves.
+// Sessions are numbered; each message a thread posts names its session and goes to that session's handler.
+// A thread that dies fails the sessions with pieces outstanding and is replaced on the next use.
+import { Worker } from 'node:worker_threads';
+import { assert } from '../core/assert.js';
+import { errorToPayload, InternalError } from '../core/errors.js';
+import type { ParseSetup, PieceResult, ToParseThread } from './parse-messages.js';
+
+/** Under tsx (tests, benches) the thread runs the TypeScript source; built, the compiled module beside this one. */
+const THREAD_SCRIPT = new URL(import.meta.url.endsWith('.ts') ? './parse-thread.ts' : './parse-thread.js', import.meta.url);
+
+export interface PoolSession {
+  readonly threadCount: number;
+  /** Hands a piece to a thread (round robin); its buffer is transferred, so the caller must not reuse it. */
+  send(seq: number, bytes: Uint8Array, recordsToSkip: number): void;
+  close(): void;
+}
+
+export class ParsePool {
+  private threads: Worker[] = [];
+  private nextSessionId = 1;
+  private readonly handlers = new Map<number, (result: PieceResult) => void>();
+
+  constructor(readonly threadCount: number) {
+    assert(threadCount >= 1, 'a parse pool has at least one thread');
+  }
+
+  openSession(setup: ParseSetup, onResult: (result: PieceResult) => void): PoolSession {
+    this.start();
+    const session = this.nextSessionId++;
+    this.handlers.set(session, onResult);
+    const threads = this.threads;
+    for (const thread of threads) thread.postMessage({ kind: 'begin', session, setup } satisfies ToParseThread);
+    let next = 0;
+    return {
+      threadCount: threads.length,
+      send: (seq, bytes, recordsToSkip) => {
+        const thread = threads[next++ % threads.length] as Worker;
+        thread.postMessage({ kind: 'piece', session, seq, bytes, recordsToSkip } satisfies ToParseThread, [bytes.buffer as ArrayBuffer]);
+      },
+      close: () => {
+        this.handlers.delete(session);
+        for (const thread of threads) thread.postMessage({ kind: 'end', session } satisfies ToParseThread);
+      },
+    };
+  }
+
+  private start(): void {
+    if (this.threads.length > 0) return;
+    for (let k = 0; k < this.threadCount; k++) {
+      const thread = new Worker(THREAD_SCRIPT);
+      // Idle threads must not keep a process alive that is shutting down.
+      thread.unref();
+      thread.on('message', (result: PieceResult) => this.handlers.get(result.session)?.(result));
+      thread.on('error', (error) => this.failAll(error));
+      thread.on('exit', () => this.failAll(new InternalError('an import parse thread exited')));
+      this.threads.push(thread);
+    }
+  }
+
+  /** Fails every open session and drops the threads; the next session starts new ones. */
+  private failAll(error: unknown): void {
+    const threads = this.threads;
+    this.threads = [];
+    for (const thread of threads) void thread.terminate();
+    const payload = errorToPayload(error instanceof Error ? new InternalError(`import parse thread failed: ${error.message}`) : error);
+    for (const [session, handler] of [...this.handlers]) handler({ kind: 'failed', session, seq: -1, error: payload });
+    this.handlers.clear();
+  }
+}
+
+let processPool: ParsePool | undefined;
+
+/** The process-wide pool, or undefined when parsing stays on the request's thread (threadCount 0). */
+export function parsePoolOf(threadCount: number): ParsePool | undefined {
+  if (threadCount <= 0) return undefined;
+  processPool ??= new ParsePool(threadCount);
+  return processPool;
+}

@@ -1,6 +1,6 @@
 // Builds the row chunks an import emits, in storage form: parsers write into buffers allocated once per
-// builder, and each finished chunk is a copy of exactly its rows in new, unpooled buffers (the consumer may
-// keep a chunk or transfer it to another thread). Also null filling for table columns the file does not
+// builder, and each finished chunk is a copy of exactly its rows in new buffers (the consumer may keep a
+// chunk: a parse thread holds it until it is placed in staging). Also null filling for table columns the file does not
 // have, and in-place removal of rejected rows (atomicity=skipRow, or a bad designated timestamp).
 import { assert } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
@@ -112,7 +112,7 @@ export class BatchBuilder {
 }
 
 function copyOf(bytes: Uint8Array, start: number, end: number): Buffer {
-  const copy = Buffer.allocUnsafeSlow(end - start);
+  const copy = Buffer.allocUnsafe(end - start);
   copy.set(bytes.subarray(start, end));
   return copy;
 }

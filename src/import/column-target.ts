@@ -11,16 +11,15 @@ export class TextRecords {
   bytes: Buffer;
   readonly offsets: Float64Array;
 
-  // Never from Node's shared pool (allocUnsafeSlow): parse threads transfer these buffers to the session.
   constructor(rowCapacity: number, bytesPerRowGuess: number) {
-    this.bytes = Buffer.allocUnsafeSlow(Math.max(64, rowCapacity * bytesPerRowGuess));
+    this.bytes = Buffer.allocUnsafe(Math.max(64, rowCapacity * bytesPerRowGuess));
     this.offsets = new Float64Array(rowCapacity + 1);
   }
 
   /** Makes room for `extra` more bytes after `position`, keeping the bytes before it. */
   reserve(position: number, extra: number): Buffer {
     if (position + extra <= this.bytes.length) return this.bytes;
-    const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, position + extra));
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, position + extra));
     this.bytes.copy(grown, 0, 0, position);
     this.bytes = grown;
     return grown;

@@ -16,6 +16,7 @@ import type { ImportSchema } from './schema-part.js';
 import { RecordConverter, type ImportAtomicity } from './record-converter.js';
 import { ParallelParse } from './parallel-parse.js';
 import type { ParsePool } from './parse-pool.js';
+import type { StagingPlacer } from './staging.js';
 
 export type { ImportAtomicity };
 
@@ -31,8 +32,11 @@ export interface ImportSessionOptions {
   readonly timestampColumn?: string;
   /** The target table's columns when appending; batches then carry exactly these columns, in this order. */
   readonly existingColumns?: ReadonlyArray<{ readonly name: string; readonly type: ColumnType }>;
-  /** Threads to convert large uploads on; absent: everything is converted on the caller's thread. */
-  readonly parsePool?: ParsePool;
+  /**
+   * Threads to convert large uploads on, with the staging placer their rows are written through (they never
+   * pass through onBatch); absent: everything is converted on the caller's thread and goes to onBatch.
+   */
+  readonly parallel?: { readonly pool: ParsePool; readonly placer: StagingPlacer };
   /** How rows are split by partition once the output columns are known; absent: not split. */
   readonly layoutOf?: (columns: ReadonlyArray<{ readonly name: string; readonly type: ColumnType }>) => StagingLayout;
   readonly onBatch: (rows: PartitionedRows) => Promise<void> | void;
@@ -145,13 +149,13 @@ class CsvImportSession implements ImportSession {
     // A file that has fully arrived gets a batch sized to it; a wide one gets fewer rows per batch.
     const rowsMax = Math.min(batchRowsMax, batchRowsForBudget(analysis.plan.outputColumns.map((c) => c.type)));
     this.chunkRowsMax = atEof ? Math.max(1, Math.min(rowsMax, this.sampleRecords.records + 1)) : rowsMax;
-    const pool = this.options.parsePool;
-    if (pool !== undefined && !(atEof && analysis.body.length <= importPieceBytes)) {
+    const parallel = this.options.parallel;
+    if (parallel !== undefined && !(atEof && analysis.body.length <= importPieceBytes)) {
       const setup = {
         planInput: analysis.planInput, delimiter: analysis.delimiter, width: analysis.width, atomicity: this.options.atomicity,
         skipLev: this.options.skipLev, chunkRowsMax: rowsMax, layout: this.layout,
       };
-      this.parallel = new ParallelParse(pool, setup, analysis.plan.outputColumns.length, analysis.header, this.options.onBatch);
+      this.parallel = new ParallelParse(parallel.pool, setup, analysis.plan.outputColumns.length, analysis.header, parallel.placer);
     } else {
       this.converter = this.newConverter(analysis.header ? 1 : 0, 0);
     }

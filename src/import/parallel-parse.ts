@@ -1,23 +1,26 @@
-// Parallel conversion of one upload: cuts the byte stream into pieces at line ends, converts them on the
-// process's parse threads and hands their row chunks on in upload order. It runs only while no quote has
-// appeared, because then every line end is a record boundary. The threads also split the rows by partition. At the first quote, or when no line end arrives
-// within the piece buffer, it stops and hands back the bytes not yet sent (they start at a record boundary),
-// and the session converts the rest itself. Invariant: chunks reach onChunk in upload order, exactly once.
+// Parallel conversion of one upload: cuts the byte stream into pieces at line ends and has the process's
+// parse threads convert them. It runs only while no quote has appeared, because then every line end is a
+// record boundary. Each converted piece is placed in the staging segment in upload order (its rows and text
+// bytes reserved there), and the thread that holds its rows then writes them. At the first quote, or when no
+// line end arrives within the piece buffer, it stops and hands back the bytes not yet sent (they start at a
+// record boundary); the session converts the rest itself. Invariant: pieces are placed in upload order, once.
 import { assert } from '../core/assert.js';
 import { errorFromPayload, ImportError } from '../core/errors.js';
-import type { PartitionedRows } from '../storage/partition-split.js';
 import { importPieceBytes, importPiecesInFlightPerThread } from './import-limits.js';
-import { rowsFromMessage, type ParseSetup, type PieceResult } from './parse-messages.js';
+import type { ParseSetup, PieceResult } from './parse-messages.js';
 import type { ParsePool, PoolSession } from './parse-pool.js';
 import { RecordAbortError } from './record-converter.js';
+import type { StagingPlacer } from './staging.js';
 
 const BYTE_QUOTE = 0x22;
 const BYTE_LF = 0x0a;
 /** The piece buffer holds a full piece plus the incomplete record after it; a line longer than that stops parallel parsing. */
 const PIECE_BUFFER_BYTES = 2 * importPieceBytes;
 
+type Converted = Extract<PieceResult, { kind: 'done' | 'abort' | 'failed' }>;
+
 export class ParallelParse {
-  /** Records of the pieces already handed on (header and rejected records included). */
+  /** Records of the pieces already placed (header and rejected records included). */
   recordsHandled = 0;
   rowsImported = 0;
   readonly columnErrors: Float64Array;
@@ -25,18 +28,19 @@ export class ParallelParse {
   private readonly session: PoolSession;
   private piece: Uint8Array = Buffer.allocUnsafeSlow(PIECE_BUFFER_BYTES);
   private filled = 0;
-  private emitted = 0;
-  private readonly results = new Map<number, PieceResult>();
+  /** Pieces placed, in order, and pieces whose rows are written. */
+  private placed = 0;
+  private written = 0;
+  private readonly converted = new Map<number, { readonly result: Converted; readonly thread: number }>();
   private failure: unknown = undefined;
   private waiters: (() => void)[] = [];
-  private emitting: Promise<void> = Promise.resolve();
   private closed = false;
   /** Piece buffers the threads handed back, for reuse. */
   private readonly spareBuffers: Uint8Array[] = [];
 
-  constructor(pool: ParsePool, setup: ParseSetup, outputColumnCount: number, private readonly header: boolean, private readonly onRows: (rows: PartitionedRows) => Promise<void> | void) {
+  constructor(pool: ParsePool, setup: ParseSetup, outputColumnCount: number, private readonly header: boolean, private readonly placer: StagingPlacer) {
     this.columnErrors = new Float64Array(outputColumnCount);
-    this.session = pool.openSession(setup, (result) => this.receive(result));
+    this.session = pool.openSession(setup, (result, thread) => this.receive(result, thread));
   }
 
   /**
@@ -63,7 +67,7 @@ export class ParallelParse {
     return undefined;
   }
 
-  /** The end of the upload: sends what is left and waits until every piece has been handed on. */
+  /** The end of the upload: sends what is left and waits until every piece is written. */
   async finish(): Promise<void> {
     this.throwIfFailed();
     if (this.filled > 0) await this.send(this.filled);
@@ -71,9 +75,9 @@ export class ParallelParse {
     this.close();
   }
 
-  /** Waits until every piece sent has been handed on (or one failed). */
+  /** Waits until every piece sent is placed and written (or one failed). */
   async drain(): Promise<void> {
-    await this.until(() => this.emitted === this.piecesSent);
+    await this.until(() => this.written === this.piecesSent);
     this.throwIfFailed();
   }
 
@@ -82,7 +86,7 @@ export class ParallelParse {
     if (this.closed) return;
     this.closed = true;
     this.session.close();
-    if (this.emitted !== this.piecesSent) this.fail(new ImportError('the import was stopped'));
+    if (this.written !== this.piecesSent) this.fail(new ImportError('the import was stopped'));
   }
 
   private stop(rest: Buffer): Buffer {
@@ -92,9 +96,9 @@ export class ParallelParse {
     return pending;
   }
 
-  /** Sends piece bytes [0, cut) to a thread; the rest moves to a new buffer because the old one is transferred. */
+  /** Sends piece bytes [0, cut) to a thread; the rest moves to another buffer because this one is transferred. */
   private async send(cut: number): Promise<void> {
-    await this.until(() => this.piecesSent - this.emitted < this.session.threadCount * importPiecesInFlightPerThread);
+    await this.until(() => this.piecesSent - this.written < this.session.threadCount * importPiecesInFlightPerThread);
     this.throwIfFailed();
     const sent = this.piece;
     // Not zero-filled and not from the shared pool: the buffer is overwritten, then transferred.
@@ -105,28 +109,51 @@ export class ParallelParse {
     this.session.send(seq, sent.subarray(0, cut), seq === 0 && this.header ? 1 : 0);
   }
 
-  private receive(result: PieceResult): void {
-    if (result.seq < 0) {
-      this.fail(errorFromPayload(result.kind === 'failed' ? result.error : { name: 'InternalError', code: 'SVC_INTERNAL', message: 'parse thread failed', httpStatus: 500 }));
-      return;
+  private receive(result: PieceResult, thread: number): void {
+    if (this.failure !== undefined) return;
+    switch (result.kind) {
+      case 'written':
+        this.written++;
+        this.wake();
+        return;
+      case 'write-failed':
+        this.fail(errorFromPayload(result.error));
+        return;
+      default:
+        if (result.seq < 0 && result.kind === 'failed') {
+          this.fail(errorFromPayload(result.error));
+          return;
+        }
+        this.converted.set(result.seq, { result, thread });
+        this.placeReady();
     }
-    this.results.set(result.seq, result);
-    this.emitting = this.emitting.then(() => this.emitReady()).catch((error: unknown) => this.fail(error));
   }
 
-  /** Hands on every result whose predecessors have all been handed on. */
-  private async emitReady(): Promise<void> {
-    for (let result = this.results.get(this.emitted); result !== undefined && this.failure === undefined; result = this.results.get(this.emitted)) {
-      this.results.delete(this.emitted);
-      if (result.kind === 'abort') throw new RecordAbortError(this.recordsHandled + result.line, result.column);
-      if (result.kind === 'failed') throw errorFromPayload(result.error);
+  /** Places every converted piece whose predecessors are placed, and tells its thread where to write. */
+  private placeReady(): void {
+    for (let next = this.converted.get(this.placed); next !== undefined && this.failure === undefined; next = this.converted.get(this.placed)) {
+      this.converted.delete(this.placed);
+      const { result, thread } = next;
+      if (result.kind === 'abort') {
+        this.fail(new RecordAbortError(this.recordsHandled + result.line, result.column));
+        return;
+      }
+      if (result.kind === 'failed') {
+        this.fail(errorFromPayload(result.error));
+        return;
+      }
+      try {
+        this.placer.addDroppedRows(result.droppedRows);
+        this.session.write(thread, result.seq, result.parts.map((part) => this.placer.place(part)));
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
       if (this.spareBuffers.length < this.session.threadCount * importPiecesInFlightPerThread) this.spareBuffers.push(new Uint8Array(result.pieceBuffer));
-      for (const rows of result.rows) await this.onRows(rowsFromMessage(rows));
       this.recordsHandled += result.records;
       this.rowsImported += result.rowsImported;
       result.columnErrors.forEach((errors, k) => { this.columnErrors[k] = (this.columnErrors[k] as number) + errors; });
-      this.emitted++;
-      this.wake();
+      this.placed++;
     }
   }
 

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { assert } from '../core/assert.js';
 import { errorToPayload, InternalError } from '../core/errors.js';
 import type { ParseSetup, PieceResult, ToParseThread } from './parse-messages.js';
+import type { PartPlacement } from '../storage/staged-part-writes.js';
 
 /** Under tsx (tests, benches) the thread runs the TypeScript source; built, the compiled module beside this one. */
 const THREAD_SCRIPT = new URL(import.meta.url.endsWith('.ts') ? './parse-thread.ts' : './parse-thread.js', import.meta.url);
@@ -13,19 +14,22 @@ export interface PoolSession {
   readonly threadCount: number;
   /** Hands a piece to a thread (round robin); its buffer is transferred, so the caller must not reuse it. */
   send(seq: number, bytes: Uint8Array, recordsToSkip: number): void;
+  /** Tells the thread that converted a piece where to write its rows. */
+  write(thread: number, seq: number, placements: PartPlacement[]): void;
   close(): void;
 }
 
 export class ParsePool {
   private threads: Worker[] = [];
   private nextSessionId = 1;
-  private readonly handlers = new Map<number, (result: PieceResult) => void>();
+  private readonly handlers = new Map<number, (result: PieceResult, thread: number) => void>();
 
   constructor(readonly threadCount: number) {
     assert(threadCount >= 1, 'a parse pool has at least one thread');
   }
 
-  openSession(setup: ParseSetup, onResult: (result: PieceResult) => void): PoolSession {
+  /** onResult gets each message with the index of the thread that sent it. */
+  openSession(setup: ParseSetup, onResult: (result: PieceResult, thread: number) => void): PoolSession {
     this.start();
     const session = this.nextSessionId++;
     this.handlers.set(session, onResult);
@@ -37,6 +41,9 @@ export class ParsePool {
       send: (seq, bytes, recordsToSkip) => {
         const thread = threads[next++ % threads.length] as Worker;
         thread.postMessage({ kind: 'piece', session, seq, bytes, recordsToSkip } satisfies ToParseThread, [bytes.buffer as ArrayBuffer]);
+      },
+      write: (thread, seq, placements) => {
+        threads[thread]?.postMessage({ kind: 'write', session, seq, placements } satisfies ToParseThread);
       },
       close: () => {
         this.handlers.delete(session);
@@ -51,7 +58,7 @@ export class ParsePool {
       const thread = new Worker(THREAD_SCRIPT);
       // Idle threads must not keep a process alive that is shutting down.
       thread.unref();
-      thread.on('message', (result: PieceResult) => this.handlers.get(result.session)?.(result));
+      thread.on('message', (result: PieceResult) => this.handlers.get(result.session)?.(result, k));
       thread.on('error', (error) => this.failAll(error));
       thread.on('exit', () => this.failAll(new InternalError('an import parse thread exited')));
       this.threads.push(thread);
@@ -64,7 +71,7 @@ export class ParsePool {
     this.threads = [];
     for (const thread of threads) void thread.terminate();
     const payload = errorToPayload(error instanceof Error ? new InternalError(`import parse thread failed: ${error.message}`) : error);
-    for (const [session, handler] of [...this.handlers]) handler({ kind: 'failed', session, seq: -1, error: payload });
+    for (const [session, handler] of [...this.handlers]) handler({ kind: 'failed', session, seq: -1, error: payload }, -1);
     this.handlers.clear();
   }
 }

@@ -1,22 +1,35 @@
 // Entry of an import parse thread: converts pieces of uploads (complete records only) into storage-form rows
-// split by partition, with the same RecordConverter the single-threaded path uses, and posts them back with
-// their counters. It keeps one column plan per open session and nothing else; it never touches files.
+// split by partition, with the same RecordConverter the single-threaded path uses, reports their sizes and
+// counters, and writes them into the staging segment where the session placed them. Rows stay here between
+// the two steps; a session that ends (or fails) drops whatever it still holds.
 import { parentPort } from 'node:worker_threads';
 import { assert } from '../core/assert.js';
-import { errorToPayload, ImportError } from '../core/errors.js';
-import { splitByPartition, type PartitionedRows } from '../storage/partition-split.js';
+import { asStorageError, errorToPayload, ImportError } from '../core/errors.js';
+import { realFiles } from '../core/files.js';
+import { filesFromEnvironment } from '../core/fault-files.js';
+import type { RowChunk } from '../storage/row-chunk.js';
+import type { ColumnMeta } from '../storage/table-meta.js';
+import { splitByPartition } from '../storage/partition-split.js';
+import { stagedColumnMetas } from '../storage/staging-segment.js';
+import { summarizePart, writePlacedPart, type PartPlacement, type PartSummary } from '../storage/staged-part-writes.js';
 import { buildColumnPlan } from './column-plan.js';
 import { RecordAbortError, RecordConverter } from './record-converter.js';
-import { rowBuffers, type ParseSetup, type PieceResult, type ToParseThread } from './parse-messages.js';
+import type { ParseSetup, PieceResult, ToParseThread } from './parse-messages.js';
 
 const port = parentPort;
 assert(port !== null, 'parse-thread runs as a worker thread');
-/** Per open session: its setup and one converter reused for every piece (its buffers are sized once). */
+/** The same facade as the request's thread, so fault-injection tests reach these writes too. */
+const files = filesFromEnvironment(realFiles, process.env);
+
+/** Per open session: one converter reused for every piece, and the rows of pieces not written yet. */
 interface ThreadSession {
-  readonly setup: ParseSetup;
   readonly converter: RecordConverter;
-  /** Rows of the piece being converted, collected by the converter's onChunk. */
-  rows: PartitionedRows[];
+  readonly metas: readonly ColumnMeta[];
+  readonly unwritten: Map<number, RowChunk[]>;
+  /** Collected by the converter's onChunk while a piece is converted. */
+  parts: PartSummary[];
+  rows: RowChunk[];
+  droppedRows: number;
 }
 
 const sessions = new Map<number, ThreadSession>();
@@ -24,12 +37,22 @@ const sessions = new Map<number, ThreadSession>();
 function beginSession(setup: ParseSetup): ThreadSession {
   const plan = buildColumnPlan(setup.planInput);
   const state: ThreadSession = {
-    setup,
+    metas: stagedColumnMetas(plan.outputColumns),
+    unwritten: new Map(),
+    parts: [],
     rows: [],
+    droppedRows: 0,
     converter: new RecordConverter({
       plan, delimiter: setup.delimiter, width: setup.width, atomicity: setup.atomicity, skipLev: setup.skipLev,
       chunkRowsMax: setup.chunkRowsMax, recordsToSkip: 0, recordBase: 0,
-      onChunk: (chunk) => { state.rows.push(splitByPartition(chunk, setup.layout)); },
+      onChunk: (chunk) => {
+        const split = splitByPartition(chunk, setup.layout);
+        state.droppedRows += split.droppedRows;
+        for (const part of split.parts) {
+          state.parts.push(summarizePart(part));
+          state.rows.push(part.rows);
+        }
+      },
     }),
   };
   return state;
@@ -40,7 +63,9 @@ async function convertPiece(session: number, seq: number, bytes: Uint8Array, rec
   // A session that failed here, or was closed, may still have pieces on the way: they are answered and ignored.
   if (state === undefined) return { kind: 'failed', session, seq, error: errorToPayload(new ImportError('the import was stopped')) };
   const converter = state.converter;
+  state.parts = [];
   state.rows = [];
+  state.droppedRows = 0;
   try {
     converter.reset(recordsToSkip);
     // A piece ends at a record boundary (or is the end of the upload), so its end is an end of input.
@@ -52,10 +77,25 @@ async function convertPiece(session: number, seq: number, bytes: Uint8Array, rec
     if (error instanceof RecordAbortError) return { kind: 'abort', session, seq, line: error.line, column: error.column };
     return { kind: 'failed', session, seq, error: errorToPayload(error) };
   }
+  state.unwritten.set(seq, state.rows);
   return {
-    kind: 'done', session, seq, rows: state.rows, records: converter.recordsHandled(), rowsImported: converter.rowsImported,
-    columnErrors: Array.from(converter.columnErrors), pieceBuffer: bytes.buffer as ArrayBuffer,
+    kind: 'done', session, seq, parts: state.parts, droppedRows: state.droppedRows, records: converter.recordsHandled(),
+    rowsImported: converter.rowsImported, columnErrors: Array.from(converter.columnErrors), pieceBuffer: bytes.buffer as ArrayBuffer,
   };
+}
+
+function writePiece(session: number, seq: number, placements: readonly PartPlacement[]): PieceResult {
+  const state = sessions.get(session);
+  const rows = state?.unwritten.get(seq);
+  if (state === undefined || rows === undefined) return { kind: 'write-failed', session, seq, error: errorToPayload(new ImportError('the import was stopped')) };
+  state.unwritten.delete(seq);
+  assert(rows.length === placements.length, 'every part of a piece is placed');
+  try {
+    rows.forEach((chunk, k) => writePlacedPart(files, state.metas, placements[k] as PartPlacement, chunk));
+  } catch (error) {
+    return { kind: 'write-failed', session, seq, error: errorToPayload(asStorageError(error)) };
+  }
+  return { kind: 'written', session, seq };
 }
 
 port.on('message', (message: ToParseThread) => {
@@ -66,9 +106,12 @@ port.on('message', (message: ToParseThread) => {
     case 'end':
       sessions.delete(message.session);
       return;
+    case 'write':
+      port.postMessage(writePiece(message.session, message.seq, message.placements));
+      return;
     case 'piece':
       void convertPiece(message.session, message.seq, message.bytes, message.recordsToSkip).then((result) => {
-        port.postMessage(result, result.kind === 'done' ? [...rowBuffers(result.rows), result.pieceBuffer] : []);
+        port.postMessage(result, result.kind === 'done' ? [result.pieceBuffer] : []);
       });
       return;
   }

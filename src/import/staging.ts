@@ -7,6 +7,7 @@ import { realFiles } from '../core/files.js';
 import { filesFromEnvironment } from '../core/fault-files.js';
 import { StagingSegmentWriter, stagingRoot, type StagingLayout } from '../storage/staging-segment.js';
 import type { PartitionedRows } from '../storage/partition-split.js';
+import type { PartPlacement, PartSummary } from '../storage/staged-part-writes.js';
 import type { ColumnType } from '../types/column-type.js';
 
 /** Segments are written by workers: through the same facade as the primary's storage, so tests can fail them too. */
@@ -16,9 +17,17 @@ export type { StagingLayout };
 
 type StagedColumns = readonly { name: string; type: ColumnType }[];
 
+/** Reserves where rows converted elsewhere (a parse thread) go; whoever holds the rows then writes them there. */
+export interface StagingPlacer {
+  place(part: PartSummary): PartPlacement;
+  addDroppedRows(count: number): void;
+}
+
 export interface ImportStaging {
   readonly dir: string;
   append(rows: PartitionedRows, columns: StagedColumns): void;
+  /** A placer for the segment of these columns (created on first use). */
+  placer(columns: () => StagedColumns): StagingPlacer;
   /** Completes the segment (creating an empty one when no chunk arrived). */
   finish(columns: StagedColumns): void;
   abort(): void;
@@ -39,6 +48,12 @@ export function createImportStaging(dbDir: string, layoutOf: (columns: StagedCol
       if (aborted) return;
       open(columns).append(rows);
     },
+    placer(columns) {
+      return {
+        place: (part) => open(columns()).place(part),
+        addDroppedRows: (count) => open(columns()).addDroppedRows(count),
+      };
+    },
     finish(columns) {
       // After an abort nothing may be created again: the segment would be left behind.
       if (aborted) return;
@@ -46,8 +61,12 @@ export function createImportStaging(dbDir: string, layoutOf: (columns: StagedCol
     },
     abort() {
       aborted = true;
-      if (writer !== undefined) writer.abort();
-      else files.removeTree(dir);
+      try {
+        if (writer !== undefined) writer.abort();
+        else files.removeTree(dir);
+      } catch {
+        // A parse thread may still be writing into it; a segment without its manifest is removed at the next start.
+      }
     },
   };
 }

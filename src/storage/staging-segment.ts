@@ -10,9 +10,10 @@ import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
 import type { FilesFacade } from '../core/files.js';
 import type { ColumnMeta } from './table-meta.js';
-import type { ColumnData, RowChunk } from './row-chunk.js';
-import { appendColumn, readPartitionRows } from './column-files.js';
-import type { PartitionedRows, PartitionRows, StagingLayout } from './partition-split.js';
+import type { RowChunk } from './row-chunk.js';
+import { readPartitionRows } from './column-files.js';
+import type { PartitionedRows, StagingLayout } from './partition-split.js';
+import { summarizePart, writePlacedPart, type PartPlacement, type PartSummary } from './staged-part-writes.js';
 
 export type { StagingLayout };
 
@@ -36,6 +37,8 @@ export interface StagedPartition {
   minTimestamp: number;
   maxTimestamp: number;
   ordered: boolean;
+  /** Per column: bytes of text records placed so far (0 for fixed-width columns). */
+  textBytes: number[];
 }
 
 interface SegmentManifest {
@@ -65,30 +68,46 @@ export class StagingSegmentWriter {
     this.metas = stagedColumnMetas(columns);
   }
 
-  /** Appends rows in storage form (SYMBOL and UUID columns as text records), already split by partition. */
-  append(rows: PartitionedRows): void {
-    assert(!this.closed, 'no appends after finish or abort');
-    this.droppedRows += rows.droppedRows;
-    for (const part of rows.parts) this.appendToPartition(part);
+  /** Column metadata of the staged files, for writers of placed parts. */
+  get columnMetas(): readonly ColumnMeta[] {
+    return this.metas;
   }
 
-  private appendToPartition(part: PartitionRows): void {
-    const rows = part.rows;
-    assert(rows.columns.length === this.columns.length, 'staged rows have one column per segment column');
-    if (rows.rowCount === 0) return;
+  /** Appends rows in storage form (SYMBOL and UUID columns as text records), already split by partition. */
+  append(rows: PartitionedRows): void {
+    this.addDroppedRows(rows.droppedRows);
+    for (const part of rows.parts) {
+      if (part.rows.rowCount > 0) writePlacedPart(this.files, this.metas, this.place(summarizePart(part)), part.rows);
+    }
+  }
+
+  addDroppedRows(count: number): void {
+    this.droppedRows += count;
+  }
+
+  /**
+   * Reserves the rows and text bytes of a part in its staged partition (creating it), in upload order; the
+   * caller then writes the part there (writePlacedPart), possibly on another thread.
+   */
+  place(part: PartSummary): PartPlacement {
+    assert(!this.closed, 'no appends after finish or abort');
+    assert(part.textBytes.length === this.columns.length && part.rowCount > 0, 'a placed part has rows and one entry per column');
     let partition = this.partitions.get(part.name);
     if (partition === undefined) {
-      partition = { name: part.name, dirName: `p${this.partitions.size}`, rowCount: 0, minTimestamp: part.minTimestamp, maxTimestamp: part.maxTimestamp, ordered: true };
+      partition = {
+        name: part.name, dirName: `p${this.partitions.size}`, rowCount: 0, minTimestamp: part.minTimestamp, maxTimestamp: part.maxTimestamp,
+        ordered: true, textBytes: this.columns.map(() => 0),
+      };
       this.partitions.set(part.name, partition);
       this.files.mkdirs(join(this.dir, partition.dirName));
     }
-    const dir = join(this.dir, partition.dirName);
-    const session = { files: this.files, durable: false };
-    for (let k = 0; k < this.metas.length; k++) appendColumn(session, dir, this.metas[k] as ColumnMeta, rows.columns[k] as ColumnData, partition.rowCount);
+    const placement: PartPlacement = { dir: join(this.dir, partition.dirName), rowStart: partition.rowCount, textStarts: [...partition.textBytes] };
     if (partition.rowCount > 0 && part.minTimestamp < partition.maxTimestamp) partition.ordered = false;
     partition.minTimestamp = Math.min(partition.minTimestamp, part.minTimestamp);
     partition.maxTimestamp = Math.max(partition.maxTimestamp, part.maxTimestamp);
-    partition.rowCount += rows.rowCount;
+    partition.rowCount += part.rowCount;
+    part.textBytes.forEach((bytes, k) => { partition.textBytes[k] = (partition.textBytes[k] as number) + bytes; });
+    return placement;
   }
 
   /** Makes the segment complete: the manifest is written last, so a segment without one is never merged. */

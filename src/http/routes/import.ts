@@ -212,7 +212,7 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
     segment = staging;
     const current = createImportSession({
       analysisMaxLines: deps.analysisMaxLines, forceHeader: params.forceHeader, atomicity: params.atomicity, skipLev: params.skipLev,
-      ...(parsePool === undefined ? {} : { parsePool }),
+      ...(parsePool === undefined ? {} : { parallel: { pool: parsePool, placer: staging.placer(() => current.columns()) } }),
       layoutOf,
       ...(params.delimiter === undefined ? {} : { delimiter: params.delimiter }),
       ...(schema === undefined ? {} : { schema }),

@@ -1,8 +1,9 @@
 // Primary side of /imp: merges a finished staging segment into its table (creating or replacing the table
-// when asked). Staged partitions that are new to the table and in order are adopted in one commit (their
-// files are moved in); the others are inserted in commits of at most maxUncommittedRows rows, yielding to the
-// event loop between them so the primary keeps answering health checks. The segment is deleted afterwards,
-// whatever the outcome.
+// when asked). Staged partitions that are new to the table and in order are adopted as they are (their
+// files are moved in); the others are inserted. When those others hold at most maxUncommittedRows rows, all
+// of it is one commit (all-or-nothing, also across a crash); a larger remainder goes in commits of that many
+// rows, yielding to the event loop between them so the primary keeps answering health checks. The segment is
+// deleted afterwards, whatever the outcome.
 import { checkTableName } from './table-name.js';
 import type { Engine } from './engine.js';
 import type { ImportCommitRequest, ImportCommitResult } from './writer-client.js';
@@ -12,7 +13,7 @@ import type { TableMeta, ColumnMeta } from '../storage/table-meta.js';
 import { findColumnIndex } from '../storage/table-meta.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
-import { gatherChunk, varValueAsString } from '../storage/row-chunk.js';
+import { concatChunkList, gatherChunk, varValueAsString } from '../storage/row-chunk.js';
 import { nullColumnData } from '../storage/column-files.js';
 import { timestampsOf } from '../storage/partition-layout.js';
 import type { ColumnType } from '../types/column-type.js';
@@ -148,6 +149,19 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
     if (!created && !names.some((name) => findColumnIndex(writer.meta, name) >= 0)) throw new ImportError(`no column of the file matches the table [table=${request.table}]`);
     const sources = mapStagedColumns(writer.meta, segment.columns);
     const adoptable = adoptablePartitions(writer, segment, sources);
+    const rest = segment.partitions.filter((partition) => !adoptable.includes(partition));
+    const restRows = rest.reduce((sum, partition) => sum + partition.rowCount, 0);
+    if (restRows <= writer.meta.maxUncommittedRows) {
+      // Everything in one commit: the import is all-or-nothing, also across a crash.
+      const encoded = rest.map((partition) => chunkOf(writer.meta, sources, segment.readRows(partition, 0, partition.rowCount)));
+      const rows = encoded.length === 0 ? undefined : concatChunkList(encoded.map((part) => part.chunk));
+      const dropped = encoded.reduce((sum, part) => sum + part.dropped, 0);
+      if (adoptable.length === 0 && (rows === undefined || rows.rowCount === 0)) return { rowsCommitted: 0, created, rowsDropped: segment.droppedRows + dropped };
+      const result = writer.adoptPartitions(adoptable.map((partition) => adoptedPartition(writer.meta, segment, partition, sources)), rows);
+      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+      return { rowsCommitted: result.rowsWritten, created, rowsDropped: segment.droppedRows + dropped };
+    }
+    // A large remainder is inserted in commits of maxUncommittedRows rows, after the adopted partitions.
     let committed = 0;
     if (adoptable.length > 0) {
       const result = writer.adoptPartitions(adoptable.map((partition) => adoptedPartition(writer.meta, segment, partition, sources)));
@@ -155,7 +169,6 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
       commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: false, tableRows: result.rowCount });
       await yieldToEventLoop();
     }
-    const rest = segment.partitions.filter((partition) => !adoptable.includes(partition));
     const inserted = await insertStagedRows(writer, segment, rest, sources);
     return { rowsCommitted: committed + inserted.rows, created, rowsDropped: segment.droppedRows + inserted.dropped };
   } finally {

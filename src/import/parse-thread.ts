@@ -44,7 +44,7 @@ function beginSession(setup: ParseSetup): ThreadSession {
     droppedRows: 0,
     converter: new RecordConverter({
       plan, delimiter: setup.delimiter, width: setup.width, atomicity: setup.atomicity, skipLev: setup.skipLev,
-      chunkRowsMax: setup.chunkRowsMax, recordsToSkip: 0, recordBase: 0,
+      chunkRowsMax: setup.chunkRowsMax, recordsToSkip: 0, recordBase: 0, quoteFree: true,
       onChunk: (chunk) => {
         const split = splitByPartition(chunk, setup.layout);
         state.droppedRows += split.droppedRows;

@@ -17,6 +17,7 @@ import { BatchBuilder } from './batch-builder.js';
 import type { ColumnPlan } from './column-plan.js';
 import type { ParseJob } from './column-target.js';
 import { CsvLexer, indexAfterLineEnd, lexCsvBlock } from './csv-lexer.js';
+import { lexPlainBlock } from './plain-lexer.js';
 import { importBlockFieldSlotsMax, importLineBytesMax } from './import-limits.js';
 
 export type ImportAtomicity = 'abort' | 'skipRow' | 'skipCol';
@@ -41,6 +42,8 @@ export interface RecordConverterOptions {
   readonly recordsToSkip: number;
   /** Records of the upload before the first one this converter sees, for the line numbers of errors. */
   readonly recordBase: number;
+  /** The input holds no quote character (a parse thread's pieces): complete input takes the plain lexer. */
+  readonly quoteFree?: boolean;
   readonly onChunk: (chunk: RowChunk) => Promise<void> | void;
 }
 
@@ -102,9 +105,10 @@ export class RecordConverter {
       this.skippingLongRecord = false;
       pos = next;
     }
+    const plain = atEof && this.options.quoteFree === true;
     for (;;) {
       assert(builder.remaining() > 0, 'a full batch is emitted before lexing continues');
-      const next = lexCsvBlock(lexer, buf, pos, buf.length, atEof, builder.remaining());
+      const next = plain ? lexPlainBlock(lexer, buf, pos, buf.length, builder.remaining()) : lexCsvBlock(lexer, buf, pos, buf.length, atEof, builder.remaining());
       if (lexer.rowCount > 0) await this.convertBlock(buf);
       pos = next;
       if (!lexer.stoppedAtLimit) break;

@@ -116,17 +116,20 @@ export class TableWriter {
   }
 
   /**
-   * Takes partitions staged elsewhere (an import's) as new partitions of this table, in one commit: their
-   * column files are moved, not copied. Each is in timestamp order, not empty, and has no partition of its
-   * name in the table yet. A failure removes what was moved in and leaves _txn as it was.
+   * Takes partitions staged elsewhere (an import's) as new partitions of this table, and inserts `rows` as
+   * insert() would, all in one commit: the adopted partitions' column files are moved, not copied. Each is in
+   * timestamp order, not empty, and has no partition of its name in the table or among `rows`. A failure
+   * removes what was moved in and leaves _txn as it was. No WAL record: the caller's rows are on disk already.
    */
-  adoptPartitions(staged: readonly AdoptedPartition[]): CommitResult {
+  adoptPartitions(staged: readonly AdoptedPartition[], rows?: RowChunk): CommitResult {
     const names = new Set(this.txnValue.partitions.map((entry) => entry.name));
     assert(staged.every((partition) => partition.rowCount > 0 && !names.has(partition.name)), 'adopted partitions are new and not empty');
     const files = this.options.files;
     const session: WriteSession = { files, durable: this.options.commitMode === 'sync' };
     const nextTxn = this.txnValue.txn + 1;
     const created: string[] = [];
+    const superseded: PartitionEntry[] = [];
+    let outOfOrder = false;
     try {
       const entries = staged.map((partition): PartitionEntry => {
         const version = files.exists(join(this.dir, partition.name)) ? nextTxn : 0;
@@ -136,17 +139,22 @@ export class TableWriter {
         adoptPartitionFiles(session, dir, this.metaValue.columns, partition, (k, text) => this.symbolKeys(k, text));
         return { name: partition.name, version, rowCount: partition.rowCount, minTimestamp: partition.minTimestamp, maxTimestamp: partition.maxTimestamp };
       });
+      let partitions = this.txnValue.partitions;
+      if (rows !== undefined && rows.rowCount > 0) {
+        const placed = this.placeRows(rows, nextTxn, superseded);
+        partitions = placed.partitions;
+        outOfOrder = placed.outOfOrder;
+        assert(partitions.every((entry) => !entries.some((adopted) => adopted.name === entry.name)), 'inserted rows stay out of adopted partitions');
+      }
       for (const dictionary of this.symbols) dictionary?.flush(session.durable);
-      const partitions = [...this.txnValue.partitions, ...entries].sort((a, b) => a.minTimestamp - b.minTimestamp);
-      const rowCount = partitions.reduce((sum, entry) => sum + entry.rowCount, 0);
-      this.publish({ ...this.txnValue, txn: nextTxn, rowCount, partitions, symbolCounts: this.currentSymbolCounts() });
+      this.publishPartitions([...partitions, ...entries].sort((a, b) => a.minTimestamp - b.minTimestamp), nextTxn, this.txnValue.walSeq, superseded);
     } catch (error) {
       this.rollbackSymbols();
       for (const dir of created) removeQuietly(files, dir);
       throw error;
     }
-    const rowsWritten = staged.reduce((sum, partition) => sum + partition.rowCount, 0);
-    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten, outOfOrder: false, walBytes: 0 };
+    const rowsWritten = staged.reduce((sum, partition) => sum + partition.rowCount, rows?.rowCount ?? 0);
+    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten, outOfOrder, walBytes: 0 };
   }
 
   /** Removes every row; old partition directories are deleted once readers had time to finish. */
@@ -222,31 +230,35 @@ export class TableWriter {
   }
 
   private apply(chunk: RowChunk, seq: number): boolean {
-    const resolved = this.resolveSymbols(chunk);
     const nextTxn = this.txnValue.txn + 1;
-    const tsIndex = this.metaValue.timestampIndex;
-    let outOfOrder = false;
-    let partitions: PartitionEntry[];
     const superseded: PartitionEntry[] = [];
-    if (tsIndex < 0) {
-      partitions = [this.appendRows('default', resolved, undefined, nextTxn, superseded)];
-    } else {
-      let timestamps = timestampsOf(resolved.columns[tsIndex] as ColumnData, resolved.rowCount);
-      let ordered = resolved;
-      if (!isAscending(timestamps)) {
-        const order = stableSortPermutation(timestamps);
-        ordered = gatherChunk(resolved, order, 0, order.length);
-        timestamps = Float64Array.from(order, (row) => timestamps[row] as number);
-        outOfOrder = true;
-      }
-      const result = this.applyOrdered(ordered, timestamps, nextTxn, superseded);
-      partitions = result.partitions;
-      outOfOrder ||= result.outOfOrder;
+    const placed = this.placeRows(chunk, nextTxn, superseded);
+    this.publishPartitions(placed.partitions, nextTxn, seq, superseded);
+    return placed.outOfOrder;
+  }
+
+  /** Writes rows into their partitions (merged new versions where they overlap); returns the partition list after them. */
+  private placeRows(chunk: RowChunk, nextTxn: number, superseded: PartitionEntry[]): { partitions: PartitionEntry[]; outOfOrder: boolean } {
+    const resolved = this.resolveSymbols(chunk);
+    const tsIndex = this.metaValue.timestampIndex;
+    if (tsIndex < 0) return { partitions: [this.appendRows('default', resolved, undefined, nextTxn, superseded)], outOfOrder: false };
+    let timestamps = timestampsOf(resolved.columns[tsIndex] as ColumnData, resolved.rowCount);
+    let ordered = resolved;
+    let outOfOrder = false;
+    if (!isAscending(timestamps)) {
+      const order = stableSortPermutation(timestamps);
+      ordered = gatherChunk(resolved, order, 0, order.length);
+      timestamps = Float64Array.from(order, (row) => timestamps[row] as number);
+      outOfOrder = true;
     }
+    const result = this.applyOrdered(ordered, timestamps, nextTxn, superseded);
+    return { partitions: result.partitions, outOfOrder: outOfOrder || result.outOfOrder };
+  }
+
+  private publishPartitions(partitions: PartitionEntry[], nextTxn: number, walSeq: number, superseded: readonly PartitionEntry[]): void {
     const rowCount = partitions.reduce((sum, entry) => sum + entry.rowCount, 0);
-    this.publish({ ...this.txnValue, txn: nextTxn, walSeq: seq, rowCount, partitions, symbolCounts: this.currentSymbolCounts() });
+    this.publish({ ...this.txnValue, txn: nextTxn, walSeq, rowCount, partitions, symbolCounts: this.currentSymbolCounts() });
     for (const entry of superseded) schedulePartitionRemoval(this.options.files, join(this.dir, partitionDirName(entry)));
-    return outOfOrder;
   }
 
   private applyOrdered(chunk: RowChunk, timestamps: Float64Array, nextTxn: number, superseded: PartitionEntry[]): { partitions: PartitionEntry[]; outOfOrder: boolean } {

@@ -9,7 +9,7 @@ import { decodeTableMeta, encodeTableMeta } from './table-meta.js';
 import type { PartitionEntry, TxnState } from './txn-file.js';
 import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js';
 import type { ColumnData, RowChunk, VarColumnData } from './row-chunk.js';
-import { assertChunk, concatChunks, gatherChunk, sliceChunk, varValueAsString } from './row-chunk.js';
+import { assertChunk, concatChunks, gatherChunk, sliceChunk } from './row-chunk.js';
 import type { WriteSession } from './column-files.js';
 import { appendColumn, readPartitionChunk } from './column-files.js';
 import { SymbolDictionaryWriter } from './symbol-dictionary.js';
@@ -19,6 +19,7 @@ import { partitionSpanOf, isAscending, mergePermutation, stableSortPermutation, 
 import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition-cleanup.js';
 import { dedupRows } from './dedup.js';
 import { adoptPartitionFiles, type AdoptedPartition } from './partition-adoption.js';
+import { symbolKeysOf } from './symbol-keys.js';
 
 export interface TableWriterOptions {
   readonly files: FilesFacade;
@@ -348,13 +349,7 @@ export class TableWriter {
   private symbolKeys(k: number, text: VarColumnData): Buffer {
     const dictionary = this.symbols[k];
     assert(dictionary !== undefined, 'symbol keys are asked for SYMBOL columns only');
-    const rowCount = text.offsets.length - 1;
-    const keys = Buffer.allocUnsafe(rowCount * 4);
-    for (let row = 0; row < rowCount; row++) {
-      const value = varValueAsString(text, row);
-      keys.writeInt32LE(value === null ? -1 : dictionary.keyOf(value), row * 4);
-    }
-    return keys;
+    return symbolKeysOf(text, (value) => dictionary.keyOf(value));
   }
 
   private currentSymbolCounts(): number[] {

@@ -65,8 +65,21 @@ export function createImportStaging(dbDir: string, layoutOf: (columns: StagedCol
         if (writer !== undefined) writer.abort();
         else files.removeTree(dir);
       } catch {
-        // A parse thread may still be writing into it; a segment without its manifest is removed at the next start.
+        // A parse thread may have been creating a file in it: try once more when its write is over (a segment
+        // still left without its manifest is removed at the next start).
+        setTimeout(() => removeQuietly(dir), stagingRemoveRetryMs).unref();
       }
     },
   };
+}
+
+/** Delay before a second attempt to remove an aborted segment. */
+const stagingRemoveRetryMs = 1000;
+
+function removeQuietly(dir: string): void {
+  try {
+    files.removeTree(dir);
+  } catch {
+    // Removed at the next start.
+  }
 }

@@ -1,6 +1,6 @@
-// Builds the row chunks an import emits, in storage form: parsers write into buffers allocated once per
-// builder, and each finished chunk is a copy of exactly its rows in new buffers (the consumer may keep a
-// chunk: a parse thread holds it until it is placed in staging). Also null filling for table columns the file does not
+// Builds the row chunks an import emits, in storage form: parsers write into a set of column buffers, and a
+// finished chunk is a view of that set. The consumer may keep it; the set is reused only after the consumer
+// releases it (a parse thread does once the chunk is written to staging), else the next batch gets new buffers. Also null filling for table columns the file does not
 // have, and in-place removal of rejected rows (atomicity=skipRow, or a bad designated timestamp).
 import { assert } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
@@ -32,22 +32,37 @@ function allocateTarget(type: ColumnType, capacity: number): TargetData {
   }
 }
 
+/** Released target sets a builder keeps for reuse; more are left to the garbage collector. */
+const SPARE_SETS_MAX = 8;
+
+/** A finished chunk and how to hand its buffers back once nothing reads them any more. */
+export interface BuiltChunk {
+  readonly chunk: RowChunk;
+  readonly release: () => void;
+}
+
 export class BatchBuilder {
   readonly types: ReadonlyArray<ColumnType>;
   readonly capacity: number;
-  readonly targets: MutableTarget[] = [];
+  /** The buffers of the batch being built, one per column. */
+  targets: MutableTarget[];
   rowCount = 0;
+  private readonly spareSets: MutableTarget[][] = [];
 
   constructor(types: ReadonlyArray<ColumnType>, capacity: number) {
     assert(capacity >= 1 && capacity <= batchRowsMax, `batch capacity ${capacity} must lie in [1, batchRowsMax]`);
     this.types = types;
     this.capacity = capacity;
-    for (const type of types) this.targets.push({ data: allocateTarget(type, capacity) });
+    this.targets = this.allocateSet();
   }
 
-  /** Starts a new batch in the same buffers (the last one was copied out by build). */
+  /** Starts a new batch (build has already switched to a free set of buffers). */
   begin(): void {
     this.rowCount = 0;
+  }
+
+  private allocateSet(): MutableTarget[] {
+    return this.types.map((type) => ({ data: allocateTarget(type, this.capacity) }));
   }
 
   remaining(): number {
@@ -94,27 +109,29 @@ export class BatchBuilder {
     return kept;
   }
 
-  /** The finished chunk: a copy of rows [0, rowCount) of every column. */
-  build(): RowChunk {
+  /** The finished chunk, a view of rows [0, rowCount) of the current buffers; later batches use other buffers. */
+  build(): BuiltChunk {
     const rowCount = this.rowCount;
-    const columns = this.targets.map((target, c): ColumnData => {
+    const set = this.targets;
+    const columns = set.map((target, c): ColumnData => {
       const data = target.data;
       if (data instanceof TextRecords) {
-        const offsets = data.offsets.slice(0, rowCount + 1);
-        return { kind: 'var', bytes: copyOf(data.bytes, 0, offsets[rowCount]), offsets };
+        const offsets = data.offsets.subarray(0, rowCount + 1);
+        return { kind: 'var', bytes: data.bytes.subarray(0, offsets[rowCount]), offsets };
       }
       const width = STORAGE_WIDTH_BYTES[this.types[c]];
       assert(width > 0 && data.byteLength >= rowCount * width, 'a fixed-width target holds width bytes per row');
-      return { kind: 'fixed', width, bytes: copyOf(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 0, rowCount * width) };
+      return { kind: 'fixed', width, bytes: Buffer.from(data.buffer, data.byteOffset, rowCount * width) };
     });
-    return { rowCount, columns };
+    this.targets = this.spareSets.pop() ?? this.allocateSet();
+    let released = false;
+    const release = (): void => {
+      if (released || this.spareSets.length >= SPARE_SETS_MAX) return;
+      released = true;
+      this.spareSets.push(set);
+    };
+    return { chunk: { rowCount, columns }, release };
   }
-}
-
-function copyOf(bytes: Uint8Array, start: number, end: number): Buffer {
-  const copy = Buffer.allocUnsafe(end - start);
-  copy.set(bytes.subarray(start, end));
-  return copy;
 }
 
 function compactFixed(bytes: Uint8Array, width: number, base: number, count: number, rowBad: Uint8Array): number {

@@ -25,10 +25,11 @@ const files = filesFromEnvironment(realFiles, process.env);
 interface ThreadSession {
   readonly converter: RecordConverter;
   readonly metas: readonly ColumnMeta[];
-  readonly unwritten: Map<number, RowChunk[]>;
+  readonly unwritten: Map<number, { readonly rows: RowChunk[]; readonly releases: (() => void)[] }>;
   /** Collected by the converter's onChunk while a piece is converted. */
   parts: PartSummary[];
   rows: RowChunk[];
+  releases: (() => void)[];
   droppedRows: number;
 }
 
@@ -41,11 +42,13 @@ function beginSession(setup: ParseSetup): ThreadSession {
     unwritten: new Map(),
     parts: [],
     rows: [],
+    releases: [],
     droppedRows: 0,
     converter: new RecordConverter({
       plan, delimiter: setup.delimiter, width: setup.width, atomicity: setup.atomicity, skipLev: setup.skipLev,
       chunkRowsMax: setup.chunkRowsMax, recordsToSkip: 0, recordBase: 0, quoteFree: true,
-      onChunk: (chunk) => {
+      onChunk: (chunk, release) => {
+        state.releases.push(release);
         const split = splitByPartition(chunk, setup.layout);
         state.droppedRows += split.droppedRows;
         for (const part of split.parts) {
@@ -65,6 +68,7 @@ async function convertPiece(session: number, seq: number, bytes: Uint8Array, rec
   const converter = state.converter;
   state.parts = [];
   state.rows = [];
+  state.releases = [];
   state.droppedRows = 0;
   try {
     converter.reset(recordsToSkip);
@@ -77,7 +81,7 @@ async function convertPiece(session: number, seq: number, bytes: Uint8Array, rec
     if (error instanceof RecordAbortError) return { kind: 'abort', session, seq, line: error.line, column: error.column };
     return { kind: 'failed', session, seq, error: errorToPayload(error) };
   }
-  state.unwritten.set(seq, state.rows);
+  state.unwritten.set(seq, { rows: state.rows, releases: state.releases });
   return {
     kind: 'done', session, seq, parts: state.parts, droppedRows: state.droppedRows, records: converter.recordsHandled(),
     rowsImported: converter.rowsImported, columnErrors: Array.from(converter.columnErrors), pieceBuffer: bytes.buffer as ArrayBuffer,
@@ -86,15 +90,17 @@ async function convertPiece(session: number, seq: number, bytes: Uint8Array, rec
 
 function writePiece(session: number, seq: number, placements: readonly PartPlacement[]): PieceResult {
   const state = sessions.get(session);
-  const rows = state?.unwritten.get(seq);
-  if (state === undefined || rows === undefined) return { kind: 'write-failed', session, seq, error: errorToPayload(new ImportError('the import was stopped')) };
+  const piece = state?.unwritten.get(seq);
+  if (state === undefined || piece === undefined) return { kind: 'write-failed', session, seq, error: errorToPayload(new ImportError('the import was stopped')) };
   state.unwritten.delete(seq);
-  assert(rows.length === placements.length, 'every part of a piece is placed');
+  assert(piece.rows.length === placements.length, 'every part of a piece is placed');
   try {
-    rows.forEach((chunk, k) => writePlacedPart(files, state.metas, placements[k] as PartPlacement, chunk));
+    piece.rows.forEach((chunk, k) => writePlacedPart(files, state.metas, placements[k] as PartPlacement, chunk));
   } catch (error) {
     return { kind: 'write-failed', session, seq, error: errorToPayload(asStorageError(error)) };
   }
+  // Written: the converter may reuse the buffers of the piece's chunks.
+  for (const release of piece.releases) release();
   return { kind: 'written', session, seq };
 }
 

@@ -44,7 +44,8 @@ export interface RecordConverterOptions {
   readonly recordBase: number;
   /** The input holds no quote character (a parse thread's pieces): complete input takes the plain lexer. */
   readonly quoteFree?: boolean;
-  readonly onChunk: (chunk: RowChunk) => Promise<void> | void;
+  /** Gets each chunk; `release` hands its buffers back for reuse once the consumer no longer reads them. */
+  readonly onChunk: (chunk: RowChunk, release: () => void) => Promise<void> | void;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -131,11 +132,11 @@ export class RecordConverter {
   async flush(): Promise<void> {
     const builder = this.builder;
     if (builder.rowCount === 0) return;
-    const chunk = builder.build();
+    const { chunk, release } = builder.build();
     assert(chunk.columns.length === this.options.plan.outputColumns.length, 'an import chunk has one column per output column');
     assertChunk(chunk, 'import chunk leaving the converter');
     builder.begin();
-    await this.options.onChunk(chunk);
+    await this.options.onChunk(chunk, release);
   }
 
   /** Parses the lexer's rows into the batch, applies the atomicity mode, emits the batch when full. */

@@ -1,6 +1,8 @@
 // The lexer for input known to hold no quote character (the pieces parse threads convert): the same records,
 // fields and counters as lexCsvBlock at the end of input, from one loop over the bytes without quote states.
 // Bytes above every special byte (delimiter, CR, LF) take one comparison, which is most bytes with `,` or TAB.
+// The per-record verdict (header, too long, too wide) repeats lexCsvBlock's on purpose: a shared helper made
+// both loops measurably slower. test/unit/import/plain-lexer.test.ts keeps the two in agreement.
 import { assert } from '../core/assert.js';
 import type { CsvLexer } from './csv-lexer.js';
 

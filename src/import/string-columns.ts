@@ -10,17 +10,24 @@ import { decodeField, parseUuidBytes } from './value-parsers.js';
 /** Worst-case UTF-8 bytes per input byte: an invalid byte becomes U+FFFD (3 bytes). */
 const UTF8_EXPANSION_MAX = 3;
 
+/** Writes a record's int32 length prefix byte by byte (Buffer#writeInt32LE checks its arguments on every call). */
+function writeLength(out: Uint8Array, position: number, length: number): void {
+  out[position] = length & 0xff;
+  out[position + 1] = (length >> 8) & 0xff;
+  out[position + 2] = (length >> 16) & 0xff;
+  out[position + 3] = (length >> 24) & 0xff;
+}
+
 /**
- * Appends the field buf[s, e) as a record at `position` (an empty field is null); returns the position after
- * it. A tight codec loop: the ASCII copy is inline because most fields are a few bytes long.
+ * Appends the field buf[s, e) as a record at `position` of `out` (an empty field is null); returns the position
+ * after it. The caller has reserved 4 + (e - s) * UTF8_EXPANSION_MAX bytes. A tight codec loop: the ASCII copy
+ * is inline because most fields are a few bytes long.
  */
-function appendField(records: TextRecords, position: number, buf: Buffer, s: number, e: number, escaped: number): number {
+function appendField(out: Buffer, position: number, buf: Buffer, s: number, e: number, escaped: number): number {
   if (s === e) {
-    const out = records.reserve(position, 4);
-    out.writeInt32LE(-1, position);
+    writeLength(out, position, -1);
     return position + 4;
   }
-  const out = records.reserve(position, 4 + (e - s) * UTF8_EXPANSION_MAX);
   if (escaped === 0) {
     let bits = 0;
     let p = position + 4;
@@ -30,12 +37,12 @@ function appendField(records: TextRecords, position: number, buf: Buffer, s: num
       out[p++] = b;
     }
     if (bits < 0x80) {
-      out.writeInt32LE(e - s, position);
+      writeLength(out, position, e - s);
       return p;
     }
   }
   const written = out.write(decodeField(buf, s, e, escaped), position + 4, 'utf8');
-  out.writeInt32LE(written, position);
+  writeLength(out, position, written);
   return position + 4 + written;
 }
 
@@ -45,8 +52,13 @@ export function parseTextColumn(job: ParseJob, target: ColumnTarget): number {
   const offsets = records.offsets;
   const { buf, fieldStart, fieldEnd, fieldEscaped, width, rowCount, base } = job;
   let position = offsets[base];
+  let out = records.bytes;
   for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
-    position = appendField(records, position, buf, fieldStart[slot], fieldEnd[slot], fieldEscaped[slot]);
+    const s = fieldStart[slot];
+    const e = fieldEnd[slot];
+    const need = 4 + (e - s) * UTF8_EXPANSION_MAX;
+    if (position + need > out.length) out = records.reserve(position, need);
+    position = appendField(out, position, buf, s, e, fieldEscaped[slot]);
     offsets[base + r + 1] = position;
   }
   return 0;

@@ -54,7 +54,12 @@ export function parseIsoTimestampBytes(buf: Uint8Array, s: number, e: number): n
   }
   let i = s + 19;
   let micros = 0;
-  if (i < e && buf[i] === 0x2e) {
+  if (e - i > 6 && buf[i] === 0x2e && isMicroFraction(buf, i + 1, e)) {
+    // The common case, exactly six fraction digits, read at fixed offsets without a loop.
+    micros = (buf[i + 1] - 48) * 100_000 + (buf[i + 2] - 48) * 10_000 + (buf[i + 3] - 48) * 1_000
+      + (buf[i + 4] - 48) * 100 + (buf[i + 5] - 48) * 10 + (buf[i + 6] - 48);
+    i += 7;
+  } else if (i < e && buf[i] === 0x2e) {
     const fractionStart = ++i;
     let scale = 100_000;
     for (; i < e; i++) {
@@ -69,6 +74,15 @@ export function parseIsoTimestampBytes(buf: Uint8Array, s: number, e: number): n
   if (i === e || (i + 1 === e && buf[i] === 0x5a)) return local;
   const offsetMinutes = parseZoneOffsetMinutes(buf, i, e);
   return offsetMinutes !== offsetMinutes ? NaN : local - offsetMinutes * 60_000_000;
+}
+
+/** buf[f, f + 6) are digits and no digit follows them before e. */
+function isMicroFraction(buf: Uint8Array, f: number, e: number): boolean {
+  const a = buf[f] - 48, b = buf[f + 1] - 48, c = buf[f + 2] - 48, d = buf[f + 3] - 48, g = buf[f + 4] - 48, h = buf[f + 5] - 48;
+  if ((a | (9 - a) | b | (9 - b) | c | (9 - c) | d | (9 - d) | g | (9 - g) | h | (9 - h)) < 0) return false;
+  if (f + 6 === e) return true;
+  const next = buf[f + 6] - 48;
+  return (next | (9 - next)) < 0;
 }
 
 /** Every accepted shape, field by field: date only, no seconds, negative years, … */

@@ -56,7 +56,7 @@ const KEY_TABLE = [
   { name: 'http.text.analysis.max.lines', type: 'int', default: '1000', min: 1, max: 1_000_000, group: 'HTTP server',
     description: 'Lines at the start of an /imp upload sampled to detect the delimiter, header and column types.' },
   { name: 'http.text.parse.thread.count', type: 'int', default: '-1', min: -1, max: 64, group: 'HTTP server',
-    description: 'Threads per worker process that convert large /imp uploads in parallel (started on first use). -1 = one per CPU core; 0 = convert on the request\'s thread.' },
+    description: 'Threads per worker process that convert large /imp uploads in parallel (started on first use). -1 = one per CPU core, at most 4 (every worker process has its own); 0 = convert on the request\'s thread.' },
 
   // HTTP security
   { name: 'http.user', type: 'string', default: null, group: 'HTTP security',

@@ -238,6 +238,9 @@ function toEntry(value: RawValue): ConfigEntry {
   return Object.freeze({ key: value.key.name, envName: envNameForKey(value.key.name), value: masked, source: value.source });
 }
 
+/** Default parse threads per worker process: enough for one upload to use the cores of a small machine. */
+const PARSE_THREADS_DEFAULT_MAX = 4;
+
 function parseThreadCount(configured: number, cpuCount: number): number {
-  return configured === -1 ? Math.max(1, cpuCount) : configured;
+  return configured === -1 ? Math.max(1, Math.min(PARSE_THREADS_DEFAULT_MAX, cpuCount)) : configured;
 }

@@ -72,7 +72,8 @@ function limitValue(expr: Expr): number {
   if (inner.kind !== 'literal') throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
   if (inner.literalType === 'NULL') throw sqlSemanticError('invalid type: NULL', inner.position);
   const value = Number(bindLiteral(inner).value);
-  if (!Number.isFinite(value)) throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
+  // A fraction (`limit 1e-320`, `limit 1.5`) would become a fractional row count downstream.
+  if (!Number.isInteger(value)) throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
   return negative ? -value : value;
 }
 

@@ -2,9 +2,10 @@
 // detects delimiter, header and types, then streams every record into storage-form row chunks of at most
 // batchRowsMax rows, split by partition and handed to onBatch in upload order (awaited, so a slow consumer
 // slows the upload).
-// With a parse pool, records are converted on its threads while the upload has no quotes (see
-// parallel-parse.ts); otherwise, and from the first quote on, by a RecordConverter on this thread. Both give
-// the same rows, counts and errors. Once a call has failed the session stays failed and rethrows that error.
+// With a parse pool, records are converted on its threads while the upload has no quotes, and the threads
+// write them into staging where the pool's placer puts them, bypassing onBatch (see parallel-parse.ts);
+// otherwise, and from the first quote on, a RecordConverter on this thread converts them for onBatch. Both
+// give the same rows, counts and errors. Once a call has failed the session stays failed and rethrows that error.
 import { assert } from '../core/assert.js';
 import { batchRowsMax } from '../core/limits.js';
 import { STORAGE_WIDTH_BYTES, type ColumnType } from '../types/column-type.js';

@@ -9,6 +9,7 @@ import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
 import { parseTimestamp, formatTimestamp, formatDate } from '../types/timestamp.js';
 import { parseIpv4, formatIpv4, uuidToBytes } from '../types/uuid-ipv4.js';
 import { formatDouble, formatFloat } from '../types/value-format.js';
+import { writeInt64Words } from '../types/int64-words.js';
 
 /** Reads row `row` of a vector as an expression-domain value (number with NaN null, string|null, boolean). */
 export function vectorValue(vector: Vector, row: number): number | string | boolean | null | Uint8Array {
@@ -148,18 +149,7 @@ function writeInt64(bytes: Buffer, offset: number, value: number): void {
 
 function encodeInt64Numbers(data: Float64Array, rowCount: number): ColumnData {
   const words = new Int32Array(rowCount * 2);
-  for (let row = 0; row < rowCount; row++) {
-    const value = data[row] as number;
-    if (value !== value) {
-      words[2 * row] = 0;
-      words[2 * row + 1] = -2147483648;
-      continue;
-    }
-    const integral = Math.trunc(value);
-    const hi = Math.floor(integral / 4294967296);
-    words[2 * row] = (integral - hi * 4294967296) | 0;
-    words[2 * row + 1] = hi | 0;
-  }
+  for (let row = 0; row < rowCount; row++) writeInt64Words(words, row, Math.trunc(data[row] as number));
   return { kind: 'fixed', width: 8, bytes: Buffer.from(words.buffer) };
 }
 

@@ -5,6 +5,7 @@
 import { assert, assertNever, unreachable } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
 import { INT_NULL } from '../types/nulls.js';
+import { writeInt64Words } from '../types/int64-words.js';
 import type { ColumnTarget, ParseJob } from './column-target.js';
 import { targetFloat64, targetInt32, targetInt64Words } from './column-target.js';
 import { parseIsoTimestampBytes } from './iso-timestamp.js';
@@ -12,7 +13,6 @@ import { parseCharColumn, parseTextColumn, parseUuidColumn, reportBad } from './
 import { compileImportTimestampPattern, type ImportTimestampPattern } from './timestamp-pattern.js';
 import {
   isNanLiteral, parseBooleanBytes, parseDoubleBytes, parseIntBytes, parseIpv4Bytes, parseLongBigBytes, parseLongBytes,
-  writeInt64Words,
 } from './value-parsers.js';
 
 export interface ColumnParser {

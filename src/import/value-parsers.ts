@@ -2,7 +2,6 @@
 // for a number or a timestamp. Failures return NaN (numbers) or a sentinel documented per function; they
 // never throw, because a bad value is data, counted by the caller.
 
-const TWO_POW_32 = 4294967296;
 /** Powers of ten that are exact doubles; m * 10^k is correctly rounded when m < 2^53 and k ≤ 22 (Clinger). */
 const EXACT_POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
@@ -172,18 +171,6 @@ export function parseUuidBytes(buf: Uint8Array, s: number, e: number): string | 
     }
   }
   return latin1(buf, s, e).toLowerCase();
-}
-
-/** Writes a safe integer (or Long.MIN_VALUE for NaN) as two little-endian int32 words of a BigInt64Array view. */
-export function writeInt64Words(words: Int32Array, index: number, value: number): void {
-  if (value !== value) {
-    words[index * 2] = 0;
-    words[index * 2 + 1] = -2147483648;
-    return;
-  }
-  const high = Math.floor(value / TWO_POW_32);
-  words[index * 2] = (value - high * TWO_POW_32) | 0;
-  words[index * 2 + 1] = high | 0;
 }
 
 /** Latin-1 view of bytes; used only on rare paths (slow number forms, validated ASCII text). */

@@ -6,6 +6,7 @@ import { sep } from 'node:path';
 import type { FilesFacade } from '../core/files.js';
 import type { ColumnType } from '../types/column-type.js';
 import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
+import { writeInt64Words } from '../types/int64-words.js';
 import type { ColumnMeta } from './table-meta.js';
 import type { ColumnData, RowChunk } from './row-chunk.js';
 import { varOffsets } from './row-chunk.js';
@@ -89,12 +90,7 @@ export function appendColumn(session: WriteSession, partitionDir: string, column
  */
 export function int64Offsets(offsets: Float64Array, base: number): Uint8Array {
   const words = new Int32Array(offsets.length * 2);
-  for (let row = 0; row < offsets.length; row++) {
-    const value = base + (offsets[row] as number);
-    const high = Math.floor(value / 4294967296);
-    words[row * 2] = (value - high * 4294967296) | 0;
-    words[row * 2 + 1] = high;
-  }
+  for (let row = 0; row < offsets.length; row++) writeInt64Words(words, row, base + (offsets[row] as number));
   return new Uint8Array(words.buffer);
 }
 

@@ -78,6 +78,18 @@ export const realFiles: FilesFacade = {
 };
 
 /**
+ * Removes a directory tree when it can. For leftovers nothing refers to any more (uncommitted partitions,
+ * aborted staging): a failure leaves them to the clean-up at the next start, so callers need not handle it.
+ */
+export function removeTreeQuietly(files: FilesFacade, path: string): void {
+  try {
+    files.removeTree(path);
+  } catch {
+    // Removed at the next start.
+  }
+}
+
+/**
  * fsyncs every file and directory under `root` (fsync acts on the inode, so data written through other
  * descriptors or mmap is flushed too); returns the number of files synced. Used by shutdown and
  * SNAPSHOT PREPARE, whatever the commit mode.

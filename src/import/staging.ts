@@ -3,7 +3,7 @@
 // instead of reaching into storage/.
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { realFiles } from '../core/files.js';
+import { realFiles, removeTreeQuietly } from '../core/files.js';
 import { filesFromEnvironment } from '../core/fault-files.js';
 import { StagingSegmentWriter, stagingRoot, type StagingLayout } from '../storage/staging-segment.js';
 import type { PartitionedRows } from '../storage/partition-split.js';
@@ -67,7 +67,7 @@ export function createImportStaging(dbDir: string, layoutOf: (columns: StagedCol
       } catch {
         // A parse thread may have been creating a file in it: try once more when its write is over (a segment
         // still left without its manifest is removed at the next start).
-        setTimeout(() => removeQuietly(dir), stagingRemoveRetryMs).unref();
+        setTimeout(() => removeTreeQuietly(files, dir), stagingRemoveRetryMs).unref();
       }
     },
   };
@@ -75,11 +75,3 @@ export function createImportStaging(dbDir: string, layoutOf: (columns: StagedCol
 
 /** Delay before a second attempt to remove an aborted segment. */
 const stagingRemoveRetryMs = 1000;
-
-function removeQuietly(dir: string): void {
-  try {
-    files.removeTree(dir);
-  } catch {
-    // Removed at the next start.
-  }
-}

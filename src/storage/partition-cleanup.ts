@@ -2,7 +2,7 @@
 // so readers that pinned them can finish mapping) and, at start-up, leftovers of interrupted commits.
 import { join } from 'node:path';
 import * as fs from 'node:fs';
-import type { FilesFacade } from '../core/files.js';
+import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { partitionVersionGraceMs } from '../core/limits.js';
 import type { TxnState } from './txn-file.js';
 import { partitionDirName } from './txn-file.js';
@@ -12,11 +12,8 @@ const pendingRemovals = new Set<NodeJS.Timeout>();
 export function schedulePartitionRemoval(files: FilesFacade, dir: string): void {
   const timer = setTimeout(() => {
     pendingRemovals.delete(timer);
-    try {
-      files.removeTree(dir);
-    } catch {
-      // Retried at the next start-up by removeUnreferencedEntries.
-    }
+    // A failure is retried at the next start-up by removeUnreferencedEntries.
+    removeTreeQuietly(files, dir);
   }, partitionVersionGraceMs);
   timer.unref();
   pendingRemovals.add(timer);

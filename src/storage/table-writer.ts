@@ -2,7 +2,7 @@
 // atomically replaced _txn), merges out-of-order rows into new partition versions, rewrites partitions.
 // Invariant: nothing a reader can see changes until _txn is replaced; a failed statement leaves _txn as it was.
 import { join } from 'node:path';
-import type { FilesFacade } from '../core/files.js';
+import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
 import type { TableMeta } from './table-meta.js';
 import { decodeTableMeta, encodeTableMeta } from './table-meta.js';
@@ -151,7 +151,8 @@ export class TableWriter {
       this.publishPartitions([...partitions, ...entries].sort((a, b) => a.minTimestamp - b.minTimestamp), nextTxn, this.txnValue.walSeq, superseded);
     } catch (error) {
       this.rollbackSymbols();
-      for (const dir of created) removeQuietly(files, dir);
+      // Not referenced by _txn: a directory the disk refuses to remove now goes at the next start.
+      for (const dir of created) removeTreeQuietly(files, dir);
       throw error;
     }
     const rowsWritten = staged.reduce((sum, partition) => sum + partition.rowCount, rows?.rowCount ?? 0);
@@ -386,13 +387,5 @@ export class TableWriter {
     } catch {
       // The disk refuses even the restore; the next commit replaces the file from the in-memory state again.
     }
-  }
-}
-
-function removeQuietly(files: FilesFacade, dir: string): void {
-  try {
-    files.removeTree(dir);
-  } catch {
-    // Not referenced by _txn: removed at the next start if the disk refuses now.
   }
 }

@@ -10,14 +10,14 @@ import type { ImportCommitRequest, ImportCommitResult } from './writer-client.js
 import { readStagingSegment, type StagedPartition, type StagingSegment } from '../storage/staging-segment.js';
 import type { AdoptedPartition } from '../storage/partition-adoption.js';
 import type { TableMeta, ColumnMeta } from '../storage/table-meta.js';
-import { findColumnIndex } from '../storage/table-meta.js';
+import { storableRows } from '../storage/partition-split.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
 import { concatChunkList, gatherChunk, varValueAsString } from '../storage/row-chunk.js';
 import { nullColumnData } from '../storage/column-files.js';
 import { timestampsOf } from '../storage/partition-layout.js';
 import type { ColumnType } from '../types/column-type.js';
-import { PARTITION_UNITS, type PartitionUnit } from '../types/timestamp.js';
+import { partitionUnitOf } from '../types/timestamp.js';
 import { encodeColumn } from './encode-batch.js';
 import { ImportError } from '../core/errors.js';
 import { columnStemLengthMax, isValidTableName } from '../core/table-names.js';
@@ -34,8 +34,8 @@ function uuidColumn(staged: ColumnData, rowCount: number): ColumnData {
 }
 
 function createTable(engine: Engine, request: ImportCommitRequest, columns: readonly { name: string; type: ColumnType }[]): TableWriter {
-  const partitionBy = (request.partitionBy.toUpperCase() || 'NONE') as PartitionUnit;
-  if (!PARTITION_UNITS.includes(partitionBy)) throw new ImportError(`invalid partitionBy [value=${request.partitionBy}] [table=${request.table}]`);
+  const partitionBy = partitionUnitOf(request.partitionBy);
+  if (partitionBy === undefined) throw new ImportError(`invalid partitionBy [value=${request.partitionBy}] [table=${request.table}]`);
   const metaColumns: ColumnMeta[] = columns.map((column, k) => ({ name: column.name, type: column.type, fileStem: `${(column.name.replace(/[^A-Za-z0-9_$-]/g, '_') || 'col').slice(0, columnStemLengthMax)}.${k}`, indexed: false, symbolCapacity: 256 }));
   let timestampIndex = -1;
   if (request.timestampColumn !== undefined && request.timestampColumn !== '') {
@@ -78,14 +78,8 @@ function chunkOf(meta: TableMeta, sources: Int32Array, staged: RowChunk): { chun
   });
   const chunk: RowChunk = { rowCount, columns };
   if (meta.timestampIndex < 0) return { chunk, dropped: 0 };
-  const timestamps = timestampsOf(columns[meta.timestampIndex] as ColumnData, rowCount);
-  const keep = new Int32Array(rowCount);
-  let kept = 0;
-  for (let row = 0; row < rowCount; row++) {
-    const value = timestamps[row] as number;
-    if (value >= 0 && value !== -9223372036854775808) keep[kept++] = row;
-  }
-  return kept === rowCount ? { chunk, dropped: 0 } : { chunk: gatherChunk(chunk, keep, 0, kept), dropped: rowCount - kept };
+  const kept = storableRows(timestampsOf(columns[meta.timestampIndex] as ColumnData, rowCount));
+  return kept.length === rowCount ? { chunk, dropped: 0 } : { chunk: gatherChunk(chunk, kept, 0, kept.length), dropped: rowCount - kept.length };
 }
 
 /**
@@ -145,10 +139,10 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
     if (created) checkTableName({ name: request.table, position: 0 });
     const writer = created ? createTable(engine, request, segment.columns) : engine.writer(stored as string);
     if (writer === undefined) throw new ImportError(`table does not exist [table=${request.table}]`);
-    const names = segment.columns.map((column) => column.name);
-    if (!created && !names.some((name) => findColumnIndex(writer.meta, name) >= 0)) throw new ImportError(`no column of the file matches the table [table=${request.table}]`);
     const sources = mapStagedColumns(writer.meta, segment.columns);
+    if (!created && sources.every((source) => source < 0)) throw new ImportError(`no column of the file matches the table [table=${request.table}]`);
     const adoptable = adoptablePartitions(writer, segment, sources);
+    const adopted = adoptable.map((partition) => adoptedPartition(writer.meta, segment, partition, sources));
     const rest = segment.partitions.filter((partition) => !adoptable.includes(partition));
     const restRows = rest.reduce((sum, partition) => sum + partition.rowCount, 0);
     if (restRows <= writer.meta.maxUncommittedRows) {
@@ -157,14 +151,14 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
       const rows = encoded.length === 0 ? undefined : concatChunkList(encoded.map((part) => part.chunk));
       const dropped = encoded.reduce((sum, part) => sum + part.dropped, 0);
       if (adoptable.length === 0 && (rows === undefined || rows.rowCount === 0)) return { rowsCommitted: 0, created, rowsDropped: segment.droppedRows + dropped };
-      const result = writer.adoptPartitions(adoptable.map((partition) => adoptedPartition(writer.meta, segment, partition, sources)), rows);
+      const result = writer.adoptPartitions(adopted, rows);
       commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
       return { rowsCommitted: result.rowsWritten, created, rowsDropped: segment.droppedRows + dropped };
     }
     // A large remainder is inserted in commits of maxUncommittedRows rows, after the adopted partitions.
     let committed = 0;
     if (adoptable.length > 0) {
-      const result = writer.adoptPartitions(adoptable.map((partition) => adoptedPartition(writer.meta, segment, partition, sources)));
+      const result = writer.adoptPartitions(adopted);
       committed += result.rowsWritten;
       commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: false, tableRows: result.rowCount });
       await yieldToEventLoop();

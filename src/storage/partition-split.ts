@@ -58,7 +58,7 @@ export function splitByPartition(chunk: RowChunk, layout: StagingLayout): Partit
 }
 
 /** Rows whose designated timestamp a partition can hold (not null, not before 1970). */
-function storableRows(timestamps: Float64Array): Int32Array {
+export function storableRows(timestamps: Float64Array): Int32Array {
   const keep = new Int32Array(timestamps.length);
   let kept = 0;
   for (let row = 0; row < timestamps.length; row++) {

@@ -26,6 +26,12 @@ export type TimeUnit = 'U' | 'T' | 's' | 'm' | 'h' | 'd' | 'w' | 'M' | 'y';
 export type PartitionUnit = 'NONE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
 export const PARTITION_UNITS: readonly PartitionUnit[] = ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
 
+/** The unit a `partitionBy` parameter names (any case; empty = NONE), or undefined for an unknown name. */
+export function partitionUnitOf(text: string): PartitionUnit | undefined {
+  const name = text.toUpperCase() || 'NONE';
+  return PARTITION_UNITS.find((unit) => unit === name);
+}
+
 const PAD2: readonly string[] = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
 const PAD3: readonly string[] = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 

@@ -16,7 +16,7 @@ import { ImportError, SvcError, asStorageError } from '../../core/errors.js';
 import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
 import { reportUnhandled } from '../error-response.js';
 import type { ColumnType } from '../../types/column-type.js';
-import { PARTITION_UNITS, type PartitionUnit } from '../../types/timestamp.js';
+import { partitionUnitOf } from '../../types/timestamp.js';
 import type { ImportAtomicity } from '../../import/import-session.js';
 import type { ActiveImports } from '../active-imports.js';
 
@@ -95,8 +95,8 @@ function existingTable(catalog: Catalog, table: string): ExistingTable | undefin
 function newTableLayout(params: ImportParams, columns: readonly { name: string }[]): StagingLayout {
   const wanted = params.timestamp?.toLowerCase();
   const timestampIndex = wanted === undefined ? -1 : columns.findIndex((column) => column.name.toLowerCase() === wanted);
-  const unit = (params.partitionBy.toUpperCase() || 'NONE') as PartitionUnit;
-  const partitionBy = PARTITION_UNITS.includes(unit) && timestampIndex >= 0 ? unit : 'NONE';
+  const unit = partitionUnitOf(params.partitionBy);
+  const partitionBy = unit !== undefined && timestampIndex >= 0 ? unit : 'NONE';
   return { partitionBy, timestampIndex };
 }
 

@@ -68,11 +68,6 @@ export class StagingSegmentWriter {
     this.metas = stagedColumnMetas(columns);
   }
 
-  /** Column metadata of the staged files, for writers of placed parts. */
-  get columnMetas(): readonly ColumnMeta[] {
-    return this.metas;
-  }
-
   /** Appends rows in storage form (SYMBOL and UUID columns as text records), already split by partition. */
   append(rows: PartitionedRows): void {
     this.addDroppedRows(rows.droppedRows);

@@ -13,6 +13,7 @@ import { nullVector } from './vector-ops.js';
 import { uuidFromBytes } from '../../types/uuid-ipv4.js';
 import type { TimestampInterval } from '../../types/intervals.js';
 import { formatTimestamp } from '../../types/timestamp.js';
+import { int64WordsToNumbers } from '../../types/int64-words.js';
 import { assert } from '../../core/assert.js';
 
 /** Rows [lo, hi) of one partition to scan (binary-searched from intervals by the optimizer). */
@@ -158,20 +159,10 @@ function readInt64Vector(type: ColumnType, bytes: Buffer, start: number, count: 
     type,
     exact: new BigInt64Array(bytes.buffer, bytes.byteOffset + start * 8, count),
     get data(): Float64Array {
-      numbers ??= int64Numbers(new Int32Array(bytes.buffer, bytes.byteOffset + start * 8, count * 2), count);
+      numbers ??= int64WordsToNumbers(new Int32Array(bytes.buffer, bytes.byteOffset + start * 8, count * 2), count);
       return numbers;
     },
   };
-}
-
-function int64Numbers(words: Int32Array, count: number): Float64Array {
-  const numbers = new Float64Array(count);
-  for (let k = 0; k < count; k++) {
-    const hi = words[2 * k + 1] as number;
-    const lo = words[2 * k] as number;
-    numbers[k] = hi === -2147483648 && lo === 0 ? NaN : hi * 4294967296 + (lo >>> 0);
-  }
-  return numbers;
 }
 
 function readUuidVector(bytes: Buffer, start: number, count: number): Vector {

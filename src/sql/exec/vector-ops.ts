@@ -2,6 +2,7 @@
 // (with SYMBOL dictionaries merged when batches carry different ones).
 import type { ValueType } from '../../types/column-type.js';
 import { VECTOR_KIND } from '../../types/column-type.js';
+import { int64WordsToNumbers } from '../../types/int64-words.js';
 import type { ColumnBatch, NumericVectorData, Vector, VectorData } from './batch.js';
 import { allocateVectorData } from './batch.js';
 import { assert } from '../../core/assert.js';
@@ -43,15 +44,7 @@ function lazyInt64Vector(type: Vector['type'], exact: BigInt64Array): Vector {
 }
 
 function int64NumbersOf(exact: BigInt64Array): Float64Array {
-  const count = exact.length;
-  const words = new Int32Array(exact.buffer, exact.byteOffset, count * 2);
-  const numbers = new Float64Array(count);
-  for (let k = 0; k < count; k++) {
-    const hi = words[2 * k + 1] as number;
-    const lo = words[2 * k] as number;
-    numbers[k] = hi === -2147483648 && lo === 0 ? NaN : hi * 4294967296 + (lo >>> 0);
-  }
-  return numbers;
+  return int64WordsToNumbers(new Int32Array(exact.buffer, exact.byteOffset, exact.length * 2), exact.length);
 }
 
 export function gatherVector(vector: Vector, selection: Int32Array, count: number): Vector {

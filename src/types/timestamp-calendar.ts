@@ -156,8 +156,13 @@ export function addMonths(micros: number, months: number): number {
   const timeOfDay = micros - days * MICROS_PER_DAY;
   civilFromDays(days, scratch);
   const monthIndex = scratch.year * 12 + scratch.month - 1 + months;
-  const year = Math.floor(monthIndex / 12);
-  const month = monthIndex - year * 12 + 1;
+  // Past 2^53 months the year and month cannot be told apart exactly (dateadd('M', -9223372036854775807, …)
+  // found by the SQL fuzzer): such a date lies far outside the timestamp range, so it saturates like one.
+  if (!(Math.abs(monthIndex) <= Number.MAX_SAFE_INTEGER)) return monthIndex !== monthIndex ? NaN : monthIndex > 0 ? Infinity : -Infinity;
+  // floorMod is exact where monthIndex / 12 would round: month stays in 1..12.
+  const monthOffset = floorMod(monthIndex, 12);
+  const year = (monthIndex - monthOffset) / 12;
+  const month = monthOffset + 1;
   const day = Math.min(scratch.day, daysInMonth(year, month));
   return daysFromCivil(year, month, day) * MICROS_PER_DAY + timeOfDay;
 }

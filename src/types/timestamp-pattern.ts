@@ -14,6 +14,9 @@ import {
 } from './timestamp-pattern-parse.js';
 import type { PatternOp, PatternToken } from './timestamp-pattern-parse.js';
 
+/** The largest 64-bit timestamp as a double (Long.MAX_VALUE rounds up to 2^63). */
+const INT64_LIMIT = 9223372036854775807;
+
 export interface TimestampPattern {
   format(micros: number): string;
   parse(text: string): number | undefined;
@@ -121,7 +124,9 @@ export function compileTimestampPattern(pattern: string): TimestampPattern {
   });
   return {
     format(micros: number): string {
-      const fields = fillFormatFields(micros);
+      // Past the 64-bit range (±Infinity from saturated month arithmetic) the value saturates as
+      // formatTimestamp's does, instead of formatting NaN fields.
+      const fields = fillFormatFields(micros > INT64_LIMIT ? INT64_LIMIT : micros < -INT64_LIMIT ? -INT64_LIMIT : micros);
       let out = '';
       for (let index = 0; index < pieces.length; index++) out += (pieces[index] as FormatPiece)(fields);
       return out;

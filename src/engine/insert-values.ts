@@ -47,13 +47,23 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
   return targets.map((_, k) => toVector(perColumn[k] as Value[], exacts[k] as (bigint | undefined)[], valueTypes[k] as string[]));
 }
 
+/**
+ * The exact 64-bit value of a number: null and NaN are Long.MIN_VALUE (the null); ±Infinity (a literal like
+ * 1e400) saturates as Java's (long) cast does, where BigInt() would throw (found by the SQL fuzzer).
+ */
+function int64Of(value: number | null): bigint {
+  if (value === null || Number.isNaN(value)) return -9223372036854775808n;
+  if (!Number.isFinite(value)) return value > 0 ? 9223372036854775807n : -9223372036854775807n;
+  return BigInt(Math.trunc(value));
+}
+
 /** Lays out one column's values: all-numeric columns as numbers (LONG with exact values), otherwise text. */
 function toVector(values: readonly Value[], exacts: readonly (bigint | undefined)[], types: readonly string[]): Vector {
   const numeric = values.every((value) => typeof value === 'number' || value === null) && types.some((type) => type !== 'NULL');
   if (numeric) {
     const data = Float64Array.from(values, (value) => (value === null ? NaN : (value as number)));
     const timestampLike = types.every((type) => type === 'TIMESTAMP' || type === 'NULL');
-    const exact = BigInt64Array.from(values, (value, row) => exacts[row] ?? (value === null || Number.isNaN(value) ? -9223372036854775808n : BigInt(Math.trunc(value as number))));
+    const exact = BigInt64Array.from(values, (value, row) => exacts[row] ?? int64Of(value as number | null));
     return { type: timestampLike ? 'TIMESTAMP' : 'LONG', data, exact };
   }
   if (values.every((value) => typeof value === 'boolean' || value === null) && types.some((type) => type === 'BOOLEAN')) {

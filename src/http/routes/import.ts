@@ -117,7 +117,8 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
   let schema: ImportSchema | undefined;
   let session: ImportSession | undefined;
   let dataSeen = false;
-  let schemaRead: Promise<void> = Promise.resolve();
+  /** Set while a schema sent as a file part is still arriving. */
+  let schemaRead: Promise<void> | undefined;
   let segment: ImportStaging | undefined;
   let failed = false;
   let finished = false;
@@ -193,12 +194,20 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
       let text = '';
       schemaRead = new Promise((resolve) => {
         stream.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-        stream.on('end', () => { try { schema = parseSchemaPart(text); } catch (error) { fail(error); } resolve(); });
-        stream.on('error', () => resolve());
+        const done = (): void => {
+          schemaRead = undefined;
+          resolve();
+        };
+        stream.on('end', () => { try { schema = parseSchemaPart(text); } catch (error) { fail(error); } done(); });
+        stream.on('error', done);
       });
       return;
     }
     dataSeen = true;
+    if (schemaRead === undefined) {
+      startData(stream, info.filename);
+      return;
+    }
     // A schema sent as a file part (curl -F schema=@schema.json) may still be arriving: the data waits for it.
     stream.pause();
     void schemaRead.then(() => (failed ? stream.resume() : startData(stream, info.filename)));

@@ -2,6 +2,7 @@
 # Builds a self-contained svc release from this checkout and installs it into a prefix (default /opt/svc):
 #   <prefix>/dist/                compiled service (node <prefix>/dist/main.js -d <root>)
 #   <prefix>/node_modules/        production dependencies only (npm ci --omit=dev)
+#   <prefix>/native/mmap/         the memory-mapping binding (Node-API: one build serves every Node line)
 #   <prefix>/package.json, package-lock.json, README.md, .svc-release
 #   <prefix>/conf/                default server.conf and log.conf (reference copies)
 #   <prefix>/bin/svc              wrapper: exec node <prefix>/dist/main.js "$@"
@@ -80,13 +81,21 @@ mkdir -p "$staging/conf" "$staging/bin" "$staging/systemd" "$staging/deploy"
 cp "$checkout/conf/server.conf" "$checkout/conf/log.conf" "$staging/conf/"
 cp "$checkout/deploy/prometheus.yml" "$checkout/deploy/prometheus-rules.yml" "$checkout/deploy/alertmanager.yml" "$checkout/deploy/haproxy.cfg" "$staging/deploy/"
 cp "$checkout/systemd/svc.env" "$staging/systemd/svc.env"
+# The binding's sources and the install script that builds it (npm ci runs it in the staging tree).
+mkdir -p "$staging/native/mmap" "$staging/scripts"
+cp "$checkout/native/mmap/binding.gyp" "$checkout/native/mmap/mmap.c" "$staging/native/mmap/"
+cp "$checkout/scripts/build-native.mjs" "$staging/scripts/"
 
 if [ -n "$modules_from" ]; then
-  log "copying production packages from $modules_from"
+  log "copying production packages from $modules_from and the checkout's built binding"
   "$node_bin" "$checkout/deploy/copy-production-modules.mjs" "$staging/package-lock.json" "$modules_from" "$staging/node_modules"
+  binding="native/mmap/build/Release/svc_mmap.node"
+  [ -f "$checkout/$binding" ] || { echo "install.sh: $checkout/$binding missing; run npm run build:native" >&2; exit 1; }
+  mkdir -p "$staging/$(dirname "$binding")"
+  cp "$checkout/$binding" "$staging/$binding"
 else
-  log "npm ci --omit=dev (needs the registry and, for the mmap addon, a C++ toolchain)"
-  (cd "$staging" && npm ci --omit=dev --no-audit --no-fund)
+  log "npm ci --omit=dev (needs the registry and, for the memory-mapping binding, a C compiler)"
+  (cd "$staging" && PATH="$(dirname "$node_bin"):$PATH" npm ci --omit=dev --no-audit --no-fund)
 fi
 
 cat > "$staging/bin/svc" <<EOF

@@ -1,18 +1,56 @@
-// The only importer of @riaskov/mmap-io: maps committed column-file ranges read-only into Buffers.
-// A mapping stays valid after its file is renamed or deleted, so readers keep the version they pinned;
-// mappings are released by the garbage collector when no view references them.
+// The one adapter of svc's memory-mapping binding (native/mmap, Node-API): maps committed column-file ranges
+// read-only into Buffers. A mapping stays valid after its file is renamed or deleted, so readers keep the
+// version they pinned; mappings are released (munmap) by the garbage collector when no view references them.
 import { createRequire } from 'node:module';
+import { constants as bufferConstants } from 'node:buffer';
 import * as fs from 'node:fs';
+import { dirname, join } from 'node:path';
+import { StorageError } from '../core/errors.js';
 
-/** The part of the native binding this module uses (its bundled typings do not resolve under NodeNext). */
+/** What native/mmap/mmap.c exports; the adapter uses map and the advice constants. */
 interface MmapBinding {
-  map(size: number, protection: number, flags: number, fd: number, offset: number, advise: number): Buffer;
-  readonly PROT_READ: number;
-  readonly MAP_SHARED: number;
-  readonly MADV_SEQUENTIAL: number;
+  map(sizeBytes: number, fd: number, offsetBytes: number, advice: number): Buffer;
+  advise(buffer: Buffer, advice: number): void;
+  sync(buffer: Buffer): void;
+  pageSize(): number;
+  readonly advice: { readonly normal: number; readonly sequential: number; readonly random: number; readonly willneed: number };
 }
 
-const mmapIo = createRequire(import.meta.url)('@riaskov/mmap-io') as MmapBinding;
+/** Where the binding is built, relative to the package root (the install script runs node-gyp there). */
+const BINDING_PATH = join('native', 'mmap', 'build', 'Release', 'svc_mmap.node');
+/** How many folders up from this file the package root may be: src/storage/ under tsx, dist/storage/ when built. */
+const PACKAGE_ROOT_DEPTH_MAX = 4;
+
+/** The nearest folder above this module holding package.json: the checkout, or an installed release tree. */
+function findPackageRoot(): string {
+  let dir = import.meta.dirname;
+  for (let depth = 0; depth < PACKAGE_ROOT_DEPTH_MAX; depth++) {
+    dir = dirname(dir);
+    if (fs.existsSync(join(dir, 'package.json'))) return dir;
+  }
+  throw new StorageError(`no package.json within ${PACKAGE_ROOT_DEPTH_MAX} folders above ${import.meta.dirname}`);
+}
+
+/** Loads the compiled binding and checks it has the shape this module calls. */
+function loadBinding(): MmapBinding {
+  const path = join(findPackageRoot(), BINDING_PATH);
+  if (!fs.existsSync(path)) {
+    throw new StorageError(`the memory-mapping binding ${path} is not built; run npm run build:native (npm ci and npm install build it)`);
+  }
+  const loaded: unknown = createRequire(import.meta.url)(path);
+  if (!isMmapBinding(loaded)) throw new StorageError(`${path} does not export map, advise, sync, pageSize and advice`);
+  return loaded;
+}
+
+function isMmapBinding(value: unknown): value is MmapBinding {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<Record<keyof MmapBinding, unknown>>;
+  const advice = candidate.advice as Partial<Record<string, unknown>> | null | undefined;
+  return typeof candidate.map === 'function' && typeof candidate.advise === 'function' && typeof candidate.sync === 'function'
+    && typeof candidate.pageSize === 'function' && typeof advice?.['sequential'] === 'number';
+}
+
+const binding = loadBinding();
 
 interface CachedMapping {
   readonly buffer: Buffer;
@@ -68,7 +106,7 @@ function mapAndCache(path: string, sizeBytes: number): Buffer {
   const fd = fs.openSync(path, 'r');
   try {
     const stat = fs.fstatSync(fd);
-    const buffer = mmapIo.map(Math.max(sizeBytes, stat.size), mmapIo.PROT_READ, mmapIo.MAP_SHARED, fd, 0, mmapIo.MADV_SEQUENTIAL);
+    const buffer = mapWhole(path, fd, Math.max(sizeBytes, stat.size));
     const previous = cache.get(path);
     if (previous !== undefined) mappedBytes -= previous.buffer.length;
     mappedBytes += buffer.length;
@@ -76,6 +114,19 @@ function mapAndCache(path: string, sizeBytes: number): Buffer {
     return buffer.subarray(0, sizeBytes);
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** One read-only shared mapping from offset 0; column scans read front to back, hence the sequential advice. */
+function mapWhole(path: string, fd: number, sizeBytes: number): Buffer {
+  // A Buffer cannot be longer than this (4 GiB on Node 20, 2^53 - 1 bytes from Node 22 on).
+  if (sizeBytes > bufferConstants.MAX_LENGTH) {
+    throw new StorageError(`cannot map ${path}: ${sizeBytes} bytes is more than this Node.js allows in one Buffer (${bufferConstants.MAX_LENGTH})`);
+  }
+  try {
+    return binding.map(sizeBytes, fd, 0, binding.advice.sequential);
+  } catch (error) {
+    throw new StorageError(`cannot map ${path} [${error instanceof Error ? error.message : String(error)}]`);
   }
 }
 

@@ -75,7 +75,7 @@ test('install.sh builds a release tree that starts and serves without the checko
   try {
     const installed = run('bash', [join(repoRoot, 'deploy', 'install.sh'), '--prefix', prefix, '--no-root', '--skip-build', '--node-modules-from', join(repoRoot, 'node_modules')]);
     t.is(installed.status, 0, installed.output);
-    for (const path of ['dist/main.js', 'node_modules/express', 'node_modules/@riaskov/mmap-io', 'conf/server.conf', 'conf/log.conf', 'bin/svc', 'systemd/svc.service', 'systemd/svc.env', '.svc-release']) {
+    for (const path of ['dist/main.js', 'node_modules/express', 'native/mmap/build/Release/svc_mmap.node', 'conf/server.conf', 'conf/log.conf', 'bin/svc', 'systemd/svc.service', 'systemd/svc.env', '.svc-release']) {
       t.true(existsSync(join(prefix, path)), `${path} is in the release`);
     }
     t.false(existsSync(join(prefix, 'node_modules', 'typescript')), 'development packages are left out');
@@ -97,7 +97,7 @@ test('install.sh builds a release tree that starts and serves without the checko
       await execOk(server.baseUrl, 'insert into installed values (42)');
       t.deepEqual(await rows(server.baseUrl, 'select x from installed'), [[42]]);
       const paths = mappedPaths(server.process.pid as number);
-      t.true(paths.some((path) => path.startsWith(prefix) && path.endsWith('.node')), 'the mmap addon is loaded from the release');
+      t.true(paths.includes(join(prefix, 'native', 'mmap', 'build', 'Release', 'svc_mmap.node')), 'the memory-mapping binding is loaded from the release');
       t.deepEqual(paths.filter((path) => path.startsWith(repoRoot) || path.startsWith('/work/main')), [], 'nothing is loaded from the checkout');
     } finally {
       t.is(await server.stop(), 0);

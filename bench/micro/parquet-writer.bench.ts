@@ -145,7 +145,7 @@ async function duckdbCopy(threads: number, codec: ParquetWrittenCodec): Promise<
 async function main(): Promise<void> {
   await loadParquetCodecs();
   const batches = standardBatches();
-  for (const codec of ['SNAPPY', 'ZSTD'] as const) {
+  for (const codec of ['SNAPPY', 'ZSTD', 'LZ4_RAW'] as const) {
     const duck1 = await duckdbCopy(1, codec);
     const duck2 = await duckdbCopy(2, codec);
     writeInProcess(batches, codec);

@@ -3,8 +3,6 @@
 // configuration, and start the primary (which forks the workers) or, in a forked process, a worker.
 import cluster from 'node:cluster';
 import { resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { loadServerConfig } from './config/server-config.js';
 import { SvcError } from './core/errors.js';
 import { runPrimary } from './cluster/primary.js';
@@ -14,6 +12,7 @@ import { getLogger } from './log/logger.js';
 import { unhandledErrorChannel } from './core/diagnostics.js';
 import { acquireRootLock } from './cluster/root-lock.js';
 import { realFiles } from './core/files.js';
+import { releaseVersion } from './core/release-version.js';
 
 interface CommandLine {
   readonly rootDir: string;
@@ -35,19 +34,9 @@ function parseCommandLine(args: readonly string[]): CommandLine {
   return { rootDir: resolve(rootDir), debug, ...(logConfPath === undefined ? {} : { logConfPath: resolve(logConfPath) }) };
 }
 
-function readVersion(): string {
-  try {
-    const packagePath = fileURLToPath(new URL('../package.json', import.meta.url));
-    const parsed: unknown = JSON.parse(readFileSync(packagePath, 'utf8'));
-    return typeof parsed === 'object' && parsed !== null && typeof (parsed as Record<string, unknown>)['version'] === 'string' ? String((parsed as Record<string, unknown>)['version']) : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
 async function main(): Promise<void> {
   const commandLine = parseCommandLine(process.argv.slice(2));
-  const version = readVersion();
+  const version = releaseVersion();
   const config = loadServerConfig({ rootDir: commandLine.rootDir, env: process.env, createMissing: cluster.isPrimary });
   if (cluster.isPrimary) {
     // The lock comes first: a refused second start must not touch the root, not even its log directory.

@@ -34,5 +34,9 @@ export function buildHttpDeps(config: ServerConfig, parts: HttpDepsParts): HttpD
     authenticate: createAuthenticator({ credentials, tokens: parts.tokens }),
     limits: { concurrentRequestsMax: config.httpConcurrentRequestsMax, bodyBytesMax: config.httpRequestBodyBytesMax },
     publicDir: join(config.rootDir, 'public'),
+    ilp: {
+      httpEnabled: config.ilpHttpEnabled, tcpEnabled: config.ilpTcpEnabled, lineBytesMax: config.ilpHttpLineBytesMax,
+      autoCreateTables: config.ilpAutoCreateTables, autoCreateColumns: config.ilpAutoCreateColumns, partitionBy: config.ilpDefaultPartitionBy,
+    },
   };
 }

@@ -1,6 +1,6 @@
 // Worker side of writes: a WriterClient over process.send. Requests carry ids; replies resolve them.
 // A bound on requests in flight and a timeout keep a stuck primary from piling work up in a worker.
-import type { ImportCommitRequest, ImportCommitResult, WriteResult, WriterClient } from '../engine/writer-client.js';
+import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult, WriterClient } from '../engine/writer-client.js';
 import type { PrimaryToWorker, WorkerToPrimary } from './ipc.js';
 import { errorFromPayload, SvcError } from '../core/errors.js';
 import { ipcInFlightMax, ipcTimeoutMs } from '../core/limits.js';
@@ -33,6 +33,10 @@ export class IpcWriterClient implements WriterClient {
 
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {
     return this.request((id) => ({ type: 'svc:import-commit', id, request })) as Promise<ImportCommitResult>;
+  }
+
+  ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
+    return this.request((id) => ({ type: 'svc:ilp-commit', id, request })) as Promise<IlpCommitResult>;
   }
 
   async importAbort(segmentDir: string): Promise<void> {

@@ -1,12 +1,13 @@
 // Every IPC message between the primary and its workers, as a discriminated union, with narrowing parsers:
 // messages enter as unknown and are checked before use. Only cluster/ sends or receives them.
 import type { ErrorPayload } from '../core/errors.js';
-import type { ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
+import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 
 export type WorkerToPrimary =
   | { readonly type: 'svc:write'; readonly id: number; readonly sql: string; readonly timeoutMs: number }
   | { readonly type: 'svc:import-commit'; readonly id: number; readonly request: ImportCommitRequest }
   | { readonly type: 'svc:import-abort'; readonly id: number; readonly segmentDir: string }
+  | { readonly type: 'svc:ilp-commit'; readonly id: number; readonly request: IlpCommitRequest }
   | { readonly type: 'svc:log'; readonly record: unknown }
   | { readonly type: 'svc:metrics-reply'; readonly requestId: number; readonly snapshot: unknown }
   | { readonly type: 'svc:unhandled-error'; readonly message: string }
@@ -14,7 +15,7 @@ export type WorkerToPrimary =
   | { readonly type: 'svc:ready' };
 
 export type PrimaryToWorker =
-  | { readonly type: 'svc:reply'; readonly id: number; readonly ok: true; readonly result: WriteResult | ImportCommitResult | null }
+  | { readonly type: 'svc:reply'; readonly id: number; readonly ok: true; readonly result: WriteResult | ImportCommitResult | IlpCommitResult | null }
   | { readonly type: 'svc:reply'; readonly id: number; readonly ok: false; readonly error: ErrorPayload }
   | { readonly type: 'svc:metrics-request'; readonly requestId: number }
   /** The whole token list after a service-account change; `tokens` is narrowed by the worker (parseTokenEntries). */
@@ -25,13 +26,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:import-abort', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:ready']);
+const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:import-abort', 'svc:ilp-commit', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:ready']);
 const PRIMARY_TYPES = new Set(['svc:reply', 'svc:metrics-request', 'svc:tokens', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !WORKER_TYPES.has(value['type'])) return undefined;
-  if ((value['type'] === 'svc:write' || value['type'] === 'svc:import-commit' || value['type'] === 'svc:import-abort') && typeof value['id'] !== 'number') return undefined;
+  if ((value['type'] === 'svc:write' || value['type'] === 'svc:import-commit' || value['type'] === 'svc:import-abort' || value['type'] === 'svc:ilp-commit') && typeof value['id'] !== 'number') return undefined;
   if (value['type'] === 'svc:write' && typeof value['sql'] !== 'string') return undefined;
   if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
   return value as unknown as WorkerToPrimary;

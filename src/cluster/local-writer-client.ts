@@ -1,6 +1,6 @@
 // Single-process mode: the WriterClient calls the writer service directly, through the same code path
 // the IPC requests take in the primary.
-import type { ImportCommitRequest, ImportCommitResult, WriteResult, WriterClient } from '../engine/writer-client.js';
+import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult, WriterClient } from '../engine/writer-client.js';
 import type { WriterService } from './writer-service.js';
 
 export class LocalWriterClient implements WriterClient {
@@ -12,6 +12,10 @@ export class LocalWriterClient implements WriterClient {
 
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {
     return this.service.importCommit(request);
+  }
+
+  ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
+    return this.service.ilpCommit(request);
   }
 
   importAbort(segmentDir: string): Promise<void> {

@@ -158,6 +158,12 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: W
         (error: unknown) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: false, error: replyError(error) }),
       );
       return;
+    case 'svc:ilp-commit':
+      service.ilpCommit(message.request).then(
+        (result) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result }),
+        (error: unknown) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: false, error: replyError(error) }),
+      );
+      return;
     case 'svc:import-abort':
       void service.importAbort(message.segmentDir).then(() => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result: null }));
       return;

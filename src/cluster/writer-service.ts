@@ -5,7 +5,9 @@
 // The queue passes through the snapshot gate: between SNAPSHOT PREPARE and COMPLETE, writes wait here.
 import type { Engine } from '../engine/engine.js';
 import { executeWrite } from '../engine/write-executor.js';
-import type { ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
+import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
+import { commitIlpGroup } from '../engine/ilp-commit.js';
+import { ilpPendingRequestsMax } from '../core/limits.js';
 import { commitImport } from '../engine/import-commit.js';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
@@ -45,6 +47,8 @@ export class WriterService {
   /** A PREPARE is queued and not yet run: a second one is refused like one arriving after it ran. */
   private preparePending = false;
   private readonly accounts: AccountsBinding | undefined;
+  /** ILP requests waiting for the next group commit. */
+  private ilpWaiting: { readonly request: IlpCommitRequest; readonly resolve: (result: IlpCommitResult) => void; readonly reject: (error: unknown) => void }[] = [];
 
   constructor(private readonly engine: Engine, options: { readonly snapshotTimeoutMs: number; readonly accounts?: AccountsBinding }) {
     this.snapshot = new SnapshotGate(options.snapshotTimeoutMs);
@@ -107,6 +111,48 @@ export class WriterService {
       return Promise.reject(error);
     }
     return this.enqueue(() => commitImport(this.engine, request)).catch((error: unknown) => Promise.reject(asStorageError(error)));
+  }
+
+  /**
+   * ILP requests that arrive while the writer is busy wait together and are committed as one group (one
+   * insert, so one WAL append and fsync, per table). Past the bound the request is refused with 503, which
+   * the official clients retry.
+   */
+  ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
+    try {
+      this.checkStagedFile(request.stagedFile);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.ilpWaiting.length >= ilpPendingRequestsMax) {
+      return Promise.reject(new SvcError('SVC_OVERLOADED', `the commit queue is full [pending=${this.ilpWaiting.length}]`, 503));
+    }
+    return new Promise((resolveCommit, rejectCommit) => {
+      this.ilpWaiting.push({ request, resolve: resolveCommit, reject: rejectCommit });
+      if (this.ilpWaiting.length === 1) void this.enqueue(() => this.commitIlpWaiting()).catch(() => undefined);
+    });
+  }
+
+  private commitIlpWaiting(): void {
+    const group = this.ilpWaiting;
+    this.ilpWaiting = [];
+    let outcomes: (IlpCommitResult | Error)[];
+    try {
+      outcomes = commitIlpGroup(this.engine, group.map((entry) => entry.request));
+    } catch (error) {
+      for (const entry of group) entry.reject(asStorageError(error));
+      return;
+    }
+    group.forEach((entry, k) => {
+      const outcome = outcomes[k];
+      if (outcome === undefined || outcome instanceof Error) entry.reject(outcome ?? new SvcError('SVC_INTERNAL', 'no outcome for an ILP request', 500));
+      else entry.resolve(outcome);
+    });
+  }
+
+  /** Staged files arrive over IPC: only files under db/.staging/ are ever read or deleted. */
+  private checkStagedFile(path: string): void {
+    if (!resolve(path).startsWith(stagingRoot(this.engine.dbDir) + sep)) throw new SvcError('SVC_ILP_INVALID', 'invalid staged file path', 400);
   }
 
   importAbort(segmentDir: string): Promise<void> {

@@ -6,7 +6,7 @@
 export type KeyType = 'string' | 'int' | 'boolean' | 'duration' | 'size' | 'enum' | 'address' | 'double';
 
 /** Headings of the generated server.conf and README table, in display order. */
-export const KEY_GROUPS = ['HTTP server', 'HTTP security', 'Health and metrics server', 'Queries', 'Storage', 'Process'] as const;
+export const KEY_GROUPS = ['HTTP server', 'HTTP security', 'Health and metrics server', 'Queries', 'Storage', 'Line protocol (ILP)', 'Process'] as const;
 export type KeyGroup = (typeof KEY_GROUPS)[number];
 
 export interface ServerKey {
@@ -97,6 +97,32 @@ const KEY_TABLE = [
     description: 'WAL segment size after which the writer starts a new segment once the current one is applied.' },
   { name: 'snapshot.prepare.timeout', type: 'duration', default: '5m', min: 1000, max: 3_600_000, group: 'Storage',
     description: 'How long SNAPSHOT PREPARE (or CHECKPOINT CREATE) holds writes back waiting for SNAPSHOT COMPLETE; after it writes resume and COMPLETE reports the copy as not consistent.' },
+
+  // Line protocol (ILP)
+  { name: 'line.http.enabled', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
+    description: 'Accept InfluxDB line protocol over HTTP: POST /write and /api/v2/write on the main server (GET /ping and /settings answer either way).' },
+  { name: 'line.http.max.line.size', type: 'size', default: '1m', min: 1024, max: 256 * 1024 * 1024, group: 'Line protocol (ILP)',
+    description: 'Longest line accepted over HTTP; a longer one fails its request with 413 request too large. Request bodies themselves are streamed and have no size limit.' },
+  { name: 'line.auto.create.new.tables', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
+    description: 'Create a table a line names that does not exist (designated timestamp `timestamp`, partitioned by line.default.partition.by); false refuses such lines.' },
+  { name: 'line.auto.create.new.columns', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
+    description: 'Add a column a line names that its table lacks, typed by its first value; false refuses such lines.' },
+  { name: 'line.default.partition.by', type: 'enum', default: 'DAY', enumValues: ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'], group: 'Line protocol (ILP)',
+    description: 'Partitioning of tables the line protocol creates.' },
+  { name: 'line.tcp.enabled', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
+    description: 'Accept InfluxDB line protocol over plain TCP on line.tcp.net.bind.to (no replies; a bad line closes the connection).' },
+  { name: 'line.tcp.net.bind.to', type: 'address', default: '0.0.0.0:9009', group: 'Line protocol (ILP)',
+    description: 'Address of the ILP TCP listener, host:port. Port 0 picks a free port.' },
+  { name: 'line.tcp.net.connection.limit', type: 'int', default: '256', min: 1, max: 65536, group: 'Line protocol (ILP)',
+    description: 'ILP TCP connections served at once; more are closed at once and logged.' },
+  { name: 'line.tcp.max.line.size', type: 'size', default: '32k', min: 256, max: 256 * 1024 * 1024, group: 'Line protocol (ILP)', aliases: ['line.tcp.max.measurement.size'],
+    description: 'Longest line accepted over TCP; a longer one closes its connection (logged with the line number).' },
+  { name: 'line.tcp.commit.interval.default', type: 'duration', default: '1000ms', min: 1, max: 3_600_000, group: 'Line protocol (ILP)',
+    description: 'How long rows received over TCP may wait before they are committed; they are committed sooner when a connection has line.tcp.max.uncommitted.size of them.' },
+  { name: 'line.tcp.max.uncommitted.size', type: 'size', default: '16m', min: 64 * 1024, max: 1024 * 1024 * 1024, group: 'Line protocol (ILP)',
+    description: 'Parsed bytes a TCP connection holds before committing them early; bounds the memory of each connection.' },
+  { name: 'line.tcp.auth.db.path', type: 'string', default: null, group: 'Line protocol (ILP)',
+    description: 'File of ECDSA P-256 public keys (`<key id> ec-p-256-sha256 <x> <y>` per line, x and y base64url); when set, every TCP connection must authenticate with one of them before sending lines.' },
 
   // Process
   { name: 'shutdown.drain.timeout', type: 'duration', default: '10s', min: 0, group: 'Process',

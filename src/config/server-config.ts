@@ -77,6 +77,21 @@ export interface ServerConfig {
   readonly o3LagMaxMs: number;
   readonly walSegmentBytesMax: number;
 
+  readonly ilpHttpEnabled: boolean;
+  readonly ilpHttpLineBytesMax: number;
+  readonly ilpAutoCreateTables: boolean;
+  readonly ilpAutoCreateColumns: boolean;
+  readonly ilpDefaultPartitionBy: string;
+  readonly ilpTcpEnabled: boolean;
+  readonly ilpTcpBindHost: string;
+  readonly ilpTcpBindPort: number;
+  readonly ilpTcpConnectionsMax: number;
+  readonly ilpTcpLineBytesMax: number;
+  readonly ilpTcpCommitIntervalMs: number;
+  readonly ilpTcpUncommittedBytesMax: number;
+  /** null = TCP connections need no authentication. */
+  readonly ilpTcpAuthDbPath: string | null;
+
   readonly shutdownDrainTimeoutMs: number;
   readonly snapshotPrepareTimeoutMs: number;
   readonly configValidationStrict: boolean;
@@ -126,6 +141,7 @@ type BuiltFields = Omit<ServerConfig, 'rootDir' | 'confFilePath' | 'confFileCrea
 function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
   const httpBind = read.address('http.net.bind.to');
   const minBind = read.address('http.min.net.bind.to');
+  const tcpBind = read.address('line.tcp.net.bind.to');
   const workerCount = read.int('http.worker.count');
   const httpUser = read.stringOrNull('http.user');
   const httpPassword = read.stringOrNull('http.password');
@@ -162,6 +178,19 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     uncommittedRowsMax: read.int('cairo.max.uncommitted.rows'),
     o3LagMaxMs: read.ms('cairo.o3.max.lag'),
     walSegmentBytesMax: read.bytes('cairo.wal.segment.size'),
+    ilpHttpEnabled: read.boolean('line.http.enabled'),
+    ilpHttpLineBytesMax: read.bytes('line.http.max.line.size'),
+    ilpAutoCreateTables: read.boolean('line.auto.create.new.tables'),
+    ilpAutoCreateColumns: read.boolean('line.auto.create.new.columns'),
+    ilpDefaultPartitionBy: read.enumValue('line.default.partition.by'),
+    ilpTcpEnabled: read.boolean('line.tcp.enabled'),
+    ilpTcpBindHost: tcpBind.host,
+    ilpTcpBindPort: tcpBind.port,
+    ilpTcpConnectionsMax: read.int('line.tcp.net.connection.limit'),
+    ilpTcpLineBytesMax: read.bytes('line.tcp.max.line.size'),
+    ilpTcpCommitIntervalMs: read.ms('line.tcp.commit.interval.default'),
+    ilpTcpUncommittedBytesMax: read.bytes('line.tcp.max.uncommitted.size'),
+    ilpTcpAuthDbPath: read.stringOrNull('line.tcp.auth.db.path'),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
     configValidationStrict: read.boolean('config.validation.strict'),
@@ -177,6 +206,7 @@ interface KeyReader {
   stringOrNull(name: ServerKeyName): string | null;
   address(name: ServerKeyName): BindAddress;
   commitMode(name: ServerKeyName): CommitMode;
+  enumValue(name: ServerKeyName): string;
   unreadKeys(): string[];
 }
 
@@ -227,6 +257,11 @@ function createKeyReader(values: ReadonlyMap<string, RawValue>): KeyReader {
       const mode = COMMIT_MODES.find((candidate) => candidate === value);
       assert(mode !== undefined, `${name} parses to one of its enum values`);
       return mode;
+    },
+    enumValue(name) {
+      const value = take(name, 'enum');
+      assert(typeof value === 'string', `${name} parses to one of its enum values`);
+      return value;
     },
     unreadKeys: () => [...unread],
   };

@@ -16,12 +16,14 @@ export const CHANNEL_NAMES = {
   reader: 'svc:reader',
   workerRestart: 'svc:worker:restart',
   unhandledError: 'svc:error:unhandled',
+  ilp: 'svc:ilp',
+  ilpConnection: 'svc:ilp:connection',
 } as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[keyof typeof CHANNEL_NAMES];
 
 /** Endpoint label values; a closed set so label cardinality stays bounded whatever paths clients send. */
-export const HTTP_ENDPOINTS = ['execute', 'validate', 'export', 'import', 'check', 'other'] as const;
+export const HTTP_ENDPOINTS = ['execute', 'validate', 'export', 'import', 'check', 'write', 'other'] as const;
 export type HttpEndpoint = (typeof HTTP_ENDPOINTS)[number];
 
 /** The endpoints that run a statement or an upload; they also publish svc:query. */
@@ -42,6 +44,23 @@ export interface QueryEvent {
   readonly endpoint: QueryEndpoint;
   readonly outcome: QueryOutcome;
   readonly durationMs: number;
+}
+
+export const ILP_TRANSPORTS = ['http', 'tcp'] as const;
+export type IlpTransport = (typeof ILP_TRANSPORTS)[number];
+
+/** Published once per ILP commit the primary acknowledged (an HTTP request, a TCP connection's batch). */
+export interface IlpCommitEvent {
+  readonly transport: IlpTransport;
+  readonly rows: number;
+  /** From the first byte parsed to the primary's acknowledgement. */
+  readonly commitMs: number;
+}
+
+/** Published when an ILP TCP connection opens (+1) or closes (-1). */
+export interface IlpConnectionEvent {
+  readonly transport: IlpTransport;
+  readonly delta: 1 | -1;
 }
 
 /** Published by the import route after the primary answered the import commit. */
@@ -134,6 +153,8 @@ export const walChannel = typedChannel<WalEvent>(CHANNEL_NAMES.wal);
 export const readerChannel = typedChannel<ReaderEvent>(CHANNEL_NAMES.reader);
 export const workerRestartChannel = typedChannel<WorkerRestartEvent>(CHANNEL_NAMES.workerRestart);
 export const unhandledErrorChannel = typedChannel<UnhandledErrorEvent>(CHANNEL_NAMES.unhandledError);
+export const ilpChannel = typedChannel<IlpCommitEvent>(CHANNEL_NAMES.ilp);
+export const ilpConnectionChannel = typedChannel<IlpConnectionEvent>(CHANNEL_NAMES.ilpConnection);
 
 /** Map a request pathname on :9000 (no query string) to its endpoint label. */
 export function httpEndpointOf(path: string): HttpEndpoint {
@@ -149,6 +170,9 @@ export function httpEndpointOf(path: string): HttpEndpoint {
       return 'import';
     case '/chk':
       return 'check';
+    case '/write':
+    case '/api/v2/write':
+      return 'write';
     default:
       return 'other';
   }

@@ -24,6 +24,9 @@ export const ERROR_CODES = {
   SVC_IPC: 'the primary process did not answer a worker request',
   SVC_ROOT_LOCKED: 'another svc process holds the root directory (lock file svc.lock)',
   SVC_SNAPSHOT: 'a SNAPSHOT or CHECKPOINT statement is out of sequence, or its snapshot expired before COMPLETE',
+  SVC_ILP_INVALID: 'an ILP line could not be parsed or does not fit the table (bad syntax, type conflict, bad name)',
+  SVC_ILP_NOT_SUPPORTED: 'an ILP request asks for something svc does not do (precision, Content-Encoding, field type)',
+  SVC_ILP_TOO_LARGE: 'an ILP line is longer than its transport\'s line size limit',
   SVC_INTERNAL: 'a bug: an invariant did not hold',
 } as const;
 

@@ -32,3 +32,7 @@ export const sampleFillRowsMax = 20_000_000;
 export const paddedTextLengthMax = 1 << 24;
 /** Rows of an adopted import partition whose SYMBOL text is read and resolved to keys at a time. */
 export const adoptSymbolRowsMax = 1_048_576;
+/** ILP requests the primary holds waiting for its next group commit; more are refused with 503 (clients retry). */
+export const ilpPendingRequestsMax = 512;
+/** Tables one ILP request (or one TCP commit) may write. */
+export const ilpTablesPerRequestMax = 1000;

@@ -15,7 +15,7 @@ import { alterColumnType } from './ddl-column-type.js';
 import { dropPartitions } from './ddl-partitions.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { checkTableName } from './table-name.js';
-import { columnStemLengthMax } from '../core/table-names.js';
+import { uniqueStem } from './column-stems.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */
 const DEFAULT_SYMBOL_CAPACITY = 256;
@@ -27,15 +27,6 @@ function columnMeta(name: string, type: ColumnType, stem: string, def?: ColumnDe
     ...(def?.cached === undefined ? {} : { symbolCached: def.cached }),
     ...(def?.indexCapacity === undefined ? {} : { indexCapacity: def.indexCapacity }),
   };
-}
-
-function uniqueStem(name: string, taken: Set<string>): string {
-  // Stems are file names: a 300-character column name is fine, a 300-character file name is not.
-  const base = (name.replace(/[^A-Za-z0-9_$-]/g, '_') || 'col').slice(0, columnStemLengthMax);
-  let stem = base;
-  for (let k = 1; taken.has(stem.toLowerCase()); k++) stem = `${base}.${k}`;
-  taken.add(stem.toLowerCase());
-  return stem;
 }
 
 function columnsFromDefs(defs: readonly ColumnDef[]): ColumnMeta[] {

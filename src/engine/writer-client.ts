@@ -1,5 +1,7 @@
 // The WriterClient contract: how HTTP code asks the primary to change data or structure. Plain data only,
 // so the same interface works in-process (single-process mode) and over IPC (workers).
+import type { ColumnType } from '../types/column-type.js';
+import type { StagedChunkRef } from '../storage/staged-chunks.js';
 
 export type WriteResult =
   | { readonly kind: 'ddl' }
@@ -25,11 +27,35 @@ export interface ImportCommitResult {
   readonly rowsDropped: number;
 }
 
+/** The rows one ILP request wrote to one table: the chunk's columns are the designated timestamp (when named), then `columns`. */
+export interface IlpTableBatch {
+  readonly table: string;
+  /** The designated timestamp the rows carry (the chunk's first column); absent for a table without one. */
+  readonly timestampColumn?: string;
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType }[];
+  readonly chunk: StagedChunkRef;
+}
+
+export interface IlpCommitRequest {
+  /** The staged-chunks file under db/.staging/ holding every table's rows. */
+  readonly stagedFile: string;
+  readonly tables: readonly IlpTableBatch[];
+  /** Partitioning of the tables this request creates (line.default.partition.by). */
+  readonly partitionBy: string;
+}
+
+export interface IlpCommitResult {
+  readonly rowsCommitted: number;
+  readonly tablesCreated: number;
+}
+
 export interface WriterClient {
   /** Executes a write statement (DDL, INSERT, UPDATE) given as text; the primary re-parses and binds it. */
   executeWrite(sql: string): Promise<WriteResult>;
   /** Merges a staging segment into a table and commits it. */
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult>;
+  /** Commits the rows of one ILP request, all of its tables or none (auto-creating tables and columns first). */
+  ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult>;
   /** Discards a staging segment. */
   importAbort(segmentDir: string): Promise<void>;
 }

@@ -11,6 +11,8 @@ import { handleImport } from './routes/import.js';
 import { handleExport } from './routes/export.js';
 import type { ExportRouteDeps } from './routes/export.js';
 import type { ImportRouteDeps } from './routes/import.js';
+import { handleIlpWrite, type IlpRouteDeps } from './routes/ilp-write.js';
+import { handlePing, handleSettings } from './routes/settings.js';
 import { reportUnhandled } from './error-response.js';
 import { staticFileHandlers } from './static-files.js';
 import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
@@ -36,7 +38,7 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\r\n`);
 }
 
-export type HttpDeps = ExportRouteDeps & ImportRouteDeps & {
+export type HttpDeps = ExportRouteDeps & ImportRouteDeps & IlpRouteDeps & {
   readonly authenticate: Authenticator;
   readonly limits: RequestLimits;
   /** The root's public/ directory, served before the bundled console (static-files.ts). */
@@ -44,6 +46,7 @@ export type HttpDeps = ExportRouteDeps & ImportRouteDeps & {
 };
 
 const IMPORT_PATHS = new Set(['/imp', '/upload']);
+const ILP_WRITE_PATHS = new Set(['/write', '/api/v2/write']);
 
 export function createHttpHandler(deps: HttpDeps): RequestHandler {
   const app = express();
@@ -51,6 +54,7 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
   app.use(...staticFileHandlers(deps.publicDir));
   app.use((_req, res) => sendText(res, 404, 'Not Found'));
   const gate = new ConcurrencyGate(deps.limits.concurrentRequestsMax);
+  const settingsDeps = { readOnly: deps.readOnly, ilpHttpEnabled: deps.ilp.httpEnabled, ilpTcpEnabled: deps.ilp.tcpEnabled };
 
   return (req, res) => {
     const started = process.hrtime.bigint();
@@ -59,10 +63,13 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
       httpRequestChannel.publish({ endpoint: httpEndpointOf(path), status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
     });
     try {
+      // QuestDB's clients ask these before they send credentials: they answer without any (settings.ts).
+      if (path === '/settings') return handleSettings(req.method ?? 'GET', res, settingsDeps);
+      if (path === '/ping') return handlePing(req.method ?? 'GET', res);
       if (!gate.admit(res)) return;
       const principal = authenticateRequest(req, res, deps.authenticate);
       if (principal === undefined) return;
-      if (IMPORT_PATHS.has(path) || !hasBody(req)) {
+      if (IMPORT_PATHS.has(path) || (ILP_WRITE_PATHS.has(path) && deps.ilp.httpEnabled) || !hasBody(req)) {
         dispatch(req, res, path, principal);
         return;
       }
@@ -108,6 +115,10 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
         return;
       }
       handleImport(req, res, deps);
+      return;
+    }
+    if (ILP_WRITE_PATHS.has(path) && deps.ilp.httpEnabled) {
+      handleIlpWrite(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
       return;
     }
     if (FAULT_INJECTION && path === '/__test/unhandled') throw new Error('injected fault for tests');

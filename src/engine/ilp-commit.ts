@@ -1,0 +1,176 @@
+// Primary side of ILP ingestion: commits a group of requests that waited for the writer at the same time.
+// First every request's structure is settled (tables created, columns added, as QuestDB does even when the
+// rows then fail), then each request's rows are laid out in its tables' current columns, then each table gets
+// ONE insert of every request's rows: one WAL append and one fsync for the whole group. A request that fails
+// before the inserts (its table changed under it, its staged file is unreadable) commits nothing and does not
+// hold the others back.
+import type { Engine } from './engine.js';
+import type { IlpCommitRequest, IlpCommitResult, IlpTableBatch } from './writer-client.js';
+import type { ColumnMeta, TableMeta } from '../storage/table-meta.js';
+import type { TableWriter } from '../storage/table-writer.js';
+import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
+import { concatChunkList, varValueAsString } from '../storage/row-chunk.js';
+import { readStagedChunks } from '../storage/staged-chunks.js';
+import { nullColumnData } from '../storage/column-files.js';
+import { encodeColumn } from './encode-batch.js';
+import { uniqueStem } from './column-stems.js';
+import { partitionUnitOf } from '../types/timestamp.js';
+import { isValidTableName } from '../core/table-names.js';
+import { SvcError, asStorageError } from '../core/errors.js';
+import { commitChannel } from '../core/diagnostics.js';
+import { removeTreeQuietly } from '../core/files.js';
+
+/** QuestDB's cairo.default.symbol.capacity. */
+const DEFAULT_SYMBOL_CAPACITY = 256;
+
+interface PreparedTable {
+  readonly writer: TableWriter;
+  readonly batch: IlpTableBatch;
+  readonly chunk: RowChunk;
+}
+
+function invalid(message: string): SvcError {
+  return new SvcError('SVC_ILP_INVALID', message, 400);
+}
+
+function findColumn(meta: TableMeta, name: string): number {
+  const lower = name.toLowerCase();
+  return meta.columns.findIndex((column) => column.name.toLowerCase() === lower);
+}
+
+function newColumn(name: string, type: ColumnMeta['type'], stem: string): ColumnMeta {
+  return { name, type, fileStem: stem, indexed: false, symbolCapacity: DEFAULT_SYMBOL_CAPACITY };
+}
+
+function createTable(engine: Engine, batch: IlpTableBatch, partitionByText: string): TableWriter {
+  const partitionBy = partitionUnitOf(partitionByText);
+  if (partitionBy === undefined) throw new SvcError('SVC_CONFIG', `invalid line.default.partition.by [value=${partitionByText}]`, 500);
+  if (!isValidTableName(batch.table)) throw invalid(`table: ${batch.table}; invalid table name`);
+  const stems = new Set<string>();
+  // QuestDB puts the designated timestamp of a table the line protocol creates last.
+  const named = batch.timestampColumn === undefined ? batch.columns : [...batch.columns, { name: batch.timestampColumn, type: 'TIMESTAMP' as const }];
+  const columns = named.map((column) => newColumn(column.name, column.type, uniqueStem(column.name, stems)));
+  const timestampIndex = batch.timestampColumn === undefined ? -1 : columns.length - 1;
+  const options = engine.options;
+  const meta: TableMeta = {
+    formatVersion: 1, tableId: engine.allocateTableId(), name: batch.table, columns, timestampIndex,
+    partitionBy: timestampIndex < 0 ? 'NONE' : partitionBy, walEnabled: timestampIndex >= 0, structureVersion: 0,
+    maxUncommittedRows: options.uncommittedRowsMax, o3MaxLagMs: options.o3LagMaxMs, dedupKeys: [],
+  };
+  return engine.createTable(meta);
+}
+
+/** The table of a batch with every column the batch writes (created or added now if missing). */
+function settleStructure(engine: Engine, batch: IlpTableBatch, partitionBy: string): TableWriter {
+  const stored = engine.catalog.resolveName(batch.table);
+  if (stored === undefined) return createTable(engine, batch, partitionBy);
+  const writer = engine.writer(stored);
+  if (writer === undefined) throw invalid(`table: ${batch.table}; table does not exist`);
+  const meta = writer.meta;
+  const designated = meta.columns[meta.timestampIndex];
+  if ((batch.timestampColumn === undefined) !== (designated === undefined)
+    || (designated !== undefined && designated.name.toLowerCase() !== batch.timestampColumn?.toLowerCase())) {
+    throw invalid(`table: ${batch.table}; the designated timestamp of the table changed while the request was parsed`);
+  }
+  const added: ColumnMeta[] = [];
+  const stems = new Set(meta.columns.map((column) => column.fileStem.toLowerCase()));
+  for (const column of batch.columns) {
+    const index = findColumn(meta, column.name);
+    const existing = meta.columns[index];
+    if (existing === undefined) {
+      if (!added.some((other) => other.name.toLowerCase() === column.name.toLowerCase())) {
+        added.push(newColumn(column.name, column.type, uniqueStem(`${column.name}.${meta.structureVersion + 1}`, stems)));
+      }
+    } else if (existing.type !== column.type) {
+      throw invalid(`table: ${batch.table}, column: ${column.name}; cast error from protocol type: ${column.type} to column type: ${existing.type}`);
+    }
+  }
+  if (added.length > 0) writer.replaceMeta({ ...meta, columns: [...meta.columns, ...added], structureVersion: meta.structureVersion + 1 });
+  return writer;
+}
+
+/** UUID values travel as canonical text; the column files hold 16 bytes per value. */
+function uuidColumn(staged: ColumnData, rowCount: number): ColumnData {
+  if (staged.kind === 'fixed') return staged;
+  const values = new Array<string | null>(rowCount);
+  for (let row = 0; row < rowCount; row++) values[row] = varValueAsString(staged, row);
+  return encodeColumn({ type: 'UUID', data: values }, rowCount, 'UUID', 0);
+}
+
+/** The batch's rows with one column per table column, nulls where the request sent nothing. */
+function layOut(meta: TableMeta, batch: IlpTableBatch, staged: RowChunk): RowChunk {
+  const rowCount = staged.rowCount;
+  const offset = batch.timestampColumn === undefined ? 0 : 1;
+  const columns = meta.columns.map((column, k): ColumnData => {
+    if (k === meta.timestampIndex) return staged.columns[0] as ColumnData;
+    const source = batch.columns.findIndex((candidate) => candidate.name.toLowerCase() === column.name.toLowerCase());
+    if (source < 0) return nullColumnData(column.type, rowCount);
+    const data = staged.columns[source + offset] as ColumnData;
+    return column.type === 'UUID' ? uuidColumn(data, rowCount) : data;
+  });
+  return { rowCount, columns };
+}
+
+/** Reads a request's rows and settles its structure; the staged file is removed whatever happens. */
+function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: IlpTableBatch[]; writers: TableWriter[]; chunks: RowChunk[] } {
+  try {
+    const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk));
+    const writers = request.tables.map((batch) => settleStructure(engine, batch, request.partitionBy));
+    return { tables: [...request.tables], writers, chunks };
+  } finally {
+    removeTreeQuietly(engine.options.files, request.stagedFile);
+  }
+}
+
+/** Commits a group of requests; each gets its result or its error, in order. */
+export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] {
+  const outcomes: (IlpCommitResult | Error)[] = requests.map(() => ({ rowsCommitted: 0, tablesCreated: 0 }));
+  const namesBefore = new Set(engine.tableNames().map((name) => name.toLowerCase()));
+  const prepared: (ReturnType<typeof prepareRequest> | undefined)[] = requests.map((request, k) => {
+    try {
+      return prepareRequest(engine, request);
+    } catch (error) {
+      outcomes[k] = failure(error);
+      return undefined;
+    }
+  });
+  // Rows are laid out after every request's structure change, so all chunks of a table have the same columns.
+  const byWriter = new Map<TableWriter, { requests: number[]; tables: PreparedTable[] }>();
+  prepared.forEach((entry, k) => {
+    if (entry === undefined) return;
+    try {
+      const tables = entry.tables.map((batch, t): PreparedTable => {
+        const writer = entry.writers[t] as TableWriter;
+        return { writer, batch, chunk: layOut(writer.meta, batch, entry.chunks[t] as RowChunk) };
+      });
+      for (const table of tables) {
+        const group = byWriter.get(table.writer) ?? { requests: [], tables: [] };
+        group.requests.push(k);
+        group.tables.push(table);
+        byWriter.set(table.writer, group);
+      }
+    } catch (error) {
+      outcomes[k] = failure(error);
+    }
+  });
+  const rows = new Float64Array(requests.length);
+  for (const [writer, group] of byWriter) {
+    try {
+      const result = writer.insert(concatChunkList(group.tables.map((table) => table.chunk)));
+      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+      group.requests.forEach((k, index) => { rows[k] = (rows[k] as number) + (group.tables[index] as PreparedTable).chunk.rowCount; });
+    } catch (error) {
+      for (const k of group.requests) outcomes[k] = failure(error);
+    }
+  }
+  return outcomes.map((outcome, k) => {
+    if (outcome instanceof Error) return outcome;
+    const created = requests[k]?.tables.filter((batch) => !namesBefore.has(batch.table.toLowerCase())).length ?? 0;
+    return { rowsCommitted: rows[k] as number, tablesCreated: created };
+  });
+}
+
+function failure(error: unknown): Error {
+  const converted = asStorageError(error);
+  return converted instanceof Error ? converted : new SvcError('SVC_INTERNAL', String(converted), 500);
+}

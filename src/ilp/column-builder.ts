@@ -1,0 +1,160 @@
+// Growable column buffers that ILP lines are parsed straight into, in storage form: fixed-width values
+// little-endian (the same bytes as a <column>.d file), text as [int32 length][utf8] records with row offsets.
+// A builder always holds exactly `rowCount` committed values plus at most the current row's value; a row that
+// turns out incomplete (the rest of it is in the next network chunk) is cut off again with truncate().
+import { assert } from '../core/assert.js';
+import type { ColumnType } from '../types/column-type.js';
+import { STORAGE_WIDTH_BYTES } from '../types/column-type.js';
+import type { ColumnData } from '../storage/row-chunk.js';
+
+const INITIAL_ROWS = 256;
+const INITIAL_TEXT_BYTES = 4096;
+
+/** Fixed-width values of one column, with typed views of the same bytes for the hot writes. */
+export class FixedColumnBuilder {
+  readonly kind = 'fixed';
+  readonly width: number;
+  bytes: Uint8Array;
+  f64: Float64Array;
+  f32: Float32Array;
+  i32: Int32Array;
+  i16: Int16Array;
+  /** Values written so far (committed rows plus the current row's value, if set). */
+  length = 0;
+
+  constructor(readonly type: ColumnType, rows: number = INITIAL_ROWS) {
+    this.width = STORAGE_WIDTH_BYTES[type];
+    assert(this.width > 0, 'a fixed column builder holds a fixed-width type');
+    const buffer = new ArrayBuffer(Math.max(rows, INITIAL_ROWS) * this.width);
+    this.bytes = new Uint8Array(buffer);
+    this.f64 = new Float64Array(buffer, 0, buffer.byteLength >> 3);
+    this.f32 = new Float32Array(buffer, 0, buffer.byteLength >> 2);
+    this.i32 = new Int32Array(buffer, 0, buffer.byteLength >> 2);
+    this.i16 = new Int16Array(buffer, 0, buffer.byteLength >> 1);
+  }
+
+  /** Makes room for one more value; returns its index. */
+  next(): number {
+    if ((this.length + 1) * this.width > this.bytes.length) this.grow();
+    return this.length++;
+  }
+
+  private grow(): void {
+    const buffer = new ArrayBuffer(this.bytes.length * 2);
+    const bytes = new Uint8Array(buffer);
+    bytes.set(this.bytes);
+    this.bytes = bytes;
+    this.f64 = new Float64Array(buffer, 0, buffer.byteLength >> 3);
+    this.f32 = new Float32Array(buffer, 0, buffer.byteLength >> 2);
+    this.i32 = new Int32Array(buffer, 0, buffer.byteLength >> 2);
+    this.i16 = new Int16Array(buffer, 0, buffer.byteLength >> 1);
+  }
+
+  truncate(rows: number): void {
+    assert(rows <= this.length, 'truncate only shortens a column');
+    this.length = rows;
+  }
+
+  /** Appends the type's null sentinel. */
+  appendNull(): void {
+    const index = this.next();
+    writeFixedNull(this, index);
+  }
+
+  sizeBytes(): number {
+    return this.length * this.width;
+  }
+
+  toColumnData(): ColumnData {
+    return { kind: 'fixed', width: this.width, bytes: Buffer.from(this.bytes.buffer, 0, this.length * this.width) };
+  }
+}
+
+/** The null of each fixed-width type, as QuestDB stores it. BOOLEAN, BYTE and SHORT have none: 0 (false). */
+function writeFixedNull(builder: FixedColumnBuilder, index: number): void {
+  switch (builder.type) {
+    case 'INT': builder.i32[index] = -2147483648; return;
+    case 'LONG': case 'DATE': case 'TIMESTAMP':
+      builder.i32[index * 2] = 0;
+      builder.i32[index * 2 + 1] = -2147483648;
+      return;
+    case 'DOUBLE': builder.f64[index] = NaN; return;
+    case 'FLOAT': builder.f32[index] = NaN; return;
+    default: builder.bytes.fill(0, index * builder.width, (index + 1) * builder.width);
+  }
+}
+
+/** Variable-size values (VARCHAR, STRING, and SYMBOL before its keys are resolved): length-prefixed records. */
+export class VarColumnBuilder {
+  readonly kind = 'var';
+  bytes: Buffer;
+  /** Start of each record; offsets[length] is the end of the last one. */
+  offsets: Float64Array;
+  length = 0;
+  end = 0;
+
+  constructor(readonly type: ColumnType, rows: number = INITIAL_ROWS) {
+    this.bytes = Buffer.allocUnsafe(INITIAL_TEXT_BYTES);
+    this.offsets = new Float64Array(Math.max(rows, INITIAL_ROWS) + 1);
+  }
+
+  /** Reserves a record of `sizeBytes` payload bytes; returns where the payload starts. The length prefix is written. */
+  reserve(sizeBytes: number): number {
+    if (this.length + 2 > this.offsets.length) {
+      const offsets = new Float64Array(this.offsets.length * 2);
+      offsets.set(this.offsets);
+      this.offsets = offsets;
+    }
+    const needed = this.end + 4 + sizeBytes;
+    if (needed > this.bytes.length) {
+      const bytes = Buffer.allocUnsafe(Math.max(needed, this.bytes.length * 2));
+      this.bytes.copy(bytes, 0, 0, this.end);
+      this.bytes = bytes;
+    }
+    this.offsets[this.length] = this.end;
+    this.bytes.writeInt32LE(sizeBytes, this.end);
+    const payload = this.end + 4;
+    this.end = payload + sizeBytes;
+    this.length++;
+    this.offsets[this.length] = this.end;
+    return payload;
+  }
+
+  /** Shrinks the last record to `sizeBytes` (an escaped value turned out shorter than its raw bytes). */
+  shrinkLast(sizeBytes: number): void {
+    const start = this.offsets[this.length - 1] as number;
+    this.bytes.writeInt32LE(sizeBytes, start);
+    this.end = start + 4 + sizeBytes;
+    this.offsets[this.length] = this.end;
+  }
+
+  appendNull(): void {
+    this.reserve(0);
+    this.bytes.writeInt32LE(-1, this.end - 4);
+  }
+
+  truncate(rows: number): void {
+    assert(rows <= this.length, 'truncate only shortens a column');
+    this.length = rows;
+    this.end = this.offsets[rows] as number;
+  }
+
+  sizeBytes(): number {
+    return this.end + (this.length + 1) * 8;
+  }
+
+  toColumnData(): ColumnData {
+    return { kind: 'var', bytes: this.bytes.subarray(0, this.end), offsets: this.offsets.slice(0, this.length + 1) };
+  }
+}
+
+export type ColumnBuilder = FixedColumnBuilder | VarColumnBuilder;
+
+/** SYMBOL values travel as text until the primary resolves their keys; UUID as canonical text, encoded at commit. */
+export function isTextBuilt(type: ColumnType): boolean {
+  return STORAGE_WIDTH_BYTES[type] === 0 || type === 'SYMBOL' || type === 'UUID';
+}
+
+export function createColumnBuilder(type: ColumnType, rows?: number): ColumnBuilder {
+  return isTextBuilt(type) ? new VarColumnBuilder(type, rows) : new FixedColumnBuilder(type, rows);
+}

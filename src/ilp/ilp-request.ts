@@ -1,0 +1,99 @@
+// One ILP commit unit (an HTTP request, or what a TCP connection sent since its last commit): lines are parsed
+// into column builders; once the builders hold more than a bound, their rows move to a staged file under
+// db/.staging/ and the builders are reused, so a worker's memory stays bounded however large the body.
+// commitRequest() stages the rest and describes it for the primary; the primary deletes the file.
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import type { IlpCommitRequest, IlpTableBatch } from '../engine/writer-client.js';
+import type { Catalog } from '../storage/catalog.js';
+import type { TableMeta } from '../storage/table-meta.js';
+import { StagedChunksWriter } from '../storage/staged-chunks.js';
+import { stagingRoot } from '../storage/staging-segment.js';
+import { IlpParser } from './line-parser.js';
+import type { TimestampUnit } from './ilp-numbers.js';
+import { ilpTablesPerRequestMax } from '../core/limits.js';
+
+export interface IlpIngestOptions {
+  readonly dbDir: string;
+  readonly catalog: Catalog;
+  readonly lineBytesMax: number;
+  readonly autoCreateTables: boolean;
+  readonly autoCreateColumns: boolean;
+  readonly partitionBy: string;
+  /** Parsed bytes held in memory before they move to the staged file. */
+  readonly spillBytes: number;
+}
+
+/** The table's structure as committed now, or undefined. */
+export function lookupTableMeta(catalog: Catalog, name: string): TableMeta | undefined {
+  const stored = catalog.resolveName(name);
+  return stored === undefined ? undefined : catalog.openSnapshot(stored)?.meta;
+}
+
+export class IlpRequest {
+  private readonly parser: IlpParser;
+  private staged: StagedChunksWriter | undefined;
+  private readonly batches: IlpTableBatch[] = [];
+
+  constructor(private readonly options: IlpIngestOptions, precision: TimestampUnit) {
+    this.parser = new IlpParser({
+      precision, lineBytesMax: options.lineBytesMax, autoCreateTables: options.autoCreateTables,
+      autoCreateColumns: options.autoCreateColumns, tablesMax: ilpTablesPerRequestMax,
+      lookupTable: (name) => lookupTableMeta(options.catalog, name),
+      nowMicros: () => Date.now() * 1000,
+    });
+  }
+
+  /** Rows parsed so far. */
+  get rows(): number {
+    return this.parser.rows;
+  }
+
+  /** Parses a chunk of the body (throws IlpError on the first bad line). */
+  feed(chunk: Buffer): void {
+    this.parser.feed(chunk);
+    if (this.parser.sizeBytes() > this.options.spillBytes) this.spill();
+  }
+
+  /** The body ended; parses its last line. */
+  finish(): void {
+    this.parser.finish();
+  }
+
+  private spill(): void {
+    const tables = this.parser.tables();
+    if (tables.length === 0) return;
+    if (this.staged === undefined) {
+      const dir = stagingRoot(this.options.dbDir);
+      fs.mkdirSync(dir, { recursive: true });
+      this.staged = new StagedChunksWriter(join(dir, `ilp-${randomUUID()}.chunks`));
+    }
+    const refs = this.staged.append(tables.map((table) => table.toChunk()));
+    tables.forEach((table, k) => {
+      const chunk = refs[k];
+      if (chunk === undefined) return;
+      this.batches.push({
+        table: table.name,
+        ...(table.timestampName === undefined ? {} : { timestampColumn: table.timestampName }),
+        columns: table.columns.map((column) => ({ name: column.name, type: column.type })),
+        chunk,
+      });
+    });
+    this.parser.resetRows();
+  }
+
+  /** Stages every parsed row and describes them for the primary; undefined when the body held no rows. */
+  commitRequest(): IlpCommitRequest | undefined {
+    this.spill();
+    const staged = this.staged;
+    if (staged === undefined) return undefined;
+    staged.close();
+    return { stagedFile: staged.path, tables: [...this.batches], partitionBy: this.options.partitionBy };
+  }
+
+  /** Drops what was staged: the request failed before its commit was sent. */
+  discard(): void {
+    this.staged?.discard();
+  }
+}

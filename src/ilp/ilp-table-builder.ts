@@ -1,0 +1,165 @@
+// The rows one request sends to one table, in column form. Columns are the table's existing ones (their
+// types fixed by the catalog snapshot the request started from) or new ones (typed by their first value).
+// Rows are opened and closed one at a time: a value set twice in a row keeps the first (QuestDB's rule),
+// columns a row leaves out get nulls, and an unfinished row can be cut off again.
+import type { ColumnType } from '../types/column-type.js';
+import type { TableMeta } from '../storage/table-meta.js';
+import { createColumnBuilder, type ColumnBuilder, FixedColumnBuilder } from './column-builder.js';
+import { IlpValueError } from './ilp-errors.js';
+import type { RowChunk } from '../storage/row-chunk.js';
+import { assert } from '../core/assert.js';
+
+/** Name of the designated timestamp of a table the line protocol creates. */
+export const ILP_TIMESTAMP_COLUMN = 'timestamp';
+/** QuestDB's cairo.max.file.name.length, which bounds column names too. */
+const COLUMN_NAME_LENGTH_MAX = 127;
+/** Characters QuestDB refuses in column names (they would break SQL or file names). */
+const COLUMN_NAME_FORBIDDEN = /[\u0000-\u001f.?,'"\\/:()+\-*%~\u007f\ufeff]/;
+
+export function isValidIlpColumnName(name: string): boolean {
+  return name.length > 0 && name.length <= COLUMN_NAME_LENGTH_MAX && !COLUMN_NAME_FORBIDDEN.test(name);
+}
+
+export interface IlpColumn {
+  readonly name: string;
+  /** The name's bytes as the last line spelled it, for the byte-compare fast path. */
+  readonly nameBytes: Buffer;
+  readonly type: ColumnType;
+  /** Added by this request (not in the catalog snapshot it started from). */
+  readonly isNew: boolean;
+  readonly builder: ColumnBuilder;
+}
+
+export interface IlpTableOptions {
+  readonly autoCreateColumns: boolean;
+}
+
+export class IlpTableBuilder {
+  readonly columns: IlpColumn[] = [];
+  private readonly byName = new Map<string, IlpColumn>();
+  /** Existing columns not used yet by this request, by lower-case name. */
+  private readonly existing = new Map<string, ColumnType>();
+  /** The designated timestamp column, always written. Undefined for a table without one. */
+  readonly timestamp: FixedColumnBuilder | undefined;
+  readonly timestampName: string | undefined;
+  /** The column found at each field position of the previous line: lines of one client repeat their order. */
+  private readonly fieldOrder: (IlpColumn | undefined)[] = [];
+  rowCount = 0;
+
+  /** `meta` undefined: a table this request creates. */
+  constructor(readonly name: string, readonly nameBytes: Buffer, readonly meta: TableMeta | undefined, private readonly options: IlpTableOptions) {
+    if (meta === undefined) {
+      this.timestampName = ILP_TIMESTAMP_COLUMN;
+      this.timestamp = new FixedColumnBuilder('TIMESTAMP');
+      return;
+    }
+    for (const column of meta.columns) this.existing.set(column.name.toLowerCase(), column.type);
+    const designated = meta.columns[meta.timestampIndex];
+    this.timestampName = designated?.name;
+    this.timestamp = designated === undefined ? undefined : new FixedColumnBuilder('TIMESTAMP');
+  }
+
+  get isNew(): boolean {
+    return this.meta === undefined;
+  }
+
+  /**
+   * The column named by bytes [start, end) of `bytes` at field position `position` of the line, or undefined
+   * when the name is new (the caller then calls addColumn with the decoded name).
+   */
+  findByBytes(bytes: Uint8Array, start: number, end: number, position: number): IlpColumn | undefined {
+    const guess = this.fieldOrder[position];
+    if (guess !== undefined && bytesEqual(guess.nameBytes, bytes, start, end)) return guess;
+    const found = this.byName.get(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8').toLowerCase());
+    if (found !== undefined) this.fieldOrder[position] = found;
+    return found;
+  }
+
+  /** The column of a decoded name (escaped names take this path), creating its builder on first use. */
+  findOrAdd(name: string, nameBytes: Buffer, valueType: ColumnType, position: number): IlpColumn {
+    const lower = name.toLowerCase();
+    let column = this.byName.get(lower);
+    if (column === undefined) column = this.addColumn(name, lower, nameBytes, valueType);
+    this.fieldOrder[position] = column;
+    return column;
+  }
+
+  private addColumn(name: string, lower: string, nameBytes: Buffer, valueType: ColumnType): IlpColumn {
+    if (this.timestampName !== undefined && lower === this.timestampName.toLowerCase()) {
+      throw new IlpValueError(`table: ${this.name}, column: ${name}; the designated timestamp is set by the line's timestamp, not by a field`);
+    }
+    const existingType = this.existing.get(lower);
+    if (existingType === undefined) {
+      if (!this.options.autoCreateColumns && !this.isNew) throw new IlpValueError(`table: ${this.name}, column: ${name}; column does not exist, creating new columns is disabled`);
+      if (!isValidIlpColumnName(name)) throw new IlpValueError(`table: ${this.name}; invalid column name: ${name}`);
+    }
+    const type = existingType ?? valueType;
+    const builder = createColumnBuilder(type, this.rowCount + 1);
+    for (let row = 0; row < this.rowCount; row++) builder.appendNull();
+    const column: IlpColumn = { name: existingType === undefined ? name : this.existingName(lower, name), nameBytes, type, isNew: existingType === undefined, builder };
+    this.columns.push(column);
+    this.byName.set(lower, column);
+    return column;
+  }
+
+  private existingName(lower: string, fallback: string): string {
+    return this.meta?.columns.find((column) => column.name.toLowerCase() === lower)?.name ?? fallback;
+  }
+
+  /** Whether `column` already has a value in the row being built (a repeated field name: the first wins). */
+  isSet(column: IlpColumn): boolean {
+    return column.builder.length > this.rowCount;
+  }
+
+  /** Closes the row: the designated timestamp is written and every column it left out gets a null. */
+  endRow(timestampMicros: number): void {
+    const timestamp = this.timestamp;
+    if (timestamp !== undefined) {
+      const index = timestamp.next();
+      const high = Math.floor(timestampMicros / 4294967296);
+      timestamp.i32[index * 2] = (timestampMicros - high * 4294967296) | 0;
+      timestamp.i32[index * 2 + 1] = high | 0;
+    }
+    const row = this.rowCount;
+    const columns = this.columns;
+    for (let k = 0; k < columns.length; k++) {
+      const builder = (columns[k] as IlpColumn).builder;
+      if (builder.length === row) builder.appendNull();
+    }
+    this.rowCount = row + 1;
+  }
+
+  /** Forgets the values of the row being built (its line continues in the next chunk of the body). */
+  discardRow(): void {
+    const rows = this.rowCount;
+    for (const column of this.columns) if (column.builder.length > rows) column.builder.truncate(rows);
+    if (this.timestamp !== undefined && this.timestamp.length > rows) this.timestamp.truncate(rows);
+  }
+
+  /** Empties every column (its rows went to the staged file), keeping the columns and their types. */
+  reset(): void {
+    for (const column of this.columns) column.builder.truncate(0);
+    this.timestamp?.truncate(0);
+    this.rowCount = 0;
+  }
+
+  sizeBytes(): number {
+    let total = this.timestamp === undefined ? 0 : this.timestamp.sizeBytes();
+    for (const column of this.columns) total += column.builder.sizeBytes();
+    return total;
+  }
+
+  /** The rows as a chunk of the columns this request wrote: the designated timestamp first, then `columns`. */
+  toChunk(): RowChunk {
+    for (const column of this.columns) assert(column.builder.length === this.rowCount, 'every built column holds one value per row');
+    const data = this.columns.map((column) => column.builder.toColumnData());
+    return { rowCount: this.rowCount, columns: this.timestamp === undefined ? data : [this.timestamp.toColumnData(), ...data] };
+  }
+}
+
+function bytesEqual(name: Buffer, bytes: Uint8Array, start: number, end: number): boolean {
+  const length = name.length;
+  if (end - start !== length) return false;
+  for (let k = 0; k < length; k++) if (name[k] !== bytes[start + k]) return false;
+  return true;
+}

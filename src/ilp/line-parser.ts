@@ -1,0 +1,373 @@
+// InfluxDB line protocol, as QuestDB's clients write it (text protocol 1, and protocol 2's binary doubles),
+// parsed straight from the network chunks into column builders: no object per row, no string per number.
+// A line cut by a chunk boundary is parsed again, whole, once the next chunk arrives; the part of it already
+// written into the builders is cut off first. The first bad line stops the request: the caller commits nothing.
+import type { TableMeta } from '../storage/table-meta.js';
+import { isValidTableName } from '../core/table-names.js';
+import { IlpTableBuilder, type IlpColumn } from './ilp-table-builder.js';
+import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
+import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
+import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeText, writeTimestamp } from './ilp-values.js';
+
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const COMMA = 44;
+const EQUALS = 61;
+const QUOTE = 34;
+const HASH = 35;
+const BACKSLASH = 92;
+/** Protocol 2 binary field: `name==` then the entity type byte. */
+const BINARY_DOUBLE = 16;
+const BINARY_ARRAY = 14;
+/** The line is not complete in the bytes at hand. */
+const INCOMPLETE = -1;
+const NEWLINE = Buffer.from('\n');
+const BOOLEAN_WORDS = new Map<string, boolean>([
+  ['t', true], ['T', true], ['true', true], ['True', true], ['TRUE', true],
+  ['f', false], ['F', false], ['false', false], ['False', false], ['FALSE', false],
+]);
+
+export interface IlpParserOptions {
+  /** Unit of a designated timestamp written without a suffix (HTTP `precision`; nanoseconds by default). */
+  readonly precision: TimestampUnit;
+  readonly lineBytesMax: number;
+  readonly autoCreateTables: boolean;
+  readonly autoCreateColumns: boolean;
+  readonly tablesMax: number;
+  /** The table's structure as committed now, or undefined when no such table exists. */
+  readonly lookupTable: (name: string) => TableMeta | undefined;
+  readonly nowMicros: () => number;
+}
+
+export class IlpParser {
+  private readonly tablesByName = new Map<string, IlpTableBuilder>();
+  private lastTable: IlpTableBuilder | undefined;
+  private carry: Buffer | undefined;
+  /** Lines finished so far, empty and comment lines included: the line being parsed is number lines + 1. */
+  private lines = 0;
+  /** Rows parsed so far, in every table. */
+  rows = 0;
+  private readonly scratch: Int64Words = { low: 0, high: 0, number: 0 };
+
+  constructor(private readonly options: IlpParserOptions) {}
+
+  /** The tables this request wrote rows to. */
+  tables(): IlpTableBuilder[] {
+    return [...this.tablesByName.values()].filter((table) => table.rowCount > 0);
+  }
+
+  /** Empties the builders once their rows are staged; tables and columns keep their types. */
+  resetRows(): void {
+    for (const table of this.tablesByName.values()) table.reset();
+  }
+
+  /** Bytes held in column builders, for the caller's memory bound. */
+  sizeBytes(): number {
+    let total = this.carry?.length ?? 0;
+    for (const table of this.tablesByName.values()) total += table.sizeBytes();
+    return total;
+  }
+
+  /** Parses every complete line of `chunk` (after what is left of the previous one). Throws IlpError. */
+  feed(chunk: Buffer): void {
+    const data = this.carry === undefined ? chunk : Buffer.concat([this.carry, chunk]);
+    this.carry = undefined;
+    const consumed = this.parseLines(data);
+    if (consumed === data.length) return;
+    if (data.length - consumed > this.options.lineBytesMax) throw this.tooLarge();
+    this.carry = Buffer.from(data.subarray(consumed));
+  }
+
+  /** The body ended: its last line needs no newline. */
+  finish(): void {
+    if (this.carry === undefined) return;
+    const data = Buffer.concat([this.carry, NEWLINE]);
+    this.carry = undefined;
+    if (this.parseLines(data) < data.length) throw ilpLineError('unexpected end of the line (an unterminated string?)', this.lines + 1);
+  }
+
+  private tooLarge(): IlpError {
+    return new IlpError('SVC_ILP_TOO_LARGE', `line ${this.lines + 1} is longer than the line size limit [limit=${this.options.lineBytesMax}]`, this.lines + 1, 413);
+  }
+
+  private parseLines(data: Buffer): number {
+    let at = 0;
+    try {
+      while (at < data.length) {
+        const next = this.parseLine(data, at);
+        if (next === INCOMPLETE) break;
+        if (next - at > this.options.lineBytesMax) throw this.tooLarge();
+        at = next;
+      }
+    } catch (error) {
+      if (error instanceof IlpValueError) throw ilpLineError(error.message, this.lines + 1);
+      throw error;
+    }
+    return at;
+  }
+
+  /** Parses the line at `start`; returns where the next line starts, or INCOMPLETE. */
+  private parseLine(data: Buffer, start: number): number {
+    const end = data.length;
+    const first = data[start];
+    if (first === LF || first === CR) return this.endOfLine(data, start);
+    if (first === HASH) {
+      const newline = data.indexOf(LF, start);
+      if (newline < 0) return INCOMPLETE;
+      this.lines++;
+      return newline + 1;
+    }
+    let at = start;
+    let escaped = false;
+    for (; at < end; at++) {
+      const code = data[at];
+      if (code === BACKSLASH) {
+        escaped = true;
+        at++;
+      } else if (code === COMMA || code === SPACE || code === LF || code === CR) break;
+    }
+    if (at >= end) return INCOMPLETE;
+    if (at === start) throw new IlpValueError('table name is missing');
+    const table = this.tableFor(data, start, at, escaped);
+    if (data[at] === LF || data[at] === CR) throw new IlpValueError(`table: ${table.name}; the line has no fields`);
+    const next = this.parseRow(table, data, at);
+    if (next === INCOMPLETE) table.discardRow();
+    else this.rows++;
+    return next;
+  }
+
+  /** After the table name: tags, fields, timestamp. */
+  private parseRow(table: IlpTableBuilder, data: Buffer, from: number): number {
+    let at = from;
+    let position = 0;
+    while (data[at] === COMMA) {
+      at = this.parseTag(table, data, at + 1, position++);
+      if (at === INCOMPLETE) return INCOMPLETE;
+    }
+    if (data[at] !== SPACE) return this.finishRow(table, data, at, NaN);
+    at++;
+    const fields = this.startsField(data, at);
+    if (fields === INCOMPLETE) return INCOMPLETE;
+    if (fields === 1) {
+      at = this.parseFields(table, data, at, position);
+      if (at === INCOMPLETE) return INCOMPLETE;
+      if (data[at] !== SPACE) return this.finishRow(table, data, at, NaN);
+      at++;
+    }
+    return this.parseTimestamp(table, data, at);
+  }
+
+  /** 1 when the text at `at` is a field (a name and `=`), 0 when it is the timestamp. */
+  private startsField(data: Buffer, from: number): number {
+    for (let at = from; at < data.length; at++) {
+      const code = data[at];
+      if (code === BACKSLASH) at++;
+      else if (code === EQUALS) return 1;
+      else if (code === SPACE || code === LF || code === CR || code === COMMA) return 0;
+    }
+    return INCOMPLETE;
+  }
+
+  private parseTag(table: IlpTableBuilder, data: Buffer, from: number, position: number): number {
+    const end = data.length;
+    let at = from;
+    let keyEscaped = false;
+    for (; at < end; at++) {
+      const code = data[at];
+      if (code === BACKSLASH) {
+        keyEscaped = true;
+        at++;
+      } else if (code === EQUALS) break;
+      else if (code === SPACE || code === COMMA || code === LF || code === CR) throw new IlpValueError(`table: ${table.name}; tag without a value`);
+    }
+    if (at >= end) return INCOMPLETE;
+    const keyEnd = at++;
+    const valueStart = at;
+    let valueEscaped = false;
+    for (; at < end; at++) {
+      const code = data[at];
+      if (code === BACKSLASH) {
+        valueEscaped = true;
+        at++;
+      } else if (code === COMMA || code === SPACE || code === LF || code === CR) break;
+    }
+    if (at >= end) return INCOMPLETE;
+    if (at === valueStart) throw new IlpValueError(`table: ${table.name}; tag value is empty`);
+    const column = this.column(table, data, from, keyEnd, keyEscaped, 'SYMBOL', position);
+    if (!table.isSet(column)) writeText(table.name, column, 'SYMBOL', data, valueStart, at, valueEscaped);
+    return at;
+  }
+
+  private parseFields(table: IlpTableBuilder, data: Buffer, from: number, firstPosition: number): number {
+    const end = data.length;
+    let at = from;
+    for (let position = firstPosition; ; position++) {
+      const keyStart = at;
+      let keyEscaped = false;
+      for (; at < end; at++) {
+        const code = data[at];
+        if (code === BACKSLASH) {
+          keyEscaped = true;
+          at++;
+        } else if (code === EQUALS) break;
+        else if (code === SPACE || code === COMMA || code === LF || code === CR) throw new IlpValueError(`table: ${table.name}; field without a value`);
+      }
+      if (at + 1 >= end) return INCOMPLETE;
+      at = this.parseFieldValue(table, data, keyStart, at, keyEscaped, at + 1, position);
+      if (at === INCOMPLETE) return INCOMPLETE;
+      if (data[at] !== COMMA) return at;
+      at++;
+    }
+  }
+
+  /** The value at `at` of the field named by [keyStart, keyEnd); returns the position of the delimiter after it. */
+  private parseFieldValue(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
+    const end = data.length;
+    const first = data[at];
+    if (first === QUOTE) {
+      let escaped = false;
+      let close = at + 1;
+      for (; close < end; close++) {
+        const code = data[close];
+        if (code === BACKSLASH) {
+          escaped = true;
+          close++;
+        } else if (code === QUOTE) break;
+      }
+      if (close + 1 >= end) return INCOMPLETE;
+      this.checkDelimiter(table, data[close + 1] as number);
+      const column = this.column(table, data, keyStart, keyEnd, keyEscaped, 'STRING', position);
+      if (!table.isSet(column)) writeText(table.name, column, 'STRING', data, at + 1, close, escaped);
+      return close + 1;
+    }
+    if (first === EQUALS) return this.parseBinaryValue(table, data, keyStart, keyEnd, keyEscaped, at + 1, position);
+    let stop = at;
+    for (; stop < end; stop++) {
+      const code = data[stop];
+      if (code === COMMA || code === SPACE || code === LF || code === CR) break;
+    }
+    if (stop >= end) return INCOMPLETE;
+    if (stop === at) throw new IlpValueError(`table: ${table.name}; field value is missing`);
+    this.writeScalar(table, this.columnKindOf(data, at, stop), data, keyStart, keyEnd, keyEscaped, at, stop, position);
+    return stop;
+  }
+
+  private columnKindOf(data: Buffer, start: number, stop: number): IlpValueKind {
+    const first = data[start];
+    if (first === 116 || first === 84 || first === 102 || first === 70) return 'BOOLEAN';
+    const last = data[stop - 1];
+    if (last === 105) {
+      if (data[start] === 48 && (data[start + 1] === 120 || data[start + 1] === 88)) throw new IlpValueError('LONG256 values (0x...i) are not supported yet');
+      return 'LONG';
+    }
+    if (last === 116 || last === 110) return 'TIMESTAMP';
+    if (last === 100) throw new IlpValueError('DECIMAL values (protocol 3) are not supported yet');
+    return 'FLOAT';
+  }
+
+  private writeScalar(table: IlpTableBuilder, kind: IlpValueKind, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, start: number, stop: number, position: number): void {
+    const column = this.column(table, data, keyStart, keyEnd, keyEscaped, kind, position);
+    if (table.isSet(column)) return;
+    switch (kind) {
+      case 'BOOLEAN': {
+        const value = BOOLEAN_WORDS.get(data.toString('latin1', start, stop));
+        if (value === undefined) throw new IlpValueError(`table: ${table.name}, column: ${column.name}; invalid boolean value`);
+        writeBoolean(table.name, column, value);
+        return;
+      }
+      case 'LONG':
+        parseInt64(data, start, stop - 1, this.scratch);
+        writeLong(table.name, column, this.scratch);
+        return;
+      case 'TIMESTAMP':
+        writeTimestamp(table.name, column, parseTimestampMicros(data, start, stop - 1, data[stop - 1] === 110 ? 'ns' : 'us', this.scratch));
+        return;
+      default:
+        writeDouble(table.name, column, parseDouble(data, start, stop));
+    }
+  }
+
+  /** Protocol 2: `name==` then a type byte and little-endian binary data. */
+  private parseBinaryValue(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
+    if (at >= data.length) return INCOMPLETE;
+    const type = data[at];
+    if (type === BINARY_ARRAY) throw new IlpValueError(`table: ${table.name}; array values are not supported yet (no array column type)`);
+    if (type !== BINARY_DOUBLE) throw new IlpValueError(`table: ${table.name}; unknown binary field type ${String(type)}`);
+    const after = at + 9;
+    if (after >= data.length) return INCOMPLETE;
+    this.checkDelimiter(table, data[after] as number);
+    const column = this.column(table, data, keyStart, keyEnd, keyEscaped, 'FLOAT', position);
+    if (!table.isSet(column)) writeDouble(table.name, column, data.readDoubleLE(at + 1));
+    return after;
+  }
+
+  private checkDelimiter(table: IlpTableBuilder, code: number): void {
+    if (code !== COMMA && code !== SPACE && code !== LF && code !== CR) throw new IlpValueError(`table: ${table.name}; unexpected character after a field value`);
+  }
+
+  private parseTimestamp(table: IlpTableBuilder, data: Buffer, start: number): number {
+    let at = start;
+    for (; at < data.length; at++) {
+      const code = data[at];
+      if (code === LF || code === CR) break;
+      if (code === SPACE) throw new IlpValueError(`table: ${table.name}; unexpected text after the timestamp`);
+    }
+    if (at >= data.length) return INCOMPLETE;
+    if (at === start) throw new IlpValueError(`table: ${table.name}; timestamp is missing after the space`);
+    const suffix = data[at - 1];
+    const micros = suffix === 110 ? parseTimestampMicros(data, start, at - 1, 'ns', this.scratch)
+      : suffix === 116 ? parseTimestampMicros(data, start, at - 1, 'us', this.scratch)
+        : parseTimestampMicros(data, start, at, this.options.precision, this.scratch);
+    if (micros < 0) throw new IlpValueError(`table: ${table.name}; designated timestamp before 1970-01-01 is not supported`);
+    return this.finishRow(table, data, at, micros);
+  }
+
+  /** Closes the row at the line break `at` (the server's clock when `micros` is NaN). */
+  private finishRow(table: IlpTableBuilder, data: Buffer, at: number, micros: number): number {
+    const next = this.endOfLine(data, at);
+    if (next !== INCOMPLETE) table.endRow(micros === micros ? micros : this.options.nowMicros());
+    return next;
+  }
+
+  /** Past the line break at `at` (LF or CR LF); counts the line. */
+  private endOfLine(data: Buffer, at: number): number {
+    if (data[at] === CR) {
+      if (at + 1 >= data.length) return INCOMPLETE;
+      if (data[at + 1] !== LF) throw new IlpValueError('carriage return without a line feed');
+      this.lines++;
+      return at + 2;
+    }
+    this.lines++;
+    return at + 1;
+  }
+
+  private column(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, kind: IlpValueKind, position: number): IlpColumn {
+    if (!keyEscaped) {
+      const found = table.findByBytes(data, keyStart, keyEnd, position);
+      if (found !== undefined) return found;
+    }
+    const name = unescapedString(data, keyStart, keyEnd, keyEscaped, false);
+    return table.findOrAdd(name, Buffer.from(data.subarray(keyStart, keyEnd)), NEW_COLUMN_TYPE[kind], position);
+  }
+
+  private tableFor(data: Buffer, start: number, end: number, escaped: boolean): IlpTableBuilder {
+    const last = this.lastTable;
+    if (last !== undefined && !escaped && last.nameBytes.equals(data.subarray(start, end))) return last;
+    const name = unescapedString(data, start, end, escaped, false);
+    let table = this.tablesByName.get(name.toLowerCase());
+    if (table === undefined) table = this.openTable(name, Buffer.from(data.subarray(start, end)));
+    this.lastTable = table;
+    return table;
+  }
+
+  private openTable(name: string, nameBytes: Buffer): IlpTableBuilder {
+    if (!isValidTableName(name)) throw new IlpValueError(`table: ${name}; invalid table name`);
+    if (this.tablesByName.size >= this.options.tablesMax) throw new IlpValueError(`one request may write at most ${this.options.tablesMax} tables`);
+    const meta = this.options.lookupTable(name);
+    if (meta === undefined && !this.options.autoCreateTables) throw new IlpValueError(`table: ${name}; table does not exist, creating new tables is disabled`);
+    const table = new IlpTableBuilder(meta?.name ?? name, nameBytes, meta, { autoCreateColumns: this.options.autoCreateColumns });
+    this.tablesByName.set(name.toLowerCase(), table);
+    return table;
+  }
+}

@@ -8,6 +8,10 @@ import {
   HTTP_ENDPOINTS,
   httpRequestChannel,
   importRowsChannel,
+  ilpChannel,
+  ilpConnectionChannel,
+  ILP_TRANSPORTS,
+  type IlpTransport,
   QUERY_OUTCOMES,
   queryChannel,
   readerChannel,
@@ -35,6 +39,18 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
       metrics.httpRequests.inc({ endpoint, status: statusLabel(event.status) });
       const seconds = durationSeconds(event.durationMs);
       if (seconds !== undefined) metrics.httpRequestDuration.observe({ endpoint }, seconds);
+      if (endpoint === 'write') metrics.ilpRequests.inc({ status: statusLabel(event.status) });
+    }),
+    ilpChannel.subscribe((event) => {
+      const transport = transportLabel(event.transport);
+      metrics.ilpRows.inc({ transport }, countOf(event.rows));
+      const seconds = durationSeconds(event.commitMs);
+      if (seconds !== undefined) metrics.ilpCommitDuration.observe({ transport }, seconds);
+    }),
+    ilpConnectionChannel.subscribe((event) => {
+      const transport = transportLabel(event.transport);
+      if (event.delta === 1) metrics.ilpConnections.inc({ transport });
+      else if (event.delta === -1) metrics.ilpConnections.dec({ transport });
     }),
     queryChannel.subscribe((event) => {
       const endpoint = endpointLabel(event.endpoint);
@@ -119,6 +135,10 @@ function durationSeconds(durationMs: number): number | undefined {
 
 function endpointLabel(endpoint: string): HttpEndpoint {
   return (HTTP_ENDPOINTS as readonly string[]).includes(endpoint) ? (endpoint as HttpEndpoint) : 'other';
+}
+
+function transportLabel(transport: string): IlpTransport | 'other' {
+  return (ILP_TRANSPORTS as readonly string[]).includes(transport) ? (transport as IlpTransport) : 'other';
 }
 
 function outcomeLabel(outcome: string): QueryOutcome | 'other' {

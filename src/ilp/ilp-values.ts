@@ -40,6 +40,11 @@ function writeNumberAsInt64(builder: FixedColumnBuilder, value: number): void {
   writeWords(builder, (value - high * 4294967296) | 0, high | 0);
 }
 
+/** The nearest double of a 64-bit integer beyond 2^53 (its `number` is NaN there). */
+function int64WordsAsNumber(value: Int64Words): number {
+  return Number(BigInt.asIntN(64, (BigInt(value.high) << 32n) | BigInt(value.low >>> 0)));
+}
+
 /** An integer field (`12i`). */
 export function writeLong(table: string, column: IlpColumn, value: Int64Words): void {
   const builder = column.builder;
@@ -47,8 +52,8 @@ export function writeLong(table: string, column: IlpColumn, value: Int64Words): 
   const number = value.number;
   switch (column.type) {
     case 'LONG': case 'TIMESTAMP': case 'DATE': writeWords(builder, value.low, value.high); return;
-    case 'DOUBLE': builder.f64[builder.next()] = number === number ? number : Number(BigInt.asIntN(64, (BigInt(value.high) << 32n) | BigInt(value.low >>> 0))); return;
-    case 'FLOAT': builder.f32[builder.next()] = number; return;
+    case 'DOUBLE': builder.f64[builder.next()] = number === number ? number : int64WordsAsNumber(value); return;
+    case 'FLOAT': builder.f32[builder.next()] = number === number ? number : int64WordsAsNumber(value); return;
     case 'INT':
       if (!(number >= -2147483647 && number <= 2147483647)) throw castError(table, column, 'LONG');
       builder.i32[builder.next()] = number;

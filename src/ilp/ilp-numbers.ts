@@ -142,12 +142,17 @@ export function parseTimestampMicros(bytes: Uint8Array, start: number, end: numb
     const negative = bytes[start] === CHAR_MINUS;
     const digitsStart = negative || bytes[start] === CHAR_PLUS ? start + 1 : start;
     if (digitsStart === end) throw new IlpValueError('invalid timestamp: no digits');
+    const first = bytes[digitsStart] as number;
+    // parseInt64 below would take a second sign (`--5000n`) and undo the first.
+    if (first < CHAR_0 || first > CHAR_9) throw new IlpValueError(`invalid timestamp: ${JSON.stringify(latin1(bytes, start, end))}`);
     for (let at = Math.max(digitsStart, end - 3); at < end; at++) {
       const code = bytes[at] as number;
       if (code < CHAR_0 || code > CHAR_9) throw new IlpValueError(`invalid timestamp: ${JSON.stringify(latin1(bytes, start, end))}`);
     }
     if (end - digitsStart <= 3) return 0;
     parseInt64(bytes, digitsStart, end - 3, scratch);
+    // Microseconds past 2^53 (after the year 2255) are not exact as a number: NaN would read as "no timestamp".
+    if (scratch.number !== scratch.number) throw new IlpValueError(`timestamp out of range: ${latin1(bytes, start, end).slice(0, 64)}`);
     return negative ? -scratch.number : scratch.number;
   }
   parseInt64(bytes, start, end, scratch);

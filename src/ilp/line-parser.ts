@@ -75,7 +75,7 @@ export class IlpParser {
     this.carry = undefined;
     const consumed = this.parseLines(data);
     if (consumed === data.length) return;
-    if (data.length - consumed > this.options.lineBytesMax) throw this.tooLarge();
+    if (data.length - consumed > this.options.lineBytesMax) throw this.tooLarge(this.lines + 1);
     this.carry = Buffer.from(data.subarray(consumed));
   }
 
@@ -87,8 +87,8 @@ export class IlpParser {
     if (this.parseLines(data) < data.length) throw ilpLineError('unexpected end of the line (an unterminated string?)', this.lines + 1);
   }
 
-  private tooLarge(): IlpError {
-    return new IlpError('SVC_ILP_TOO_LARGE', `line ${this.lines + 1} is longer than the line size limit [limit=${this.options.lineBytesMax}]`, this.lines + 1, 413);
+  private tooLarge(line: number): IlpError {
+    return new IlpError('SVC_ILP_TOO_LARGE', `line ${line} is longer than the line size limit [limit=${this.options.lineBytesMax}]`, line, 413);
   }
 
   private parseLines(data: Buffer): number {
@@ -97,7 +97,8 @@ export class IlpParser {
       while (at < data.length) {
         const next = this.parseLine(data, at);
         if (next === INCOMPLETE) break;
-        if (next - at > this.options.lineBytesMax) throw this.tooLarge();
+        // The line is complete, so it is counted already.
+        if (next - at > this.options.lineBytesMax) throw this.tooLarge(this.lines);
         at = next;
       }
     } catch (error) {

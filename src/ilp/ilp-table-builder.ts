@@ -8,6 +8,7 @@ import { createColumnBuilder, type ColumnBuilder, FixedColumnBuilder } from './c
 import { IlpValueError } from './ilp-errors.js';
 import type { RowChunk } from '../storage/row-chunk.js';
 import { assert } from '../core/assert.js';
+import { isUtf8 } from 'node:buffer';
 
 /** Name of the designated timestamp of a table the line protocol creates. */
 export const ILP_TIMESTAMP_COLUMN = 'timestamp';
@@ -70,7 +71,11 @@ export class IlpTableBuilder {
   findByBytes(bytes: Uint8Array, start: number, end: number, position: number): IlpColumn | undefined {
     const guess = this.fieldOrder[position];
     if (guess !== undefined && bytesEqual(guess.nameBytes, bytes, start, end)) return guess;
-    const found = this.byName.get(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8').toLowerCase());
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start);
+    const name = view.toString('utf8');
+    // Invalid UTF-8 decodes to U+FFFD and would match a column really named so: the decoding path refuses it.
+    if (name.includes('\ufffd') && !isUtf8(view)) return undefined;
+    const found = this.byName.get(name.toLowerCase());
     if (found !== undefined) this.fieldOrder[position] = found;
     return found;
   }

@@ -50,22 +50,37 @@ export function writeLong(table: string, column: IlpColumn, value: Int64Words): 
   const builder = column.builder;
   if (builder.kind !== 'fixed') throw castError(table, column, 'LONG');
   const number = value.number;
+  // next() comes first in each case: it may grow the builder, which replaces its typed views.
   switch (column.type) {
     case 'LONG': case 'TIMESTAMP': case 'DATE': writeWords(builder, value.low, value.high); return;
-    case 'DOUBLE': builder.f64[builder.next()] = number === number ? number : int64WordsAsNumber(value); return;
-    case 'FLOAT': builder.f32[builder.next()] = number === number ? number : int64WordsAsNumber(value); return;
-    case 'INT':
+    case 'DOUBLE': {
+      const index = builder.next();
+      builder.f64[index] = number === number ? number : int64WordsAsNumber(value);
+      return;
+    }
+    case 'FLOAT': {
+      const index = builder.next();
+      builder.f32[index] = number === number ? number : int64WordsAsNumber(value);
+      return;
+    }
+    case 'INT': {
       if (!(number >= -2147483647 && number <= 2147483647)) throw castError(table, column, 'LONG');
-      builder.i32[builder.next()] = number;
+      const index = builder.next();
+      builder.i32[index] = number;
       return;
-    case 'SHORT':
+    }
+    case 'SHORT': {
       if (!(number >= -32768 && number <= 32767)) throw castError(table, column, 'LONG');
-      builder.i16[builder.next()] = number;
+      const index = builder.next();
+      builder.i16[index] = number;
       return;
-    case 'BYTE':
+    }
+    case 'BYTE': {
       if (!(number >= -128 && number <= 127)) throw castError(table, column, 'LONG');
-      builder.bytes[builder.next()] = number & 0xff;
+      const index = builder.next();
+      builder.bytes[index] = number & 0xff;
       return;
+    }
     default: throw castError(table, column, 'LONG');
   }
 }
@@ -73,15 +88,18 @@ export function writeLong(table: string, column: IlpColumn, value: Int64Words): 
 /** A double field (text or protocol 2's binary form). */
 export function writeDouble(table: string, column: IlpColumn, value: number): void {
   const builder = column.builder;
-  if (builder.kind === 'fixed' && column.type === 'DOUBLE') builder.f64[builder.next()] = value;
-  else if (builder.kind === 'fixed' && column.type === 'FLOAT') builder.f32[builder.next()] = value;
-  else throw castError(table, column, 'FLOAT');
+  if (builder.kind !== 'fixed' || (column.type !== 'DOUBLE' && column.type !== 'FLOAT')) throw castError(table, column, 'FLOAT');
+  // The index first: `builder.f64[builder.next()]` would read the view before next() grows (replaces) it.
+  const index = builder.next();
+  if (column.type === 'DOUBLE') builder.f64[index] = value;
+  else builder.f32[index] = value;
 }
 
 export function writeBoolean(table: string, column: IlpColumn, value: boolean): void {
   const builder = column.builder;
   if (builder.kind !== 'fixed' || column.type !== 'BOOLEAN') throw castError(table, column, 'BOOLEAN');
-  builder.bytes[builder.next()] = value ? 1 : 0;
+  const index = builder.next();
+  builder.bytes[index] = value ? 1 : 0;
 }
 
 /** A timestamp field (`123t` µs, `123n` ns), already in microseconds. */
@@ -112,7 +130,8 @@ export function writeText(table: string, column: IlpColumn, kind: 'STRING' | 'SY
   if (builder.kind === 'fixed' && column.type === 'CHAR' && kind === 'STRING') {
     const text = unescapedString(bytes, start, end, escaped, true);
     if (text.length !== 1) throw castError(table, column, kind);
-    builder.i16[builder.next()] = text.charCodeAt(0);
+    const index = builder.next();
+    builder.i16[index] = text.charCodeAt(0);
     return;
   }
   throw castError(table, column, kind);

@@ -16,6 +16,9 @@ const TWO_POW_32 = 4294967296;
 const POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 /** Digits that always fit a double exactly (10^15 < 2^53). */
 const EXACT_DIGITS_MAX = 15;
+/** Digits of the longest signed 64-bit integer. */
+const INT64_DIGITS_MAX = 19;
+const TWO_POW_53 = 9007199254740992;
 const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 const DOUBLE_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -44,15 +47,19 @@ export function parseInt64(bytes: Uint8Array, start: number, end: number, out: I
   const negative = bytes[at] === CHAR_MINUS;
   if (negative || bytes[at] === CHAR_PLUS) at++;
   if (at === end) throw new IlpValueError('invalid integer: no digits');
-  if (end - at <= EXACT_DIGITS_MAX) {
+  if (end - at <= INT64_DIGITS_MAX) {
     let value = 0;
     for (; at < end; at++) {
       const digit = (bytes[at] as number) - CHAR_0;
       if (digit < 0 || digit > 9) throw new IlpValueError(`invalid integer: ${JSON.stringify(latin1(bytes, start, end))}`);
       value = value * 10 + digit;
     }
-    setNumber(out, negative ? -value : value);
-    return;
+    // Every partial value below 2^53 is exact, and rounding never takes a larger one below 2^53: so a result
+    // below 2^53 is the exact value. Larger ones (rare: 64-bit ids) take the exact path.
+    if (value < TWO_POW_53) {
+      setNumber(out, negative ? -value : value);
+      return;
+    }
   }
   parseInt64Slow(bytes, start, end, out);
 }

@@ -162,7 +162,8 @@ export class IlpTableBuilder {
   }
 }
 
-function bytesEqual(name: Buffer, bytes: Uint8Array, start: number, end: number): boolean {
+/** Whether bytes [start, end) spell `name` exactly. */
+export function bytesEqual(name: Buffer, bytes: Uint8Array, start: number, end: number): boolean {
   const length = name.length;
   if (end - start !== length) return false;
   for (let k = 0; k < length; k++) if (name[k] !== bytes[start + k]) return false;

@@ -4,7 +4,7 @@
 // written into the builders is cut off first. The first bad line stops the request: the caller commits nothing.
 import type { TableMeta } from '../storage/table-meta.js';
 import { isValidTableName } from '../core/table-names.js';
-import { IlpTableBuilder, type IlpColumn } from './ilp-table-builder.js';
+import { IlpTableBuilder, bytesEqual, type IlpColumn } from './ilp-table-builder.js';
 import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
 import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
 import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeText, writeTimestamp } from './ilp-values.js';
@@ -60,6 +60,18 @@ export class IlpParser {
   /** Empties the builders once their rows are staged; tables and columns keep their types. */
   resetRows(): void {
     for (const table of this.tablesByName.values()) table.reset();
+  }
+
+  /** Lines finished so far (empty and comment lines included); a TCP connection numbers its lines across commits with it. */
+  get linesFinished(): number {
+    return this.lines;
+  }
+
+  /** Takes the bytes of the unfinished last line, so a TCP connection can carry them into its next commit unit. */
+  takeUnfinishedLine(): Buffer | undefined {
+    const carry = this.carry;
+    this.carry = undefined;
+    return carry;
   }
 
   /** Bytes held in column builders, for the caller's memory bound. */
@@ -354,7 +366,7 @@ export class IlpParser {
 
   private tableFor(data: Buffer, start: number, end: number, escaped: boolean): IlpTableBuilder {
     const last = this.lastTable;
-    if (last !== undefined && !escaped && last.nameBytes.equals(data.subarray(start, end))) return last;
+    if (last !== undefined && !escaped && bytesEqual(last.nameBytes, data, start, end)) return last;
     const name = unescapedString(data, start, end, escaped, false);
     let table = this.tablesByName.get(name.toLowerCase());
     if (table === undefined) table = this.openTable(name, Buffer.from(data.subarray(start, end)));
@@ -372,3 +384,4 @@ export class IlpParser {
     return table;
   }
 }
+

@@ -67,7 +67,13 @@ function ingestOptions(deps: IlpRouteDeps): IlpIngestOptions {
 function bodyOf(req: IncomingMessage, res: ServerResponse): Readable | undefined {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding === 'identity' || encoding === '') return req;
-  if (encoding === 'gzip' || encoding === 'x-gzip') return req.pipe(createGunzip());
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    const gunzip = createGunzip();
+    // pipe() does not pass the source's errors on: without this, a client leaving mid-body would leave the
+    // loop over the decoded body waiting forever.
+    req.once('error', (error) => gunzip.destroy(error));
+    return req.pipe(gunzip);
+  }
   sendIlpError(res, 415, 'not supported', `unsupported content encoding [encoding=${encoding}]`, 0);
   req.resume();
   return undefined;
@@ -109,6 +115,13 @@ export async function handleIlpWrite(req: IncomingMessage, res: ServerResponse, 
     request.finish();
   } catch (error) {
     request.discard();
+    // The client left before the end of its body: there is nobody to answer, and nothing went wrong here.
+    if (req.destroyed && !req.complete) return;
+    if (isZlibError(error)) {
+      req.resume();
+      respondFailure(res, new SvcError('SVC_ILP_INVALID', `cannot decompress the gzip body: ${error.message}`, 400));
+      return;
+    }
     respondFailure(res, error);
     return;
   }
@@ -135,6 +148,11 @@ async function commit(res: ServerResponse, deps: IlpRouteDeps, request: IlpReque
   } catch (error) {
     respondFailure(res, error);
   }
+}
+
+/** A corrupt or truncated gzip body (zlib's error codes are Z_DATA_ERROR, Z_BUF_ERROR...): the client's data, not a bug. */
+function isZlibError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code?.startsWith('Z_') === true;
 }
 
 function respondFailure(res: ServerResponse, error: unknown): void {

@@ -4,7 +4,8 @@
 // worker has the new token list, so a revoked token is refused everywhere once the statement has answered.
 // The queue passes through the snapshot gate: between SNAPSHOT PREPARE and COMPLETE, writes wait here.
 import type { Engine } from '../engine/engine.js';
-import { executeWrite } from '../engine/write-executor.js';
+import { executeParsedWrite } from '../engine/write-executor.js';
+import { commitInsertGroup, isInsertValues, type InsertValuesStatement } from '../engine/insert-group.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 import { commitIlpGroup } from '../engine/ilp-commit.js';
 import { ilpPendingRequestsMax } from '../core/limits.js';
@@ -47,6 +48,8 @@ export class WriterService {
   /** A PREPARE is queued and not yet run: a second one is refused like one arriving after it ran. */
   private preparePending = false;
   private readonly accounts: AccountsBinding | undefined;
+  /** INSERT ... VALUES statements waiting for the next group commit. */
+  private insertWaiting: { readonly statement: InsertValuesStatement; readonly resolve: (result: WriteResult) => void; readonly reject: (error: unknown) => void }[] = [];
   /** ILP requests waiting for the next group commit. */
   private ilpWaiting: { readonly request: IlpCommitRequest; readonly resolve: (result: IlpCommitResult) => void; readonly reject: (error: unknown) => void }[] = [];
 
@@ -89,7 +92,39 @@ export class WriterService {
       void prepared.finally(() => { this.preparePending = false; }).catch(() => undefined);
       return prepared;
     }
-    return this.enqueue(() => executeWrite(this.engine, sql, { timeoutMs })).catch((error: unknown) => Promise.reject(asLimitError(asStorageError(error))));
+    let statement: ReturnType<typeof parseStatement>;
+    try {
+      statement = parseStatement(sql);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (isInsertValues(statement)) return this.groupInsert(statement);
+    return this.enqueue(() => executeParsedWrite(this.engine, statement, { timeoutMs })).catch((error: unknown) => Promise.reject(asLimitError(asStorageError(error))));
+  }
+
+  /** INSERT ... VALUES statements waiting together share one insert per table (insert-group.ts). */
+  private groupInsert(statement: InsertValuesStatement): Promise<WriteResult> {
+    return new Promise((resolveInsert, rejectInsert) => {
+      this.insertWaiting.push({ statement, resolve: resolveInsert, reject: rejectInsert });
+      if (this.insertWaiting.length === 1) void this.enqueue(() => this.commitInsertsWaiting()).catch(() => undefined);
+    });
+  }
+
+  private commitInsertsWaiting(): void {
+    const group = this.insertWaiting;
+    this.insertWaiting = [];
+    let outcomes: (WriteResult | Error)[];
+    try {
+      outcomes = commitInsertGroup(this.engine, group.map((entry) => entry.statement));
+    } catch (error) {
+      for (const entry of group) entry.reject(asLimitError(asStorageError(error)));
+      return;
+    }
+    group.forEach((entry, k) => {
+      const outcome = outcomes[k];
+      if (outcome === undefined || outcome instanceof Error) entry.reject(asLimitError(outcome ?? new SvcError('SVC_INTERNAL', 'no outcome for an INSERT', 500)));
+      else entry.resolve(outcome);
+    });
   }
 
   /** Runs in queue order, so every earlier write has committed: flush db/ to disk, then hold later writes. */

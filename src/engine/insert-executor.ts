@@ -56,14 +56,17 @@ function commit(writer: TableWriter, chunk: RowChunk): number {
   return result.rowsWritten;
 }
 
-export function executeInsert(statement: InsertStatement, writer: TableWriter, catalog: Catalog, nowMicros: number, timeoutMs: number): number {
+/** The rows of an INSERT ... VALUES as a full-width chunk of the table, checked and ready to commit. */
+export function insertValuesChunk(statement: InsertStatement & { readonly rows: NonNullable<InsertStatement['rows']> }, writer: TableWriter, nowMicros: number): RowChunk {
   const targets = targetColumns(statement, writer);
-  if (statement.rows !== undefined) {
-    const targetTypes = targets.map((index) => writer.meta.columns[index]?.type ?? 'STRING');
-    const vectors = evaluateValues(statement, targetTypes, nowMicros);
-    const rowCount = statement.rows.length;
-    return commit(writer, buildChunk(writer, targets, vectors, rowCount, statement.position));
-  }
+  const targetTypes = targets.map((index) => writer.meta.columns[index]?.type ?? 'STRING');
+  const vectors = evaluateValues(statement, targetTypes, nowMicros);
+  return buildChunk(writer, targets, vectors, statement.rows.length, statement.position);
+}
+
+export function executeInsert(statement: InsertStatement, writer: TableWriter, catalog: Catalog, nowMicros: number, timeoutMs: number): number {
+  if (statement.rows !== undefined) return commit(writer, insertValuesChunk({ ...statement, rows: statement.rows }, writer, nowMicros));
+  const targets = targetColumns(statement, writer);
   if (statement.query === undefined) throw sqlSemanticError('VALUES or SELECT expected', statement.position);
   const factory = bindQueryExpr(statement.query, createSourceEnv(catalog));
   if (factory.columns.length !== targets.length) {

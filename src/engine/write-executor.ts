@@ -22,7 +22,11 @@ function resolveTable(engine: Engine, name: string, position: number): string {
 }
 
 export function executeWrite(engine: Engine, sql: string, options: WriteOptions): WriteResult {
-  const statement = parseStatement(sql);
+  return executeParsedWrite(engine, parseStatement(sql), options);
+}
+
+/** As executeWrite, for a statement the caller parsed already. */
+export function executeParsedWrite(engine: Engine, statement: Statement, options: WriteOptions): WriteResult {
   const result = executeStatement(engine, statement, options);
   if (result.kind === 'ddl' && catalogChannel.hasSubscribers) {
     catalogChannel.publish({ tables: engine.tableNames().map((name) => ({ name, rows: engine.writer(name)?.txn.rowCount ?? 0 })) });

@@ -79,7 +79,8 @@ export class SymbolDictionaryWriter {
 
   private load(committedCount: number): void {
     const paths = symbolFilePaths(this.tableDir, this.stem);
-    if (!this.files.exists(paths.index)) {
+    // A crash while a new dictionary was being created can leave its index empty; nothing is committed in it yet.
+    if (!this.files.exists(paths.index) || (committedCount === 0 && this.files.fileSize(paths.index) < 8)) {
       this.writeAt(paths.index, new Uint8Array(8), 0, false);
       this.writeAt(paths.data, new Uint8Array(0), 0, false);
     }

@@ -30,11 +30,14 @@ for (const [name, row] of [['narrow', standardIlpRow], ['tsbs', (i: number) => t
   const megabytes = bodies.reduce((sum, body) => sum + body.length, 0) / 1e6;
   for (let round = 0; round < Number(process.env["BENCH_ROUNDS"] ?? 3); round++) {
     let started = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
     const parsed = parseAll(bodies);
+    const cpu = process.cpuUsage(cpuBefore);
     const parseSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const cpuMicrosPerRow = (cpu.user + cpu.system) / parsed;
     started = process.hrtime.bigint();
     scanNewlines(bodies);
     const scanSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-    process.stdout.write(`${name}: ${parsed} rows, parse ${(parsed / parseSeconds / 1e6).toFixed(2)}M rows/s ${(megabytes / parseSeconds).toFixed(0)} MB/s; newline scan ${(megabytes / scanSeconds).toFixed(0)} MB/s\n`);
+    process.stdout.write(`${name}: ${parsed} rows, parse ${(parsed / parseSeconds / 1e6).toFixed(2)}M rows/s ${(megabytes / parseSeconds).toFixed(0)} MB/s, ${(cpuMicrosPerRow * 1000).toFixed(0)} ns CPU per row; newline scan ${(megabytes / scanSeconds).toFixed(0)} MB/s\n`);
   }
 }

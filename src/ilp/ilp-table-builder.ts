@@ -80,6 +80,11 @@ export class IlpTableBuilder {
     return found;
   }
 
+  /** The column found at field position `position` of the previous line, if any: the likely one of this line. */
+  guessAt(position: number): IlpColumn | undefined {
+    return this.fieldOrder[position];
+  }
+
   /** The column of a decoded name (escaped names take this path), creating its builder on first use. */
   findOrAdd(name: string, nameBytes: Buffer, valueType: ColumnType, position: number): IlpColumn {
     const lower = name.toLowerCase();

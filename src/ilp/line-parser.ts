@@ -160,7 +160,8 @@ export class IlpParser {
     }
     if (data[at] !== SPACE) return this.finishRow(table, data, at, NaN);
     at++;
-    const fields = this.startsField(data, at);
+    const guess = table.guessAt(position);
+    const fields = guess !== undefined && keyEndOf(guess.nameBytes, data, at) >= 0 ? 1 : this.startsField(data, at);
     if (fields === INCOMPLETE) return INCOMPLETE;
     if (fields === 1) {
       at = this.parseFields(table, data, at, position);
@@ -184,9 +185,11 @@ export class IlpParser {
 
   private parseTag(table: IlpTableBuilder, data: Buffer, from: number, position: number): number {
     const end = data.length;
-    let at = from;
+    const guess = table.guessAt(position);
+    const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, from);
+    let at = guessedEnd >= 0 ? guessedEnd : from;
     let keyEscaped = false;
-    for (; at < end; at++) {
+    for (; guessedEnd < 0 && at < end; at++) {
       const code = data[at];
       if (code === BACKSLASH) {
         keyEscaped = true;
@@ -207,7 +210,7 @@ export class IlpParser {
     }
     if (at >= end) return INCOMPLETE;
     if (at === valueStart) throw new IlpValueError(`table: ${table.name}; tag value is empty`);
-    const column = this.column(table, data, from, keyEnd, keyEscaped, 'SYMBOL', position);
+    const column = guessedEnd >= 0 ? (guess as IlpColumn) : this.column(table, data, from, keyEnd, keyEscaped, 'SYMBOL', position);
     if (!table.isSet(column)) writeText(table.name, column, 'SYMBOL', data, valueStart, at, valueEscaped);
     return at;
   }
@@ -218,7 +221,10 @@ export class IlpParser {
     for (let position = firstPosition; ; position++) {
       const keyStart = at;
       let keyEscaped = false;
-      for (; at < end; at++) {
+      const guess = table.guessAt(position);
+      const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, at);
+      if (guessedEnd >= 0) at = guessedEnd;
+      for (; guessedEnd < 0 && at < end; at++) {
         const code = data[at];
         if (code === BACKSLASH) {
           keyEscaped = true;
@@ -227,7 +233,7 @@ export class IlpParser {
         else if (code === SPACE || code === COMMA || code === LF || code === CR) throw new IlpValueError(`table: ${table.name}; field without a value`);
       }
       if (at + 1 >= end) return INCOMPLETE;
-      at = this.parseFieldValue(table, data, keyStart, at, keyEscaped, at + 1, position);
+      at = this.parseFieldValue(table, guessedEnd >= 0 ? guess : undefined, data, keyStart, at, keyEscaped, at + 1, position);
       if (at === INCOMPLETE) return INCOMPLETE;
       if (data[at] !== COMMA) return at;
       at++;
@@ -235,7 +241,7 @@ export class IlpParser {
   }
 
   /** The value at `at` of the field named by [keyStart, keyEnd); returns the position of the delimiter after it. */
-  private parseFieldValue(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
+  private parseFieldValue(table: IlpTableBuilder, known: IlpColumn | undefined, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
     const end = data.length;
     const first = data[at];
     if (first === QUOTE) {
@@ -250,11 +256,11 @@ export class IlpParser {
       }
       if (close + 1 >= end) return INCOMPLETE;
       this.checkDelimiter(table, data[close + 1] as number);
-      const column = this.column(table, data, keyStart, keyEnd, keyEscaped, 'STRING', position);
+      const column = known ?? this.column(table, data, keyStart, keyEnd, keyEscaped, 'STRING', position);
       if (!table.isSet(column)) writeText(table.name, column, 'STRING', data, at + 1, close, escaped);
       return close + 1;
     }
-    if (first === EQUALS) return this.parseBinaryValue(table, data, keyStart, keyEnd, keyEscaped, at + 1, position);
+    if (first === EQUALS) return this.parseBinaryValue(table, known, data, keyStart, keyEnd, keyEscaped, at + 1, position);
     let stop = at;
     for (; stop < end; stop++) {
       const code = data[stop];
@@ -262,7 +268,7 @@ export class IlpParser {
     }
     if (stop >= end) return INCOMPLETE;
     if (stop === at) throw new IlpValueError(`table: ${table.name}; field value is missing`);
-    this.writeScalar(table, this.columnKindOf(data, at, stop), data, keyStart, keyEnd, keyEscaped, at, stop, position);
+    this.writeScalar(table, known, this.columnKindOf(data, at, stop), data, keyStart, keyEnd, keyEscaped, at, stop, position);
     return stop;
   }
 
@@ -279,8 +285,8 @@ export class IlpParser {
     return 'FLOAT';
   }
 
-  private writeScalar(table: IlpTableBuilder, kind: IlpValueKind, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, start: number, stop: number, position: number): void {
-    const column = this.column(table, data, keyStart, keyEnd, keyEscaped, kind, position);
+  private writeScalar(table: IlpTableBuilder, known: IlpColumn | undefined, kind: IlpValueKind, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, start: number, stop: number, position: number): void {
+    const column = known ?? this.column(table, data, keyStart, keyEnd, keyEscaped, kind, position);
     if (table.isSet(column)) return;
     switch (kind) {
       case 'BOOLEAN': {
@@ -302,7 +308,7 @@ export class IlpParser {
   }
 
   /** Protocol 2: `name==` then a type byte and little-endian binary data. */
-  private parseBinaryValue(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
+  private parseBinaryValue(table: IlpTableBuilder, known: IlpColumn | undefined, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
     if (at >= data.length) return INCOMPLETE;
     const type = data[at];
     if (type === BINARY_ARRAY) throw new IlpValueError(`table: ${table.name}; array values are not supported yet (no array column type)`);
@@ -310,7 +316,7 @@ export class IlpParser {
     const after = at + 9;
     if (after >= data.length) return INCOMPLETE;
     this.checkDelimiter(table, data[after] as number);
-    const column = this.column(table, data, keyStart, keyEnd, keyEscaped, 'FLOAT', position);
+    const column = known ?? this.column(table, data, keyStart, keyEnd, keyEscaped, 'FLOAT', position);
     if (!table.isSet(column)) writeDouble(table.name, column, data.readDoubleLE(at + 1));
     return after;
   }
@@ -385,3 +391,13 @@ export class IlpParser {
   }
 }
 
+/**
+ * Where the `=` after a key is, when the key at `from` spells `name` exactly (so one pass both finds the key
+ * and identifies its column); -1 otherwise, and the caller scans the key the general way.
+ */
+function keyEndOf(name: Buffer, data: Buffer, from: number): number {
+  const length = name.length;
+  if (from + length >= data.length || data[from + length] !== EQUALS) return -1;
+  for (let k = 0; k < length; k++) if (name[k] !== data[from + k]) return -1;
+  return from + length;
+}

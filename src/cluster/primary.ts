@@ -48,6 +48,7 @@ function logRecovery(recovery: RecoveryReport, lock: RootLock, version: string, 
     log.critical(`the previous run${stale.pid > 0 ? ` (pid ${stale.pid})` : ''} did not shut down cleanly: stale lock replaced; recovered ${recovery.tables} tables, replayed ${recovery.replayedRecords} WAL records`);
   }
   for (const name of recovery.removedLeftovers) log.info(`recovery: removed ${name === '.staging' ? 'staging segments of uncommitted imports' : `dropped table leftover ${name}`}`);
+  if (recovery.uncommittedGroupRecords > 0) log.info(`recovery: left out ${recovery.uncommittedGroupRecords} WAL record(s) of commits across tables that never reached their commit point`);
   for (const table of recovery.replayed) {
     log.info(`recovery: table ${table.table} replayed ${table.records} WAL record(s) [seq ${table.firstSeq}..${table.lastSeq}, rows ${table.rows}]`);
   }

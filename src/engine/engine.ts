@@ -1,5 +1,6 @@
 // Primary only: opens the root's db/ directory, recovers every table (WAL records newer than _txn are
-// replayed, leftovers of interrupted commits removed) and owns one TableWriter per table.
+// replayed, leftovers of interrupted commits removed) and owns one TableWriter per table. A group record (a
+// commit across tables, storage/group-commit.ts) is replayed only when the intent file lists its group.
 import { join } from 'node:path';
 import type { FilesFacade } from '../core/files.js';
 import { syncTree } from '../core/files.js';
@@ -10,6 +11,7 @@ import { readWalRecords } from '../storage/wal/wal-reader.js';
 import { Catalog, isTableDirName } from '../storage/catalog.js';
 import { forgetMappings } from '../storage/mmap.js';
 import { walChannel } from '../core/diagnostics.js';
+import { clearGroupIntent, readCommittedGroups, type GroupCommitContext } from '../storage/group-commit.js';
 
 export interface EngineOptions {
   readonly rootDir: string;
@@ -35,6 +37,8 @@ export interface RecoveryReport {
   readonly replayed: readonly ReplayedTable[];
   /** Staging segments of imports that never committed, and dropped tables not yet deleted, removed at start. */
   readonly removedLeftovers: readonly string[];
+  /** WAL records of commits across tables that never reached their commit point, left out. */
+  readonly uncommittedGroupRecords: number;
 }
 
 export class Engine {
@@ -59,6 +63,8 @@ export class Engine {
       if (name.startsWith('.dropped-') || (name === '.staging' && this.options.files.list(join(this.dbDir, name)).length > 0)) removedLeftovers.push(name);
       if (name.startsWith('.dropped-') || name === '.staging') this.options.files.removeTree(join(this.dbDir, name));
     }
+    const committedGroups = readCommittedGroups(this.options.files, this.dbDir);
+    let uncommittedGroupRecords = 0;
     for (const name of this.catalog.listTableNames()) {
       const writer = TableWriter.open(join(this.dbDir, name), this.writerOptions());
       let records = 0;
@@ -67,6 +73,11 @@ export class Engine {
       let lastSeq = 0;
       for (const record of readWalRecords(this.options.files, writer.dir)) {
         if (record.seq <= writer.txn.walSeq) continue;
+        // The next append reuses the sequence number, and replay keeps only the last record of a number.
+        if (record.groupId !== undefined && !committedGroups.has(record.groupId)) {
+          uncommittedGroupRecords++;
+          continue;
+        }
         writer.replay(record.seq, record.chunk);
         if (records === 0) firstSeq = record.seq;
         lastSeq = record.seq;
@@ -78,21 +89,35 @@ export class Engine {
       this.writers.set(name, writer);
       this.nextTableId = Math.max(this.nextTableId, writer.meta.tableId + 1);
     }
+    // Every committed group is applied now, in every table.
+    if (committedGroups.size > 0) clearGroupIntent(this.options.files, this.dbDir);
     if (replayedRecords > 0) walChannel.publish({ kind: 'replay', records: replayedRecords });
-    return { tables: this.writers.size, replayedRecords, replayed, removedLeftovers };
+    return { tables: this.writers.size, replayedRecords, replayed, removedLeftovers, uncommittedGroupRecords };
+  }
+
+  /** What a commit across tables needs from the engine. */
+  groupCommitContext(): GroupCommitContext {
+    return {
+      files: this.options.files, dbDir: this.dbDir, durable: this.options.commitMode === 'sync',
+      pendingGroupIds: () => [...this.writers.values()].flatMap((writer) => (writer.pendingGroupId === undefined ? [] : [writer.pendingGroupId])),
+    };
   }
 
   writerOptions(): { files: FilesFacade; commitMode: CommitMode; walSegmentBytesMax: number } {
     return { files: this.options.files, commitMode: this.options.commitMode, walSegmentBytesMax: this.options.walSegmentBytesMax };
   }
 
-  /** The writer of a table by stored name, or undefined. */
+  /**
+   * The writer of a table by stored name, or undefined. A committed group record the writer failed to apply
+   * is applied first (or this throws), so callers read and change the table with it in.
+   */
   writer(storedName: string): TableWriter | undefined {
     let writer = this.writers.get(storedName);
     if (writer === undefined && this.catalog.resolveName(storedName) === storedName) {
       writer = TableWriter.open(join(this.dbDir, storedName), this.writerOptions());
       this.writers.set(storedName, writer);
     }
+    writer?.settlePending();
     return writer;
   }
 
@@ -108,8 +133,7 @@ export class Engine {
 
   /** Drops a table: its directory is renamed away at once (invisible to new readers) and deleted after. */
   dropTable(storedName: string): void {
-    const writer = this.writer(storedName);
-    writer?.close();
+    this.writers.get(storedName)?.close();
     this.writers.delete(storedName);
     const tombstone = join(this.dbDir, `.dropped-${Date.now()}-${storedName}`);
     this.options.files.rename(join(this.dbDir, storedName), tombstone);

@@ -1,9 +1,10 @@
 // Primary side of ILP ingestion: commits a group of requests that waited for the writer at the same time.
 // First every request's structure is settled (tables created, columns added, as QuestDB does even when the
 // rows then fail), then each request's rows are laid out in its tables' current columns, then each table gets
-// ONE insert of every request's rows: one WAL append and one fsync for the whole group. A request that fails
-// before the inserts (its table changed under it, its staged file is unreadable) commits nothing and does not
-// hold the others back.
+// ONE record of every request's rows: one WAL append and one fsync per table for the whole group. A request
+// that fails before that (its table changed under it, its staged file is unreadable) commits nothing and does
+// not hold the others back. The rows of the group commit as one unit, all tables or none, also across a crash
+// (one table: its insert; several: storage/group-commit.ts); a storage failure fails every request of the group.
 import type { Engine } from './engine.js';
 import type { IlpCommitRequest, IlpCommitResult, IlpTableBatch } from './writer-client.js';
 import type { ColumnMeta, TableMeta } from '../storage/table-meta.js';
@@ -17,6 +18,9 @@ import { uniqueStem } from './column-stems.js';
 import { partitionUnitOf } from '../types/timestamp.js';
 import { isValidTableName } from '../core/table-names.js';
 import { SvcError, asStorageError } from '../core/errors.js';
+import { commitTableGroup, type GroupPart } from '../storage/group-commit.js';
+import { assert } from '../core/assert.js';
+import type { CommitResult } from '../storage/table-writer.js';
 import { commitChannel } from '../core/diagnostics.js';
 import { removeTreeQuietly } from '../core/files.js';
 
@@ -154,19 +158,32 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
     }
   });
   const rows = new Float64Array(requests.length);
-  for (const [writer, group] of byWriter) {
-    try {
-      const result = writer.insert(concatChunkList(group.tables.map((table) => table.chunk)));
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+  try {
+    commitTables(engine, byWriter);
+    for (const group of byWriter.values()) {
       group.requests.forEach((k, index) => { rows[k] = (rows[k] as number) + (group.tables[index] as PreparedTable).chunk.rowCount; });
-    } catch (error) {
-      for (const k of group.requests) outcomes[k] = failure(error);
     }
+  } catch (error) {
+    for (const group of byWriter.values()) for (const k of group.requests) outcomes[k] = failure(error);
   }
   return outcomes.map((outcome, k) => {
     if (outcome instanceof Error) return outcome;
     const created = requests[k]?.tables.filter((batch) => !namesBefore.has(batch.table.toLowerCase())).length ?? 0;
     return { rowsCommitted: rows[k] as number, tablesCreated: created };
+  });
+}
+
+/** One record per table of the group, all of them committing as one unit (the tables are all or none). */
+function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { tables: PreparedTable[] }>): void {
+  const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatChunkList(group.tables.map((table) => table.chunk)) }));
+  if (parts.length === 0) return;
+  const only = parts[0] as GroupPart;
+  // One table's _txn replace is atomic by itself; only several tables need the group's commit point.
+  const results: CommitResult[] = parts.length === 1 ? [only.writer.insert(only.chunk)] : commitTableGroup(engine.groupCommitContext(), parts);
+  assert(results.length === parts.length, 'one commit result per table of the group');
+  results.forEach((result, k) => {
+    const writer = (parts[k] as GroupPart).writer;
+    commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
   });
 }
 

@@ -1,6 +1,8 @@
 // Primary only: the single writer of one table. Appends row chunks (WAL first, then column files, then an
 // atomically replaced _txn), merges out-of-order rows into new partition versions, rewrites partitions.
 // Invariant: nothing a reader can see changes until _txn is replaced; a failed statement leaves _txn as it was.
+// A commit across tables (group-commit.ts) splits insert in two: appendGroupRecord, then applyGroupRecord once
+// the group committed; a committed record that failed to apply is pending and is applied before any other change.
 import { join } from 'node:path';
 import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
@@ -27,6 +29,16 @@ export interface TableWriterOptions {
   readonly walSegmentBytesMax: number;
 }
 
+/** A table's WAL record of a commit across tables, written and not yet applied. */
+export interface GroupRecord {
+  readonly groupId: number;
+  readonly seq: number;
+  readonly chunk: RowChunk;
+  /** End of the WAL segment before the record, to cut it off when the group does not commit. */
+  readonly walMark: number;
+  readonly walBytes: number;
+}
+
 export interface CommitResult {
   readonly txn: number;
   readonly rowCount: number;
@@ -38,6 +50,8 @@ export interface CommitResult {
 export class TableWriter {
   private symbols: (SymbolDictionaryWriter | undefined)[] = [];
   private readonly wal: WalWriter;
+  /** A committed group record whose apply failed: applied before anything else changes this table. */
+  private pending: GroupRecord | undefined;
 
   private constructor(readonly dir: string, private metaValue: TableMeta, private txnValue: TxnState, private readonly options: TableWriterOptions) {
     this.wal = new WalWriter(options.files, dir, options.commitMode, options.walSegmentBytesMax);
@@ -78,6 +92,7 @@ export class TableWriter {
    * the publish loses only unacknowledged rows, and column tails past _txn are cut at the next start.
    */
   insert(chunk: RowChunk, options: { readonly fromDurableSource?: boolean } = {}): CommitResult {
+    this.settlePending();
     assertChunk(chunk, 'insert');
     assert(chunk.columns.length === this.metaValue.columns.length, 'insert chunk has one column per table column');
     if (chunk.rowCount === 0) return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: 0, outOfOrder: false, walBytes: 0 };
@@ -99,14 +114,78 @@ export class TableWriter {
     return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: chunk.rowCount, outOfOrder, walBytes };
   }
 
-  /** Undoes a failed insert: WAL tail and unflushed symbols. Column bytes past the committed rows are ignored by readers and overwritten by the next append. */
-  private rollback(walMark: number): void {
+  /**
+   * Phase one of a commit across tables: appends this table's record of group `groupId` to the WAL (durable per
+   * commit mode) and changes nothing else. At the next start the record counts only if the group committed.
+   */
+  appendGroupRecord(chunk: RowChunk, groupId: number): GroupRecord {
+    this.settlePending();
+    assertChunk(chunk, 'group record');
+    assert(chunk.columns.length === this.metaValue.columns.length && chunk.rowCount > 0, 'a group record has rows and one column per table column');
+    const seq = this.txnValue.walSeq + 1;
+    const walMark = this.wal.mark();
+    let walBytes: number;
+    try {
+      walBytes = this.wal.append(seq, chunk, groupId);
+    } catch (error) {
+      this.undoWalQuietly(walMark);
+      throw error;
+    }
+    return { groupId, seq, chunk, walMark, walBytes };
+  }
+
+  /** The group did not commit: cuts the record off the WAL (a record left behind is never replayed either). */
+  discardGroupRecord(record: GroupRecord): void {
+    assert(this.pending === undefined && record.seq === this.txnValue.walSeq + 1, 'a discarded group record is the last one written');
+    this.undoWalQuietly(record.walMark);
+  }
+
+  /**
+   * Phase two, once the group committed: column files and _txn, as insert does. On failure the record stays
+   * pending: this writer applies it before any other change, and a restart replays it.
+   */
+  applyGroupRecord(record: GroupRecord): CommitResult {
+    assert(this.pending === undefined && record.seq === this.txnValue.walSeq + 1, 'a group record is applied right after it was written');
+    this.pending = record;
+    const result = this.settlePending();
+    assert(result !== undefined, 'a settled group record has a result');
+    return result;
+  }
+
+  /** Group id of a committed record not yet applied, if any. */
+  get pendingGroupId(): number | undefined {
+    return this.pending?.groupId;
+  }
+
+  /** Applies the pending group record, if any; throws (and keeps it pending) when that fails again. */
+  settlePending(): CommitResult | undefined {
+    const record = this.pending;
+    if (record === undefined) return undefined;
+    let outOfOrder: boolean;
+    try {
+      outOfOrder = this.apply(record.chunk, record.seq);
+    } catch (error) {
+      this.rollbackSymbols();
+      throw error;
+    }
+    this.pending = undefined;
+    assert(this.txnValue.walSeq === record.seq, 'an applied group record is in _txn');
+    this.wal.afterCommit();
+    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: record.chunk.rowCount, outOfOrder, walBytes: record.walBytes };
+  }
+
+  private undoWalQuietly(walMark: number): void {
     try {
       this.wal.undo(walMark);
     } catch {
       // The record stays in the WAL with the sequence number the next insert reuses; replay keeps only the
       // last record of a sequence number, so the failed one is never applied.
     }
+  }
+
+  /** Undoes a failed insert: WAL tail and unflushed symbols. Column bytes past the committed rows are ignored by readers and overwritten by the next append. */
+  private rollback(walMark: number): void {
+    this.undoWalQuietly(walMark);
     this.rollbackSymbols();
   }
 
@@ -123,6 +202,7 @@ export class TableWriter {
    * removes what was moved in and leaves _txn as it was. No WAL record: the caller's rows are on disk already.
    */
   adoptPartitions(staged: readonly AdoptedPartition[], rows?: RowChunk): CommitResult {
+    assert(this.pending === undefined, 'Engine.writer settles a pending group record before the caller reads the partitions');
     const names = new Set(this.txnValue.partitions.map((entry) => entry.name));
     assert(staged.every((partition) => partition.rowCount > 0 && !names.has(partition.name)), 'adopted partitions are new and not empty');
     const files = this.options.files;
@@ -161,6 +241,7 @@ export class TableWriter {
 
   /** Removes every row; old partition directories are deleted once readers had time to finish. */
   truncate(): void {
+    this.settlePending();
     const old = this.txnValue.partitions;
     this.publish({ ...this.txnValue, txn: this.txnValue.txn + 1, rowCount: 0, partitions: [] });
     for (const entry of old) schedulePartitionRemoval(this.options.files, join(this.dir, partitionDirName(entry)));
@@ -172,6 +253,7 @@ export class TableWriter {
    * `newSymbolCounts` gives the dictionary sizes of SYMBOL stems written before the change (ALTER COLUMN TYPE).
    */
   replaceMeta(meta: TableMeta, newSymbolCounts?: ReadonlyMap<string, number>): void {
+    this.settlePending();
     assert(meta.structureVersion === this.metaValue.structureVersion + 1, 'structure version grows by one');
     const previous = this.metaValue;
     const metaPath = join(this.dir, '_meta');
@@ -206,6 +288,7 @@ export class TableWriter {
    * partition. Chunks hold SYMBOL columns as text records; rows must keep the partition's timestamp order.
    */
   rewritePartitions(replacements: ReadonlyMap<string, RowChunk>): void {
+    assert(this.pending === undefined, 'Engine.writer settles a pending group record before the caller reads the partitions');
     const nextTxn = this.txnValue.txn + 1;
     const removed: PartitionEntry[] = [];
     const partitions: PartitionEntry[] = [];

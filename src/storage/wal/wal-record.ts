@@ -1,29 +1,42 @@
 // WAL record codec (pure: bytes in, bytes out). A record is
 //   [u32 payload length][u32 crc32 of everything after this field][u8 kind][f64 seq][payload]
-// A torn or corrupt tail fails the length or checksum test, and readers stop there.
+// where the payload of a group record (kind 2) starts with its f64 group id: its rows count only if that group
+// committed (storage/group-commit.ts). A torn or corrupt tail fails the length or checksum test, and readers
+// stop there.
 import { crc32 } from 'node:zlib';
 import type { ColumnData, RowChunk } from '../row-chunk.js';
 import { varOffsets } from '../row-chunk.js';
 import { assert } from '../../core/assert.js';
 
 export const WAL_RECORD_ROWS = 1;
+/** Rows of one table written by a commit across several tables. */
+export const WAL_RECORD_GROUP_ROWS = 2;
 const HEADER_BYTES = 4 + 4 + 1 + 8;
+const GROUP_ID_BYTES = 8;
 
 export interface WalRecord {
   readonly kind: number;
   readonly seq: number;
+  /** The cross-table commit the record belongs to (group records only). */
+  readonly groupId?: number;
   readonly chunk: RowChunk;
 }
 
-/** Encodes a row chunk: [u32 rows][u16 columns] then per column [u8 layout][u32 width][f64 bytes][bytes]. */
-export function encodeWalRecord(seq: number, chunk: RowChunk): Buffer {
-  let payloadBytes = 6;
+/**
+ * Encodes a row chunk: [u32 rows][u16 columns] then per column [u8 layout][u32 width][f64 bytes][bytes], preceded
+ * by the group id when there is one.
+ */
+export function encodeWalRecord(seq: number, chunk: RowChunk, groupId?: number): Buffer {
+  assert(groupId === undefined || (Number.isSafeInteger(groupId) && groupId > 0), 'a group id is a positive integer');
+  const prefixBytes = groupId === undefined ? 0 : GROUP_ID_BYTES;
+  let payloadBytes = prefixBytes + 6;
   for (const column of chunk.columns) payloadBytes += 13 + column.bytes.length;
   const out = Buffer.allocUnsafe(HEADER_BYTES + payloadBytes);
   out.writeUInt32LE(payloadBytes, 0);
-  out.writeUInt8(WAL_RECORD_ROWS, 8);
+  out.writeUInt8(groupId === undefined ? WAL_RECORD_ROWS : WAL_RECORD_GROUP_ROWS, 8);
   out.writeDoubleLE(seq, 9);
-  let position = HEADER_BYTES;
+  if (groupId !== undefined) out.writeDoubleLE(groupId, HEADER_BYTES);
+  let position = HEADER_BYTES + prefixBytes;
   out.writeUInt32LE(chunk.rowCount, position);
   out.writeUInt16LE(chunk.columns.length, position + 4);
   position += 6;
@@ -47,8 +60,13 @@ export function decodeWalRecord(bytes: Buffer, offset: number): { record: WalRec
   if (crc32(bytes.subarray(offset + 8, end)) !== bytes.readUInt32LE(offset + 4)) return undefined;
   const kind = bytes.readUInt8(offset + 8);
   const seq = bytes.readDoubleLE(offset + 9);
-  if (kind !== WAL_RECORD_ROWS) return undefined;
+  if (kind !== WAL_RECORD_ROWS && kind !== WAL_RECORD_GROUP_ROWS) return undefined;
   let position = offset + HEADER_BYTES;
+  let groupId: number | undefined;
+  if (kind === WAL_RECORD_GROUP_ROWS) {
+    groupId = bytes.readDoubleLE(position);
+    position += GROUP_ID_BYTES;
+  }
   const rowCount = bytes.readUInt32LE(position);
   const columnCount = bytes.readUInt16LE(position + 4);
   position += 6;
@@ -62,5 +80,6 @@ export function decodeWalRecord(bytes: Buffer, offset: number): { record: WalRec
     position += 13 + length;
   }
   assert(position === end, 'WAL record payload is fully consumed');
-  return { record: { kind, seq, chunk: { rowCount, columns } }, next: end };
+  const chunk: RowChunk = { rowCount, columns };
+  return { record: groupId === undefined ? { kind, seq, chunk } : { kind, seq, groupId, chunk }, next: end };
 }

@@ -21,9 +21,9 @@ export class WalWriter {
     this.segmentId = segments.length === 0 ? 1 : (segments[segments.length - 1] as number) + 1;
   }
 
-  /** Appends one record; returns the bytes written. */
-  append(seq: number, chunk: RowChunk): number {
-    const record = encodeWalRecord(seq, chunk);
+  /** Appends one record (a group record when `groupId` is given); returns the bytes written. */
+  append(seq: number, chunk: RowChunk, groupId?: number): number {
+    const record = encodeWalRecord(seq, chunk, groupId);
     const fd = this.openSegment();
     this.files.write(fd, record, this.sizeBytes);
     this.sizeBytes += record.length;

@@ -175,7 +175,7 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
 
 /** One record per table of the group, all of them committing as one unit (the tables are all or none). */
 function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { tables: PreparedTable[] }>): void {
-  const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatChunkList(group.tables.map((table) => table.chunk)) }));
+  const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatChunkList(inTimeOrder(writer, group.tables.map((table) => table.chunk))) }));
   if (parts.length === 0) return;
   const only = parts[0] as GroupPart;
   // One table's _txn replace is atomic by itself; only several tables need the group's commit point.
@@ -185,6 +185,23 @@ function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { table
     const writer = (parts[k] as GroupPart).writer;
     commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
   });
+}
+
+/**
+ * The requests' chunks ordered by their first designated timestamp: concurrent clients' requests arrive in any
+ * order, and when their time ranges do not overlap this makes the concatenation ascending, so the writer
+ * appends instead of sorting the group's rows.
+ */
+function inTimeOrder(writer: TableWriter, chunks: RowChunk[]): RowChunk[] {
+  const tsIndex = writer.meta.timestampIndex;
+  if (tsIndex < 0 || chunks.length < 2) return chunks;
+  const firsts = chunks.map((chunk) => firstTimestamp(chunk.columns[tsIndex] as ColumnData));
+  return chunks.map((chunk, k) => ({ chunk, first: firsts[k] as number })).sort((a, b) => a.first - b.first).map((entry) => entry.chunk);
+}
+
+function firstTimestamp(column: ColumnData): number {
+  if (column.kind !== 'fixed' || column.bytes.length < 8) return 0;
+  return column.bytes.readInt32LE(4) * 4294967296 + column.bytes.readUInt32LE(0);
 }
 
 function failure(error: unknown): Error {

@@ -1,5 +1,6 @@
 // The primary process: owns the engine (all writes, WAL, commits, recovery), the admin server on :9003 and
-// the log writers; forks and supervises the HTTP workers, or serves HTTP itself when http.worker.count=0.
+// the log writers; forks and supervises the HTTP workers, or serves HTTP (and ILP over TCP) itself when
+// http.worker.count=0.
 // SIGTERM/SIGINT: stop accepting, roll back imports still uploading, drain in-flight requests up to
 // shutdown.drain.timeout, finish queued writes, close and fsync db/, release the root lock, exit 0.
 // SIGHUP reopens the log files (after logrotate moved them).
@@ -31,6 +32,8 @@ import { createClusterMetricsCollector } from '../metrics/cluster-collector.js';
 import { currentMappedBytes } from '../storage/mmap.js';
 import { MetricsRequests } from './metrics-requests.js';
 import { buildHttpDeps } from './http-deps.js';
+import { ilpTcpAuthDbOf, ilpTcpListening, startIlpTcpListener } from './ilp-tcp-listener.js';
+import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
 import { TokenBroadcast } from './token-broadcast.js';
 import { ServiceAccounts } from '../http/auth/service-accounts.js';
 import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../http/auth/service-account-file.js';
@@ -95,7 +98,10 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     if (message !== undefined && message.type === 'svc:tokens-ack') broadcast?.onAck(slot.slot, message.version);
     else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, pool, service, metricsRequests);
   };
+  let localTcp: RunningIlpTcpServer | undefined;
   if (config.httpEnabled && config.httpWorkerCount > 0) {
+    // The workers load the TCP keys themselves; a bad file stops the start here instead of in every worker.
+    if (ilpTcpListening(config)) ilpTcpAuthDbOf(config);
     pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
     broadcast = new TokenBroadcast(pool);
     pool.start();
@@ -104,6 +110,9 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
       catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir, tokens: localTokens, activeImports,
     }));
     localHttp = await startHttpServer(config, handler);
+  }
+  if (pool === undefined) {
+    localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
   }
   const admin = config.httpMinEnabled ? await startAdminServer({
     host: config.httpMinBindHost, port: config.httpMinBindPort, metricsEnabled: config.metricsEnabled,
@@ -115,7 +124,8 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     unhandledErrors: () => metrics?.unhandledErrorsSeen() ?? 0,
     draining: () => stopping,
   }) : undefined;
-  log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${admin?.port ?? 'disabled'}`);
+  const tcpAddress = ilpTcpListening(config) ? `${config.ilpTcpBindHost}:${localTcp?.port ?? config.ilpTcpBindPort}` : 'disabled';
+  log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${admin?.port ?? 'disabled'}, ilp tcp ${tcpAddress}`);
 
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -124,9 +134,11 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     log.info(`${signal} received, draining [drain=${config.shutdownDrainTimeoutMs}ms]`);
     service.snapshot.release(signal);
     const closingHttp = localHttp?.close(config.shutdownDrainTimeoutMs);
+    const closingTcp = localTcp?.close(config.shutdownDrainTimeoutMs);
     activeImports.abortAll('server is shutting down');
     await pool?.stop(config.shutdownDrainTimeoutMs);
     await closingHttp;
+    await closingTcp;
     await service.idle();
     const synced = engine.close();
     await admin?.close();

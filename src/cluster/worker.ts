@@ -1,5 +1,5 @@
-// A worker process: serves :9000 (the port is shared through node:cluster), compiles every statement,
-// runs reads over memory-mapped columns, and sends writes to the primary over IPC.
+// A worker process: serves :9000 and the ILP TCP port (both shared through node:cluster), compiles every
+// statement, runs reads over memory-mapped columns, and sends writes to the primary over IPC.
 import { join } from 'node:path';
 import type { ServerConfig } from '../config/server-config.js';
 import { Catalog } from '../storage/catalog.js';
@@ -9,6 +9,7 @@ import { parsePrimaryMessage } from './ipc.js';
 import type { WorkerToPrimary } from './ipc.js';
 import { startHttpServer } from './http-server.js';
 import { buildHttpDeps } from './http-deps.js';
+import { startIlpTcpListener } from './ilp-tcp-listener.js';
 import { parseTokenEntries, TokenRegistry } from '../http/auth/token-registry.js';
 import { readServiceAccounts, SERVICE_ACCOUNTS_RELATIVE_PATH, tokenEntriesOf } from '../http/auth/service-account-file.js';
 import { getLogger } from '../log/logger.js';
@@ -38,15 +39,20 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   });
   // The IPC handler is installed before listening: a shutdown that arrives during start-up must not be lost.
   const starting = startHttpServer(config, handler);
+  const startingTcp = startIlpTcpListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db') });
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
     const running = await starting;
+    const tcp = await startingTcp.catch(() => undefined);
     const closed = running.close(config.shutdownDrainTimeoutMs);
+    // TCP connections commit what they hold while the primary still answers (it waits for the workers to exit).
+    const tcpClosed = tcp?.close(config.shutdownDrainTimeoutMs);
     const aborted = activeImports.abortAll('server is shutting down');
     if (aborted > 0) log.info(`shutdown: rolled back ${aborted} import(s) in progress`);
     await closed;
+    await tcpClosed;
     process.exit(0);
   };
   process.on('message', (raw: unknown) => {
@@ -69,7 +75,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   });
   process.on('SIGTERM', () => { /* the primary orchestrates shutdown */ });
   process.on('SIGINT', () => { /* the primary orchestrates shutdown */ });
-  await starting;
+  await Promise.all([starting, startingTcp]);
   send({ type: 'svc:ready' });
   log.info(`worker ${process.pid} serving http://${config.httpBindHost}:${config.httpBindPort}`);
 }

@@ -110,11 +110,11 @@ const KEY_TABLE = [
   { name: 'line.default.partition.by', type: 'enum', default: 'DAY', enumValues: ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'], group: 'Line protocol (ILP)',
     description: 'Partitioning of tables the line protocol creates.' },
   { name: 'line.tcp.enabled', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
-    description: 'Accept InfluxDB line protocol over plain TCP on line.tcp.net.bind.to (no replies; a bad line closes the connection).' },
+    description: 'Accept InfluxDB line protocol over plain TCP on line.tcp.net.bind.to, served by the workers (no replies; a bad line closes the connection). A read-only server (http.security.readonly) does not listen.' },
   { name: 'line.tcp.net.bind.to', type: 'address', default: '0.0.0.0:9009', group: 'Line protocol (ILP)',
     description: 'Address of the ILP TCP listener, host:port. Port 0 picks a free port.' },
   { name: 'line.tcp.net.connection.limit', type: 'int', default: '256', min: 1, max: 65536, group: 'Line protocol (ILP)',
-    description: 'ILP TCP connections served at once; more are closed at once and logged.' },
+    description: 'ILP TCP connections each serving process (every worker, or the primary when http.worker.count=0) holds at once; more are closed at once and logged.' },
   { name: 'line.tcp.max.line.size', type: 'size', default: '32k', min: 256, max: 256 * 1024 * 1024, group: 'Line protocol (ILP)', aliases: ['line.tcp.max.measurement.size'],
     description: 'Longest line accepted over TCP; a longer one closes its connection (logged with the line number).' },
   { name: 'line.tcp.commit.interval.default', type: 'duration', default: '1000ms', min: 1, max: 3_600_000, group: 'Line protocol (ILP)',
@@ -122,7 +122,7 @@ const KEY_TABLE = [
   { name: 'line.tcp.max.uncommitted.size', type: 'size', default: '16m', min: 64 * 1024, max: 1024 * 1024 * 1024, group: 'Line protocol (ILP)',
     description: 'Parsed bytes a TCP connection holds before committing them early; bounds the memory of each connection.' },
   { name: 'line.tcp.auth.db.path', type: 'string', default: null, group: 'Line protocol (ILP)',
-    description: 'File of ECDSA P-256 public keys (`<key id> ec-p-256-sha256 <x> <y>` per line, x and y base64url); when set, every TCP connection must authenticate with one of them before sending lines.' },
+    description: 'File of ECDSA P-256 public keys (`<key id> ec-p-256-sha256 <x> <y>` per line, x and y base64url; a relative path is under the root directory); when set, every TCP connection must authenticate with one of them before sending lines.' },
 
   // Process
   { name: 'shutdown.drain.timeout', type: 'duration', default: '10s', min: 0, group: 'Process',

@@ -36,3 +36,10 @@ export const adoptSymbolRowsMax = 1_048_576;
 export const ilpPendingRequestsMax = 512;
 /** Tables one ILP request (or one TCP commit) may write. */
 export const ilpTablesPerRequestMax = 1000;
+/** Longest key id line a TCP client may send to start ECDSA authentication (QuestDB bounds it by its receive buffer). */
+export const ilpTcpKeyIdBytesMax = 1024;
+/** Backoff bounds between retries of a TCP connection's commit that the primary refused as overloaded (503). */
+export const ilpTcpCommitRetryDelayMinMs = 20;
+export const ilpTcpCommitRetryDelayMaxMs = 1000;
+/** Refused TCP connections (over the connection limit) are logged at most once per this period, with a count. */
+export const ilpTcpRefusalLogIntervalMs = 10_000;

@@ -50,6 +50,21 @@ export class IlpRequest {
     return this.parser.rows;
   }
 
+  /** Lines finished so far (see IlpParser.linesFinished). */
+  get lines(): number {
+    return this.parser.linesFinished;
+  }
+
+  /** Parsed bytes held in memory: column builders and the unfinished last line. */
+  get sizeBytes(): number {
+    return this.parser.sizeBytes();
+  }
+
+  /** Takes the unfinished last line; the next commit unit of a stream starts with it. */
+  takeUnfinishedLine(): Buffer | undefined {
+    return this.parser.takeUnfinishedLine();
+  }
+
   /** Parses a chunk of the body (throws IlpError on the first bad line). */
   feed(chunk: Buffer): void {
     this.parser.feed(chunk);

@@ -27,6 +27,8 @@ export interface StartOptions {
   readonly rootDir?: string;
   readonly httpPort?: number;
   readonly minPort?: number;
+  /** ILP TCP port (line.tcp.net.bind.to); a free one by default, so concurrent test servers never share 9009. */
+  readonly ilpTcpPort?: number;
   /** main.js to run instead of the checkout's dist/main.js (an installed release tree). */
   readonly entryScript?: string;
   readonly cwd?: string;
@@ -36,6 +38,7 @@ export interface TestServer {
   readonly rootDir: string;
   readonly httpPort: number;
   readonly minPort: number;
+  readonly ilpTcpPort: number;
   readonly baseUrl: string;
   readonly adminUrl: string;
   readonly process: ChildProcess;
@@ -49,10 +52,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const rootDir = options.rootDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const httpPort = options.httpPort ?? (await freePort());
   const minPort = options.minPort ?? (await freePort());
+  const ilpTcpPort = options.ilpTcpPort ?? (await freePort());
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     SVC_HTTP_NET_BIND_TO: `127.0.0.1:${httpPort}`,
     SVC_HTTP_MIN_NET_BIND_TO: `127.0.0.1:${minPort}`,
+    SVC_LINE_TCP_NET_BIND_TO: `127.0.0.1:${ilpTcpPort}`,
     SVC_HTTP_WORKER_COUNT: String(options.workers ?? 2),
     SVC_LOG_W_STDOUT_LEVEL: 'ERROR',
     ...options.env,
@@ -63,7 +68,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   const server: TestServer = {
-    rootDir, httpPort, minPort, process: child,
+    rootDir, httpPort, minPort, ilpTcpPort, process: child,
     baseUrl: `http://127.0.0.1:${httpPort}`,
     adminUrl: `http://127.0.0.1:${minPort}`,
     output: () => output,

@@ -1,0 +1,92 @@
+// The ILP TCP listener (line.tcp.net.bind.to, 9009 by default). In a worker the listening socket is shared
+// through node:cluster exactly like :9000's; in single-process mode the primary listens itself. Owns its
+// connections: past the connection limit a new one is closed at once (and logged, at most once per interval);
+// close() stops accepting, lets every connection commit what it has, and after the drain time closes the rest.
+import { createServer, type Server, type Socket } from 'node:net';
+import { IlpTcpConnection, type IlpTcpConnectionSettings } from './tcp-connection.js';
+import { ilpConnectionChannel } from '../core/diagnostics.js';
+import { ilpTcpRefusalLogIntervalMs } from '../core/limits.js';
+import { getLogger } from '../log/logger.js';
+
+const log = getLogger('ilp-tcp');
+/** TCP keep-alive probes start after this much silence, so the OS finds peers that vanished without a FIN. */
+const KEEP_ALIVE_DELAY_MS = 60_000;
+
+export interface IlpTcpServerOptions {
+  readonly host: string;
+  /** 0 picks a free port (the same one for every worker of a cluster). */
+  readonly port: number;
+  /** Connections this process serves at once. */
+  readonly connectionsMax: number;
+  readonly connection: IlpTcpConnectionSettings;
+}
+
+export interface RunningIlpTcpServer {
+  /** The port listened on (the chosen one when options.port was 0). */
+  readonly port: number;
+  /** Stops accepting, commits what every connection has, closes; connections still busy after `drainMs` are cut. */
+  close(drainMs: number): Promise<void>;
+}
+
+/** Logs refused connections: the first at once, then one record per interval with the count. */
+class RefusalLog {
+  private lastLoggedAt = -Infinity;
+  private unlogged = 0;
+
+  constructor(private readonly connectionsMax: number) {}
+
+  note(remote: string): void {
+    this.unlogged++;
+    const now = Date.now();
+    if (now - this.lastLoggedAt < ilpTcpRefusalLogIntervalMs) return;
+    log.error(`ILP TCP ${remote}: connection refused, ${this.connectionsMax} connections are open [line.tcp.net.connection.limit]${this.unlogged > 1 ? `; ${this.unlogged} refused since the last record` : ''}`);
+    this.lastLoggedAt = now;
+    this.unlogged = 0;
+  }
+}
+
+export function startIlpTcpServer(options: IlpTcpServerOptions): Promise<RunningIlpTcpServer> {
+  const connections = new Set<IlpTcpConnection>();
+  const refusals = new RefusalLog(options.connectionsMax);
+  const server = createServer((socket) => accept(socket, options, connections, refusals));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      server.on('error', (error) => log.error(`ILP TCP listener: ${error.message}`));
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : options.port;
+      resolve({ port, close: (drainMs) => closeServer(server, connections, drainMs) });
+    });
+  });
+}
+
+function accept(socket: Socket, options: IlpTcpServerOptions, connections: Set<IlpTcpConnection>, refusals: RefusalLog): void {
+  if (connections.size >= options.connectionsMax) {
+    refusals.note(`${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`);
+    socket.on('error', () => undefined);
+    socket.destroy();
+    return;
+  }
+  socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
+  const connection = new IlpTcpConnection(socket, options.connection);
+  connections.add(connection);
+  ilpConnectionChannel.publish({ transport: 'tcp', delta: 1 });
+  void connection.closed.then(() => {
+    connections.delete(connection);
+    ilpConnectionChannel.publish({ transport: 'tcp', delta: -1 });
+  });
+}
+
+async function closeServer(server: Server, connections: Set<IlpTcpConnection>, drainMs: number): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  const open = [...connections];
+  for (const connection of open) connection.shutdown();
+  let timer: NodeJS.Timeout | undefined;
+  const drained = Promise.all(open.map((connection) => connection.closed)).then(() => true);
+  const timedOut = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), drainMs); });
+  const inTime = await Promise.race([drained, timedOut]);
+  clearTimeout(timer);
+  if (!inTime) for (const connection of connections) connection.abandon();
+  await stopped;
+}

@@ -1,0 +1,226 @@
+// ILP over TCP (line.tcp.net.bind.to) against real server processes, written by QuestDB's official Node client
+// (@questdb/nodejs-client, unchanged) and by raw sockets where the exact bytes matter: every field type read
+// back exactly, commits at the interval while a connection stays open, a bad line that closes the connection and
+// commits nothing of its batch, a long stream across many size-triggered commits, QuestDB's ECDSA handshake,
+// the connection limit, and shutdown committing what connections still hold (single-process mode).
+import test from 'ava';
+import { Sender } from '@questdb/nodejs-client';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { exec, rows } from '../helpers/http.js';
+import { openRawIlpSocket, readLogFiles, waitUntil, waitUntilListening, type RawIlpSocket } from '../helpers/ilp-tcp.js';
+
+const KEY_ID = 'ingest-1';
+const quiet = { log: (): void => undefined };
+
+interface KeyPair {
+  readonly privateKey: KeyObject;
+  /** The client's `token`: the private scalar, base64url. */
+  readonly d: string;
+  readonly x: string;
+  readonly y: string;
+}
+
+function newKeyPair(): KeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { d } = privateKey.export({ format: 'jwk' });
+  const { x, y } = publicKey.export({ format: 'jwk' });
+  if (d === undefined || x === undefined || y === undefined) throw new Error('a P-256 JWK has d, x and y');
+  return { privateKey, d, x, y };
+}
+
+const key = newKeyPair();
+const otherKey = newKeyPair();
+let server: TestServer;
+let authServer: TestServer;
+
+test.before(async () => {
+  const authRoot = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  mkdirSync(join(authRoot, 'conf'));
+  writeFileSync(join(authRoot, 'conf', 'ilp-auth.txt'), `# ILP TCP keys\n\n${KEY_ID} ec-p-256-sha256 ${key.x} ${key.y}  # the ingest service\n`);
+  [server, authServer] = await Promise.all([
+    startServer({ workers: 2, env: { SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms', SVC_LINE_TCP_MAX_UNCOMMITTED_SIZE: '64k' } }),
+    startServer({ workers: 1, rootDir: authRoot, env: { SVC_LINE_TCP_AUTH_DB_PATH: 'conf/ilp-auth.txt', SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms' } }),
+  ]);
+  await Promise.all([waitUntilListening(server.ilpTcpPort), waitUntilListening(authServer.ilpTcpPort)]);
+});
+
+test.after.always(async () => {
+  await Promise.all([server?.stop(), authServer?.stop()]);
+  server?.cleanup();
+  authServer?.cleanup();
+});
+
+/** Rows in `table`; -1 while it does not exist, -2 when the request failed (a kept-alive socket the server closed). */
+async function count(target: TestServer, table: string): Promise<number> {
+  const response = await exec(target.baseUrl, `select count() from ${table}`).catch(() => undefined);
+  if (response === undefined) return -2;
+  if (response.status !== 200) return -1;
+  return ((response.json as { dataset: number[][] }).dataset[0] as number[])[0] as number;
+}
+
+function untilCount(target: TestServer, table: string, expected: number, timeoutMs = 15_000): Promise<boolean> {
+  return waitUntil(async () => (await count(target, table)) === expected, timeoutMs);
+}
+
+test('the official client (tcp::addr, no auth) creates a table of every field type; values read back exactly', async (t) => {
+  const sender = await Sender.fromConfig(`tcp::addr=127.0.0.1:${server.ilpTcpPort}`, quiet);
+  await sender.connect();
+  try {
+    await sender.table('tcp_types').symbol('sym', 'AAPL').floatColumn('price', 1.25).intColumn('amount', 42)
+      .stringColumn('note', 'tab\there "quoted" \\ back\nnew line').booleanColumn('ok', true)
+      .timestampColumn('seen', 1_700_000_000_123_456n, 'us').at(1_700_000_000_000_000_000n, 'ns');
+    await sender.table('tcp_types').symbol('sym', 'MSFT').floatColumn('price', -0.5).intColumn('amount', -9_007_199_254_740_991)
+      .booleanColumn('ok', false).at(1_700_000_001_500_000n, 'us');
+    await sender.flush();
+  } finally {
+    await sender.close();
+  }
+  t.true(await untilCount(server, 'tcp_types', 2));
+  t.deepEqual(await rows(server.baseUrl, `select "column", type, designated from table_columns('tcp_types')`), [
+    ['sym', 'SYMBOL', false], ['price', 'DOUBLE', false], ['amount', 'LONG', false], ['note', 'VARCHAR', false],
+    ['ok', 'BOOLEAN', false], ['seen', 'TIMESTAMP', false], ['timestamp', 'TIMESTAMP', true],
+  ]);
+  t.deepEqual(await rows(server.baseUrl, 'select sym, price, amount::string, note, ok, seen, timestamp from tcp_types'), [
+    ['AAPL', 1.25, '42', 'tab\there "quoted" \\ back\nnew line', true, '2023-11-14T22:13:20.123456Z', '2023-11-14T22:13:20.000000Z'],
+    ['MSFT', -0.5, '-9007199254740991', null, false, null, '2023-11-14T22:13:21.500000Z'],
+  ]);
+});
+
+test('rows are committed at the commit interval while the connection stays open; a bare timestamp is nanoseconds', async (t) => {
+  const socket = await openRawIlpSocket(server.ilpTcpPort);
+  try {
+    socket.write('tcp_interval,s=a v=1i 1700000000000000000\ntcp_interval,s=b v=2i 1700000000000001000\n');
+    t.true(await untilCount(server, 'tcp_interval', 2), 'visible without closing the connection');
+    t.deepEqual(await rows(server.baseUrl, 'select s, v, timestamp from tcp_interval'), [
+      ['a', 1, '2023-11-14T22:13:20.000000Z'], ['b', 2, '2023-11-14T22:13:20.000001Z'],
+    ]);
+    // A line split across writes (and so across commit units) arrives whole.
+    socket.write('tcp_interval,s=c v=3');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    socket.write('i 1700000000000002000\n');
+    t.true(await untilCount(server, 'tcp_interval', 3));
+    t.false(socket.closedByServer());
+  } finally {
+    socket.destroy();
+  }
+});
+
+test('a bad line closes the connection, is logged with its line number, and commits nothing of its batch', async (t) => {
+  const socket = await openRawIlpSocket(server.ilpTcpPort);
+  socket.write('tcp_bad,s=a v=1i 1000\n# a comment is a line too\ntcp_bad,s=b v=2i 2000\n');
+  t.true(await untilCount(server, 'tcp_bad', 2));
+  socket.write('tcp_bad,s=c v=3i 3000\ntcp_bad,s=d v=4i 4000\ntcp_bad,s=e v=5i,w 5000\ntcp_bad,s=f v=6i 6000\n');
+  t.true(await socket.closed(10_000), 'the server closes the connection');
+  t.deepEqual(await rows(server.baseUrl, 'select s, v from tcp_bad'), [['a', 1], ['b', 2]]);
+  const logged = await waitUntil(() => /E ilp-tcp ILP TCP 127\.0\.0\.1:\d+: error in line 6: .*field without a value/.test(server.output()), 10_000);
+  t.true(logged, server.output());
+});
+
+// Serial (ava runs it before the concurrent tests): building 200,000 rows with the client keeps this process busy,
+// and concurrent tests would then miss their timeouts.
+test.serial('200,000 rows over one connection arrive complete across many size-triggered commits', async (t) => {
+  const rowCount = 200_000;
+  const sender = await Sender.fromConfig(`tcp::addr=127.0.0.1:${server.ilpTcpPort}`, quiet);
+  await sender.connect();
+  try {
+    for (let row = 0; row < rowCount; row++) {
+      await sender.table('tcp_stream').symbol('k', `key${row % 16}`).intColumn('n', row).floatColumn('x', row / 4)
+        .at(1_700_000_000_000_000n + BigInt(row), 'us');
+    }
+    await sender.flush();
+  } finally {
+    await sender.close();
+  }
+  t.true(await untilCount(server, 'tcp_stream', rowCount, 25_000));
+  t.deepEqual(await rows(server.baseUrl, 'select count_distinct(k), sum(n), sum(x), min(timestamp), max(timestamp) from tcp_stream'), [
+    [16, (rowCount - 1) * rowCount / 2, (rowCount - 1) * rowCount / 8, '2023-11-14T22:13:20.000000Z', '2023-11-14T22:13:20.199999Z'],
+  ]);
+});
+
+test('ECDSA: the official client with username=<key id>;token=<d> authenticates and writes', async (t) => {
+  const sender = await Sender.fromConfig(`tcp::addr=127.0.0.1:${authServer.ilpTcpPort};username=${KEY_ID};token=${key.d}`, quiet);
+  await sender.connect();
+  try {
+    await sender.table('tcp_auth').symbol('s', 'a').intColumn('v', 7).at(1_000_000n, 'us');
+    await sender.flush();
+  } finally {
+    await sender.close();
+  }
+  t.true(await untilCount(authServer, 'tcp_auth', 1));
+  t.deepEqual(await rows(authServer.baseUrl, 'select s, v, timestamp from tcp_auth'), [['a', 7, '1970-01-01T00:00:01.000000Z']]);
+});
+
+async function challengeOf(socket: RawIlpSocket, keyId: string): Promise<Buffer> {
+  socket.write(`${keyId}\n`);
+  const challenge = await socket.readLine(5000);
+  if (challenge === undefined) throw new Error('no challenge line');
+  return challenge;
+}
+
+test('ECDSA handshake: a 512-byte printable challenge; DER or raw r||s signatures; a wrong key or unknown key id is refused', async (t) => {
+  const raw = await openRawIlpSocket(authServer.ilpTcpPort);
+  const challenge = await challengeOf(raw, KEY_ID);
+  t.is(challenge.length, 512);
+  t.true(challenge.every((byte) => byte >= 0x20 && byte <= 0x7e), 'printable ASCII');
+  const p1363 = sign('sha256', challenge, { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
+  t.is(p1363.length, 64);
+  raw.write(`${p1363.toString('base64')}\ntcp_auth_raw,s=raw v=1i 1000\n`);
+  raw.end();
+  t.true(await untilCount(authServer, 'tcp_auth_raw', 1));
+
+  const wrongKey = await openRawIlpSocket(authServer.ilpTcpPort);
+  const second = await challengeOf(wrongKey, KEY_ID);
+  wrongKey.write(`${sign('sha256', second, otherKey.privateKey).toString('base64')}\ntcp_auth_refused,s=x v=1i 1000\n`);
+  t.true(await wrongKey.closed(5000), 'a signature by another key closes the connection');
+
+  const unknown = await openRawIlpSocket(authServer.ilpTcpPort);
+  const third = await challengeOf(unknown, 'nobody');
+  t.is(third.length, 512, 'an unknown key id still gets a challenge');
+  unknown.write(`${sign('sha256', third, otherKey.privateKey).toString('base64')}\n`);
+  t.true(await unknown.closed(5000), 'an unknown key id is refused at the signature');
+
+  const official = await Sender.fromConfig(`tcp::addr=127.0.0.1:${authServer.ilpTcpPort};username=${KEY_ID};token=${otherKey.d}`, quiet);
+  await official.connect();
+  await official.table('tcp_auth_refused').symbol('s', 'y').intColumn('v', 2).at(2000n, 'us');
+  await official.flush().catch(() => false);
+  await official.close();
+  const refusals = await waitUntil(() => (readLogFiles(authServer.rootDir).match(/authentication failed, closing/g) ?? []).length >= 3, 10_000);
+  t.true(refusals, readLogFiles(authServer.rootDir));
+  t.true(/unknown key id 'nobody'/.test(readLogFiles(authServer.rootDir)));
+  t.is(await count(authServer, 'tcp_auth_refused'), -1, 'nothing of a refused connection is parsed');
+});
+
+test('single-process mode: the connection limit closes extra connections; shutdown commits what connections hold', async (t) => {
+  const single = await startServer({ workers: 0, env: { SVC_LINE_TCP_NET_CONNECTION_LIMIT: '2', SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '60s' } });
+  let restarted: TestServer | undefined;
+  try {
+    await waitUntilListening(single.ilpTcpPort);
+    const first = await openRawIlpSocket(single.ilpTcpPort);
+    const second = await openRawIlpSocket(single.ilpTcpPort);
+    const third = await openRawIlpSocket(single.ilpTcpPort);
+    t.true(await third.closed(5000), 'past the limit a connection is closed at once');
+    first.write('tcp_limit,s=first v=1i 1000\n');
+    first.end();
+    t.true(await untilCount(single, 'tcp_limit', 1), 'a connection that ends commits what it sent');
+    const fourth = await openRawIlpSocket(single.ilpTcpPort);
+    fourth.write('tcp_limit,s=fourth v=4i 4000\n');
+    fourth.end();
+    t.true(await untilCount(single, 'tcp_limit', 2), 'a freed slot takes a new connection');
+    second.write('tcp_limit,s=second v=2i 2000\ntcp_limit,s=cut v=');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    t.is(await count(single, 'tcp_limit'), 2, 'the 60 s commit interval has not passed');
+    t.is(await single.stop(), 0);
+    t.true(await second.closed(1000));
+    restarted = await startServer({ workers: 0, rootDir: single.rootDir });
+    t.deepEqual(await rows(restarted.baseUrl, 'select s, v from tcp_limit order by v'), [['first', 1], ['second', 2], ['fourth', 4]]);
+    t.true(/connection refused, 2 connections are open/.test(readLogFiles(single.rootDir)));
+  } finally {
+    await restarted?.stop();
+    await single.stop();
+    single.cleanup();
+  }
+});

@@ -99,9 +99,9 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, pool, service, metricsRequests);
   };
   let localTcp: RunningIlpTcpServer | undefined;
+  // Whoever serves TCP loads its keys; a bad file stops the start here, before anything listens or forks.
+  if (ilpTcpListening(config)) ilpTcpAuthDbOf(config);
   if (config.httpEnabled && config.httpWorkerCount > 0) {
-    // The workers load the TCP keys themselves; a bad file stops the start here instead of in every worker.
-    if (ilpTcpListening(config)) ilpTcpAuthDbOf(config);
     pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
     broadcast = new TokenBroadcast(pool);
     pool.start();

@@ -6,7 +6,7 @@
 import test from 'ava';
 import { Sender } from '@questdb/nodejs-client';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -222,5 +222,15 @@ test('single-process mode: the connection limit closes extra connections; shutdo
     await restarted?.stop();
     await single.stop();
     single.cleanup();
+  }
+});
+
+test('a key file that cannot be read stops the start-up before anything listens (single-process mode too)', async (t) => {
+  const rootDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  try {
+    const error = await t.throwsAsync(startServer({ workers: 0, rootDir, env: { SVC_LINE_TCP_AUTH_DB_PATH: 'conf/missing.txt' } }));
+    t.regex(error?.message ?? '', /svc exited during start-up[\s\S]*cannot read the ILP authentication file .*missing\.txt.*\[key=line\.tcp\.auth\.db\.path\]/);
+  } finally {
+    rmSync(rootDir, { recursive: true, force: true });
   }
 });

@@ -49,6 +49,8 @@ export class IlpParser {
   /** Rows parsed so far, in every table. */
   rows = 0;
   private readonly scratch: Int64Words = { low: 0, high: 0, number: 0 };
+  /** Whether the text unquotedEnd() last passed over held a backslash escape. */
+  private sawEscape = false;
 
   constructor(private readonly options: IlpParserOptions) {}
 
@@ -131,18 +133,10 @@ export class IlpParser {
       this.lines++;
       return newline + 1;
     }
-    let at = start;
-    let escaped = false;
-    for (; at < end; at++) {
-      const code = data[at];
-      if (code === BACKSLASH) {
-        escaped = true;
-        at++;
-      } else if (code === COMMA || code === SPACE || code === LF || code === CR) break;
-    }
+    const at = this.unquotedEnd(data, start);
     if (at >= end) return INCOMPLETE;
     if (at === start) throw new IlpValueError('table name is missing');
-    const table = this.tableFor(data, start, at, escaped);
+    const table = this.tableFor(data, start, at, this.sawEscape);
     if (data[at] === LF || data[at] === CR) throw new IlpValueError(`table: ${table.name}; the line has no fields`);
     const next = this.parseRow(table, data, at);
     if (next === INCOMPLETE) table.discardRow();
@@ -170,6 +164,24 @@ export class IlpParser {
       at++;
     }
     return this.parseTimestamp(table, data, at);
+  }
+
+  /**
+   * Where the unquoted text at `from` (a table name or a tag value) ends: at the first comma, space or line
+   * break that no backslash escapes (or past the end of the bytes at hand). Sets sawEscape.
+   */
+  private unquotedEnd(data: Buffer, from: number): number {
+    let escaped = false;
+    let at = from;
+    for (; at < data.length; at++) {
+      const code = data[at];
+      if (code === BACKSLASH) {
+        escaped = true;
+        at++;
+      } else if (code === COMMA || code === SPACE || code === LF || code === CR) break;
+    }
+    this.sawEscape = escaped;
+    return at;
   }
 
   /** 1 when the text at `at` is a field (a name and `=`), 0 when it is the timestamp. */
@@ -200,14 +212,8 @@ export class IlpParser {
     if (at >= end) return INCOMPLETE;
     const keyEnd = at++;
     const valueStart = at;
-    let valueEscaped = false;
-    for (; at < end; at++) {
-      const code = data[at];
-      if (code === BACKSLASH) {
-        valueEscaped = true;
-        at++;
-      } else if (code === COMMA || code === SPACE || code === LF || code === CR) break;
-    }
+    at = this.unquotedEnd(data, valueStart);
+    const valueEscaped = this.sawEscape;
     if (at >= end) return INCOMPLETE;
     if (at === valueStart) throw new IlpValueError(`table: ${table.name}; tag value is empty`);
     const column = guessedEnd >= 0 ? (guess as IlpColumn) : this.column(table, data, from, keyEnd, keyEscaped, 'SYMBOL', position);

@@ -6,6 +6,7 @@
 import type { Engine } from '../engine/engine.js';
 import { executeParsedWrite } from '../engine/write-executor.js';
 import { commitInsertGroup, isInsertValues, type InsertValuesStatement } from '../engine/insert-group.js';
+import { CommitGroup } from './commit-group.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 import { commitIlpGroup } from '../engine/ilp-commit.js';
 import { ilpPendingRequestsMax } from '../core/limits.js';
@@ -48,14 +49,19 @@ export class WriterService {
   /** A PREPARE is queued and not yet run: a second one is refused like one arriving after it ran. */
   private preparePending = false;
   private readonly accounts: AccountsBinding | undefined;
-  /** INSERT ... VALUES statements waiting for the next group commit. */
-  private insertWaiting: { readonly statement: InsertValuesStatement; readonly resolve: (result: WriteResult) => void; readonly reject: (error: unknown) => void }[] = [];
-  /** ILP requests waiting for the next group commit. */
-  private ilpWaiting: { readonly request: IlpCommitRequest; readonly resolve: (result: IlpCommitResult) => void; readonly reject: (error: unknown) => void }[] = [];
+  /** INSERT ... VALUES statements waiting together share one insert per table (insert-group.ts). */
+  private readonly inserts: CommitGroup<InsertValuesStatement, WriteResult>;
+  /** ILP requests waiting for the next group commit (ilp-commit.ts). */
+  private readonly ilpRequests: CommitGroup<IlpCommitRequest, IlpCommitResult>;
 
   constructor(private readonly engine: Engine, options: { readonly snapshotTimeoutMs: number; readonly accounts?: AccountsBinding }) {
     this.snapshot = new SnapshotGate(options.snapshotTimeoutMs);
     this.accounts = options.accounts;
+    const schedule = (turn: () => void): void => {
+      void this.enqueue(turn).catch(() => undefined);
+    };
+    this.inserts = new CommitGroup(schedule, (statements) => commitInsertGroup(this.engine, statements), (error) => asLimitError(asStorageError(error)));
+    this.ilpRequests = new CommitGroup(schedule, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
   }
 
   private enqueue<T>(work: () => T | Promise<T>): Promise<T> {
@@ -98,33 +104,8 @@ export class WriterService {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (isInsertValues(statement)) return this.groupInsert(statement);
+    if (isInsertValues(statement)) return this.inserts.add(statement);
     return this.enqueue(() => executeParsedWrite(this.engine, statement, { timeoutMs })).catch((error: unknown) => Promise.reject(asLimitError(asStorageError(error))));
-  }
-
-  /** INSERT ... VALUES statements waiting together share one insert per table (insert-group.ts). */
-  private groupInsert(statement: InsertValuesStatement): Promise<WriteResult> {
-    return new Promise((resolveInsert, rejectInsert) => {
-      this.insertWaiting.push({ statement, resolve: resolveInsert, reject: rejectInsert });
-      if (this.insertWaiting.length === 1) void this.enqueue(() => this.commitInsertsWaiting()).catch(() => undefined);
-    });
-  }
-
-  private commitInsertsWaiting(): void {
-    const group = this.insertWaiting;
-    this.insertWaiting = [];
-    let outcomes: (WriteResult | Error)[];
-    try {
-      outcomes = commitInsertGroup(this.engine, group.map((entry) => entry.statement));
-    } catch (error) {
-      for (const entry of group) entry.reject(asLimitError(asStorageError(error)));
-      return;
-    }
-    group.forEach((entry, k) => {
-      const outcome = outcomes[k];
-      if (outcome === undefined || outcome instanceof Error) entry.reject(asLimitError(outcome ?? new SvcError('SVC_INTERNAL', 'no outcome for an INSERT', 500)));
-      else entry.resolve(outcome);
-    });
   }
 
   /** Runs in queue order, so every earlier write has committed: flush db/ to disk, then hold later writes. */
@@ -159,30 +140,10 @@ export class WriterService {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.ilpWaiting.length >= ilpPendingRequestsMax) {
-      return Promise.reject(new SvcError('SVC_OVERLOADED', `the commit queue is full [pending=${this.ilpWaiting.length}]`, 503));
+    if (this.ilpRequests.size >= ilpPendingRequestsMax) {
+      return Promise.reject(new SvcError('SVC_OVERLOADED', `the commit queue is full [pending=${this.ilpRequests.size}]`, 503));
     }
-    return new Promise((resolveCommit, rejectCommit) => {
-      this.ilpWaiting.push({ request, resolve: resolveCommit, reject: rejectCommit });
-      if (this.ilpWaiting.length === 1) void this.enqueue(() => this.commitIlpWaiting()).catch(() => undefined);
-    });
-  }
-
-  private commitIlpWaiting(): void {
-    const group = this.ilpWaiting;
-    this.ilpWaiting = [];
-    let outcomes: (IlpCommitResult | Error)[];
-    try {
-      outcomes = commitIlpGroup(this.engine, group.map((entry) => entry.request));
-    } catch (error) {
-      for (const entry of group) entry.reject(asStorageError(error));
-      return;
-    }
-    group.forEach((entry, k) => {
-      const outcome = outcomes[k];
-      if (outcome === undefined || outcome instanceof Error) entry.reject(outcome ?? new SvcError('SVC_INTERNAL', 'no outcome for an ILP request', 500));
-      else entry.resolve(outcome);
-    });
+    return this.ilpRequests.add(request);
   }
 
   /** Staged files arrive over IPC: only files under db/.staging/ are ever read or deleted. */

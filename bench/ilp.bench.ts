@@ -1,0 +1,189 @@
+// ILP ingestion bench: pre-generated line-protocol bodies sent by several concurrent connections, over HTTP
+// (POST /write) and over TCP (9009), for TSBS cpu-only rows (10 tags, 10 fields) and the standard narrow rows
+// (trades: ts, sym, price, amount); the same narrow rows imported as CSV through /imp in the same run as the
+// reference; /exec single-row INSERT throughput with 16 clients; peak RSS of every server process.
+// Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
+import { request, Agent } from 'node:http';
+import { connect } from 'node:net';
+import { readFileSync, readdirSync } from 'node:fs';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import { standardCsvChunks } from '../test/helpers/csv-stream.js';
+import { ilpBodies, standardIlpRow, tsbsCpuRow } from './lib/ilp-bodies.js';
+
+const narrowRows = Number(process.env['BENCH_ILP_NARROW_ROWS'] ?? 4_000_000);
+const tsbsRows = Number(process.env['BENCH_ILP_TSBS_ROWS'] ?? 1_000_000);
+const connections = Number(process.env['BENCH_ILP_CONNECTIONS'] ?? 8);
+const rowsPerBody = 50_000;
+const tsbsHosts = 1000;
+
+function post(agent: Agent, port: number, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'Content-Length': String(body.length), ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Sends every body over `connections` keep-alive connections; returns seconds. */
+async function sendHttp(server: TestServer, bodies: readonly Buffer[]): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: connections }, async () => {
+    for (let k = next++; k < bodies.length; k = next++) {
+      const answer = await post(agent, server.httpPort, '/write', bodies[k] as Buffer);
+      if (answer.status !== 204) throw new Error(`/write answered ${answer.status}: ${answer.text}`);
+    }
+  }));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  agent.destroy();
+  return seconds;
+}
+
+/** Sends the bodies over `connections` TCP connections, then waits until `table` holds `expected` rows. */
+async function sendTcp(server: TestServer, port: number, bodies: readonly Buffer[], table: string, expected: number): Promise<number> {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: connections }, () => new Promise<void>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', reject);
+    const pump = (): void => {
+      for (let k = next++; k < bodies.length; k = next++) {
+        if (!socket.write(bodies[k] as Buffer)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+      socket.end(() => resolve());
+    };
+    socket.on('connect', pump);
+  })));
+  while ((await count(server, table)) < expected) await new Promise((resolve) => setTimeout(resolve, 20));
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+async function count(server: TestServer, table: string): Promise<number> {
+  const response = await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent(`select count() from ${table}`)}`);
+  const body = (await response.json()) as { dataset?: number[][] };
+  return body.dataset?.[0]?.[0] ?? 0;
+}
+
+async function importCsv(server: TestServer, rows: number): Promise<number> {
+  const boundary = '----svc-bench-ilp';
+  const parts = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="t.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    ...standardCsvChunks(rows, 8 << 20), Buffer.from(`\r\n--${boundary}--\r\n`)];
+  const body = Buffer.concat(parts);
+  const agent = new Agent({ keepAlive: false });
+  const started = process.hrtime.bigint();
+  const answer = await post(agent, server.httpPort, '/imp?name=trades_csv&timestamp=ts&partitionBy=DAY&fmt=json', body, { 'Content-Type': `multipart/form-data; boundary=${boundary}` });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (!answer.text.includes(`"rowsImported":${rows}`)) throw new Error(`import failed: ${answer.text}`);
+  return seconds;
+}
+
+/** Rows/s of single-row INSERTs from `clients` concurrent clients over `durationMs`. */
+async function execInserts(server: TestServer, clients: number, durationMs: number): Promise<number> {
+  await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent('create table ins (ts timestamp, sym symbol, v double) timestamp(ts) partition by DAY WAL')}`);
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const deadline = Date.now() + durationMs;
+  let rows = 0;
+  await Promise.all(Array.from({ length: clients }, async (_, client) => {
+    for (let k = 0; Date.now() < deadline; k++) {
+      // now() is evaluated by the primary when the statement commits, so rows arrive in time order, as they do
+      // from applications stamping rows with the current time.
+      const query = encodeURIComponent(`insert into ins values(now(), 'c${client}', ${k})`);
+      const answer = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.httpPort, path: `/exec?query=${query}`, agent }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
+        req.on('error', reject);
+        req.end();
+      });
+      if (answer !== 200) throw new Error(`insert answered ${answer}`);
+      rows++;
+    }
+  }));
+  agent.destroy();
+  return rows / (durationMs / 1000);
+}
+
+/** The primary's pid and its children's (the workers). */
+function serverPids(primaryPid: number): number[] {
+  const pids = [primaryPid];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === primaryPid) pids.push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** CPU seconds (user + system) each server process has used so far. */
+function cpuSeconds(pids: readonly number[]): number[] {
+  return pids.map((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  });
+}
+
+/** Runs `action` and says how many CPU seconds per million rows the primary and the workers spent on it. */
+async function withCpu<T>(server: TestServer, rows: number, action: () => Promise<T>): Promise<{ result: T; cpu: string }> {
+  const pids = serverPids(server.process.pid ?? 0);
+  const before = cpuSeconds(pids);
+  const result = await action();
+  const used = cpuSeconds(pids).map((after, k) => after - (before[k] as number));
+  const perMillion = (seconds: number): string => (seconds / (rows / 1e6)).toFixed(2);
+  const workers = used.slice(1).reduce((sum, seconds) => sum + seconds, 0);
+  return { result, cpu: `CPU s per 1M rows: primary ${perMillion(used[0] ?? 0)}, workers ${perMillion(workers)}` };
+}
+
+/** VmHWM (peak RSS) of the primary and of each of its children, in MB. */
+function peakRss(primaryPid: number): string {
+  return serverPids(primaryPid).map((pid, k) => {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return `${k === 0 ? 'primary' : `worker ${k}`} ${(kb / 1024).toFixed(0)} MB`;
+  }).join(', ');
+}
+
+function line(measure: string, value: number, reference: number | undefined, note: string): string {
+  const ratio = reference === undefined ? '' : (value / reference).toFixed(2);
+  return `| ${measure} | ${Math.round(value).toLocaleString('en-US')} | ${reference === undefined ? '' : Math.round(reference).toLocaleString('en-US')} | ${ratio} | ${note} |`;
+}
+
+async function main(): Promise<void> {
+  const narrow = ilpBodies(narrowRows, rowsPerBody, standardIlpRow);
+  const tsbs = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
+  const narrowMb = narrow.reduce((sum, body) => sum + body.length, 0) / 1e6;
+  const tsbsMb = tsbs.reduce((sum, body) => sum + body.length, 0) / 1e6;
+  const server = await startServer({ workers: 2 });
+  const lines = ['| measure | svc rows/s | reference rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
+  try {
+    const csvSeconds = await importCsv(server, narrowRows);
+    const httpNarrow = await withCpu(server, narrowRows, () => sendHttp(server, narrow));
+    lines.push(line('narrow rows, HTTP /write', narrowRows / httpNarrow.result, narrowRows / csvSeconds, `reference: the same rows through /imp; target ≥ 2,000,000 rows/s and ≥ 0.8 × /imp; ${narrowMb.toFixed(0)} MB of ILP; ${httpNarrow.cpu}`));
+    const httpTsbs = await withCpu(server, tsbsRows, () => sendHttp(server, tsbs));
+    lines.push(line('TSBS cpu-only rows, HTTP /write', tsbsRows / httpTsbs.result, undefined, `target ≥ 500,000 rows/s; ${tsbsMb.toFixed(0)} MB of ILP; ${httpTsbs.cpu}`));
+    const tcpNarrow = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, narrow, 'trades', narrowRows * 2));
+    lines.push(line('narrow rows, TCP 9009', narrowRows / tcpNarrow.result, narrowRows / csvSeconds, `reference: /imp; until the last row is visible; ${tcpNarrow.cpu}`));
+    const tcpTsbs = await withCpu(server, tsbsRows, () => sendTcp(server, server.ilpTcpPort, tsbs, 'cpu', tsbsRows * 2));
+    lines.push(line('TSBS cpu-only rows, TCP 9009', tsbsRows / tcpTsbs.result, undefined, `until the last row is visible; ${tcpTsbs.cpu}`));
+    if ((await count(server, 'trades')) !== narrowRows * 2) throw new Error('narrow row count mismatch');
+    lines.push(line('/exec single-row INSERT, 16 clients', await execInserts(server, 16, 5000), undefined, 'target ≥ 3,000 rows/s'));
+    lines.push(`\npeak RSS: ${peakRss(server.process.pid ?? 0)}`);
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+  process.stdout.write(`\nILP ingestion, ${connections} connections, ${rowsPerBody.toLocaleString('en-US')} rows per request, 2 workers\n${lines.join('\n')}\n`);
+}
+
+await main();

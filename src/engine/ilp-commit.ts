@@ -108,7 +108,9 @@ function layOut(meta: TableMeta, batch: IlpTableBatch, staged: RowChunk): RowChu
   const columns = meta.columns.map((column, k): ColumnData => {
     if (k === meta.timestampIndex) return staged.columns[0] as ColumnData;
     const source = batch.columns.findIndex((candidate) => candidate.name.toLowerCase() === column.name.toLowerCase());
-    if (source < 0) return nullColumnData(column.type, rowCount);
+    // SYMBOL values travel as text until the writer resolves their keys: a column a request left out must be
+    // text nulls too, or it cannot be concatenated with another request's values of the same table.
+    if (source < 0) return nullColumnData(column.type === 'SYMBOL' ? 'VARCHAR' : column.type, rowCount);
     const data = staged.columns[source + offset] as ColumnData;
     return column.type === 'UUID' ? uuidColumn(data, rowCount) : data;
   });

@@ -36,7 +36,17 @@ test('metrics count the requests made across both workers; promtool and Promethe
     await Promise.all(Array.from({ length: requests }, () => exec(server.baseUrl, 'select 1')));
     const text = await scrape(server.adminUrl);
     t.is((seriesValue(text, 'svc_http_requests_total', labels) ?? 0) - before, requests);
-    const check = checkMetricsWithPromtool(text);
+    // ILP over HTTP: rows, requests by status, commit latency.
+    const written = await fetch(`${server.baseUrl}/write`, { method: 'POST', body: 'metrics_ilp,s=a v=1\nmetrics_ilp,s=b v=2\n' });
+    t.is(written.status, 204);
+    const refused = await fetch(`${server.baseUrl}/write`, { method: 'POST', body: 'metrics_ilp v=\n' });
+    t.is(refused.status, 400);
+    const afterIlp = await scrape(server.adminUrl);
+    t.is(seriesValue(afterIlp, 'svc_ilp_rows_total', { transport: 'http' }), 2);
+    t.is(seriesValue(afterIlp, 'svc_ilp_requests_total', { status: '204' }), 1);
+    t.is(seriesValue(afterIlp, 'svc_ilp_requests_total', { status: '400' }), 1);
+    t.is(seriesValue(afterIlp, 'svc_ilp_commit_duration_seconds_count', { transport: 'http' }), 1);
+    const check = checkMetricsWithPromtool(afterIlp);
     t.true(check.ok, check.output);
     t.regex(text, /svc_process_resident_memory_bytes\{process="worker-1"\}/);
     t.regex(text, /svc_process_resident_memory_bytes\{process="worker-2"\}/);

@@ -43,3 +43,5 @@ export const ilpTcpCommitRetryDelayMinMs = 20;
 export const ilpTcpCommitRetryDelayMaxMs = 1000;
 /** Refused TCP connections (over the connection limit) are logged at most once per this period, with a count. */
 export const ilpTcpRefusalLogIntervalMs = 10_000;
+/** How long GET /warnings reuses its readings of the open-file limit, vm.max_map_count and free disk space. */
+export const systemWarningsCacheMs = 5_000;

@@ -13,6 +13,8 @@ import type { ExportRouteDeps } from './routes/export.js';
 import type { ImportRouteDeps } from './routes/import.js';
 import { handleIlpWrite, type IlpRouteDeps } from './routes/ilp-write.js';
 import { handlePing, handleSettings } from './routes/settings.js';
+import { handleTableStatus } from './routes/table-status.js';
+import { handleWarnings, readSystemReadings, SystemWarningsCache } from './routes/warnings.js';
 import { reportUnhandled } from './error-response.js';
 import { staticFileHandlers } from './static-files.js';
 import { httpEndpointOf, httpRequestChannel } from '../core/diagnostics.js';
@@ -55,6 +57,7 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
   app.use((_req, res) => sendText(res, 404, 'Not Found'));
   const gate = new ConcurrencyGate(deps.limits.concurrentRequestsMax);
   const settingsDeps = { readOnly: deps.readOnly, ilpHttpEnabled: deps.ilp.httpEnabled, ilpTcpEnabled: deps.ilp.tcpEnabled };
+  const warnings = new SystemWarningsCache(() => readSystemReadings(deps.dbDir));
 
   return (req, res) => {
     const started = process.hrtime.bigint();
@@ -63,9 +66,10 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
       httpRequestChannel.publish({ endpoint: httpEndpointOf(path), status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
     });
     try {
-      // QuestDB's clients ask these before they send credentials: they answer without any (settings.ts).
+      // QuestDB's clients ask these before they send credentials: they answer without any (settings.ts, warnings.ts).
       if (path === '/settings') return handleSettings(req.method ?? 'GET', res, settingsDeps);
       if (path === '/ping') return handlePing(req.method ?? 'GET', res);
+      if (path === '/warnings') return handleWarnings(req.method ?? 'GET', res, warnings);
       if (!gate.admit(res)) return;
       const principal = authenticateRequest(req, res, deps.authenticate);
       if (principal === undefined) return;
@@ -119,6 +123,10 @@ export function createHttpHandler(deps: HttpDeps): RequestHandler {
     }
     if (ILP_WRITE_PATHS.has(path) && deps.ilp.httpEnabled) {
       handleIlpWrite(req, res, deps).catch((error: unknown) => failUnexpectedly(res, error));
+      return;
+    }
+    if (path === '/chk') {
+      handleTableStatus(req.method ?? 'GET', req.url ?? '/', res, deps.catalog);
       return;
     }
     if (FAULT_INJECTION && path === '/__test/unhandled') throw new Error('injected fault for tests');

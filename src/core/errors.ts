@@ -57,6 +57,11 @@ export function sqlSemanticError(message: string, position: number): SqlError {
   return new SqlError(message, position, 'SVC_SQL_SEMANTIC');
 }
 
+/** `table does not exist [table=<name as written>]` at the name's position, QuestDB's text wherever a table is missing. */
+export function tableDoesNotExistError(name: string, position: number): SqlError {
+  return sqlSemanticError(`table does not exist [table=${name}]`, position);
+}
+
 export function sqlRuntimeError(message: string, position: number): SqlError {
   return new SqlError(message, position, 'SVC_SQL_RUNTIME');
 }

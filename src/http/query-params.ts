@@ -1,6 +1,7 @@
 // URL parameters of the SQL endpoints, parsed from the raw query string as QuestDB does: names are
 // case-sensitive, a flag is true only for the literal `true` (any case), an unparseable limit is ignored.
 import { SqlError } from '../core/errors.js';
+import { bytesAsSignExtendedChars, decodeUtf8Strict, urlParamBytes } from './url-param-bytes.js';
 
 /** Refuses statement text longer than http.query.max.length, before any parsing work is spent on it. */
 export function checkQueryLength(query: string, lengthMax: number): void {
@@ -19,6 +20,10 @@ export interface ExecuteParams {
   readonly skip: number;
   readonly stop: number;
   readonly version: number;
+  /** Set when the query's bytes are not UTF-8: the text QuestDB echoes in its error (url-param-bytes.ts). */
+  readonly badUtf8QueryEcho?: string;
+  /** Raw bytes of `cols` (result projection, column-list.ts); null when absent. */
+  readonly cols: Uint8Array | null;
 }
 
 export function searchParamsOf(url: string): URLSearchParams {
@@ -50,8 +55,12 @@ export function parseExecuteParams(url: string): ExecuteParams {
   const params = searchParamsOf(url);
   const { skip, stop } = parseExecuteLimit(params.get('limit'));
   const version = Number(params.get('version') ?? '1');
+  const query = params.get('query') ?? '';
+  const badUtf8QueryEcho = query.includes('\uFFFD') ? parseExecuteQueryEcho(urlParamBytes(url, 'query')) : undefined;
   return {
-    query: params.get('query') ?? '',
+    ...(badUtf8QueryEcho === undefined ? {} : { badUtf8QueryEcho }),
+    cols: params.has('cols') ? urlParamBytes(url, 'cols') : null,
+    query,
     count: flag(params, 'count'),
     skipMetadata: flag(params, 'nm'),
     timings: flag(params, 'timings'),
@@ -61,4 +70,9 @@ export function parseExecuteParams(url: string): ExecuteParams {
     stop,
     version: Number.isFinite(version) ? version : 1,
   };
+}
+
+/** Bytes that are not UTF-8 always decode with a U+FFFD, so only such text needs its bytes checked. */
+function parseExecuteQueryEcho(bytes: Uint8Array | null): string | undefined {
+  return bytes === null || decodeUtf8Strict(bytes) !== undefined ? undefined : bytesAsSignExtendedChars(bytes);
 }

@@ -15,6 +15,7 @@ import { showCreateTableFactory, showSettingFactory, showTablesFactory, tableCol
 import { explainWriteLines } from './bind/bind-explain.js';
 import { MaterializedFactory } from './exec/materialized.js';
 import { sqlSemanticError } from '../core/errors.js';
+import { checkWriteTargets } from './bind/write-targets.js';
 
 export type { ColumnBatch, Vector, VectorData } from './exec/batch.js';
 export type { QueryFactory, Cursor, ExecContext, Cancellation } from './exec/operator.js';
@@ -76,6 +77,10 @@ export function compileStatement(statement: Statement, catalog: Catalog): Compil
       if (inner.kind === 'write') throw sqlSemanticError('EXPLAIN supports queries only', statement.position);
       return { kind: 'explain', factory: explainFactory(inner.factory), statement };
     }
+    case 'noop':
+      // VACUUM TABLE / REINDEX TABLE do nothing here, but QuestDB still refuses them on a missing table.
+      checkWriteTargets(statement, catalog);
+      return { kind: 'write', statement, queryType: queryTypeOf(statement) };
     default: return { kind: 'write', statement, queryType: queryTypeOf(statement) };
   }
 }
@@ -104,7 +109,7 @@ function explainLinesFactory(lines: () => readonly string[]): QueryFactory {
   return new MaterializedFactory([{ name: 'QUERY PLAN', type: 'STRING' }], () => lines().map((line) => [line]), 'explain');
 }
 
-export { applyLimit };
+export { applyLimit, checkWriteTargets };
 
 /** Wraps a factory in QuestDB LIMIT semantics (`n`, `-n`, `lo,hi`), as /exp's `limit` parameter needs. */
 export function limitFactory(factory: QueryFactory, lo: number, hi: number | undefined): QueryFactory {

@@ -38,7 +38,7 @@ test('DDL and INSERT acknowledgements', async (t) => {
 test('empty query answers 200 with the QuestDB notice shape', async (t) => {
   const response = await exec(server.baseUrl, '   -- only a comment');
   t.is(response.status, 200);
-  t.is(response.text, '{"error":"empty query","query":"","position":"0"}');
+  t.is(response.text, '{"error":"empty query","query":"   -- only a comment","position":"0"}');
   const missing = await getJson(`${server.baseUrl}/exec`);
   t.is(missing.text, '{"error":"empty query","query":"","position":"0"}');
 });

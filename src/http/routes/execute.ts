@@ -1,12 +1,14 @@
 // GET /exec and /api/v1/sql/execute: compile, then run a query and stream JSON, or forward a write statement
 // to the primary. Errors before the first row give 400 `{query,error,position}`; after it, the body is closed
-// with QuestDB's error tail. A closed socket or the timeout cancels the query between batches.
+// with QuestDB's error tail. A closed socket or the timeout cancels the query between batches. `cols` projects
+// the result by column name (column-list.ts); query text that is not UTF-8 is refused before parsing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Catalog, Cursor, ExecContext, QueryFactory } from '../../sql/compiler.js';
+import type { Catalog, ColumnBatch, Cursor, ExecContext, OutputColumn, QueryFactory } from '../../sql/compiler.js';
 import { compile, createExecContext, createRuntime } from '../../sql/compiler.js';
 import type { WriteResult, WriterClient } from '../../engine/writer-client.js';
 import { checkQueryLength, parseExecuteParams } from '../query-params.js';
 import type { ExecuteParams } from '../query-params.js';
+import { resolveColumnList, type ColumnListResolution } from '../column-list.js';
 import { JSON_CONTENT_TYPE, sendJson, sendQueryError } from '../error-response.js';
 import { JsonResultWriter } from '../../output/json-writer.js';
 import { isEmptyStatement } from '../../sql/compiler.js';
@@ -15,6 +17,7 @@ import { queryChannel } from '../../core/diagnostics.js';
 import type { Principal } from '../auth/authenticator.js';
 import { checkWritePermitted } from '../auth/write-permission.js';
 import { tokenResultBody } from '../auth/token-result.js';
+import { jsonString } from '../../types/value-format.js';
 
 export interface SqlRouteDeps {
   readonly catalog: Catalog;
@@ -33,8 +36,23 @@ export function statementTimeoutMs(req: IncomingMessage, fallback: number): numb
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-export function emptyQueryBody(version: number): string {
-  return `{"${version >= 2 ? 'notice' : 'error'}":"empty query","query":"","position":"0"}`;
+/** The answer to text with no statement in it (empty, blanks, comments), which QuestDB echoes back. */
+export function emptyQueryBody(version: number, query: string): string {
+  return `{"${version >= 2 ? 'notice' : 'error'}":"empty query","query":${jsonString(query)},"position":"0"}`;
+}
+
+/** QuestDB's 400 for query bytes that are not UTF-8; `echo` is url-param-bytes.ts's rendering of them. */
+export function badUtf8QueryBody(echo: string): string {
+  return `{"query":${jsonString(echo)},"error":"Bad UTF8 encoding in query text","position":0}`;
+}
+
+/** The 400 bodies of a `cols` list QuestDB refuses: no `position`, and no `query` for bytes that are not UTF-8. */
+function columnListErrorBody(query: string, failure: Exclude<ColumnListResolution, { kind: 'indexes' }>): string {
+  switch (failure.kind) {
+    case 'badUtf8': return '{"error":"utf8 error in column list"}';
+    case 'empty': return `{"query":${jsonString(query)},"error":"empty column in query parameter"}`;
+    case 'unknown': return `{"query":${jsonString(query)},"error":${jsonString(`column not found: '${failure.name}'`)}}`;
+  }
 }
 
 function writeResultBody(query: string, result: WriteResult): string {
@@ -48,8 +66,12 @@ function writeResultBody(query: string, result: WriteResult): string {
 
 export async function handleExecute(req: IncomingMessage, res: ServerResponse, deps: SqlRouteDeps, principal: Principal): Promise<void> {
   const params = parseExecuteParams(req.url ?? '');
+  if (params.badUtf8QueryEcho !== undefined) {
+    sendJson(res, 400, badUtf8QueryBody(params.badUtf8QueryEcho));
+    return;
+  }
   if (isEmptyStatement(params.query)) {
-    sendJson(res, 200, emptyQueryBody(params.version));
+    sendJson(res, 200, emptyQueryBody(params.version, params.query));
     return;
   }
   const started = process.hrtime.bigint();
@@ -69,7 +91,13 @@ export async function handleExecute(req: IncomingMessage, res: ServerResponse, d
       return;
     }
     const ctx = createExecContext(createRuntime(Date.now() * 1000), cancellation, timeoutMs);
-    await streamQuery(res, params, compiled.factory, ctx, Number(compiledAt - started));
+    const projection = params.cols === null ? undefined : resolveColumnList(params.cols, compiled.factory.columns);
+    if (projection !== undefined && projection.kind !== 'indexes') {
+      outcome = 'error';
+      sendJson(res, 400, columnListErrorBody(params.query, projection));
+      return;
+    }
+    await streamQuery(res, params, compiled.factory, projection?.indexes, ctx, Number(compiledAt - started));
   } catch (error) {
     outcome = error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT' ? 'timeout' : cancellation.cancelled ? 'cancelled' : 'error';
     if (!res.headersSent) sendQueryError(res, params.query, error);
@@ -80,9 +108,16 @@ export async function handleExecute(req: IncomingMessage, res: ServerResponse, d
   }
 }
 
-async function streamQuery(res: ServerResponse, params: ExecuteParams, factory: QueryFactory, ctx: ExecContext, compilerNanos: number): Promise<void> {
+/**
+ * Streams the rows of a compiled query; `projection` lists the result columns to send, in order (`cols`). The
+ * timestamp index stays that of the whole result even then, as QuestDB sends it.
+ */
+async function streamQuery(
+  res: ServerResponse, params: ExecuteParams, factory: QueryFactory, projection: readonly number[] | undefined, ctx: ExecContext, compilerNanos: number,
+): Promise<void> {
   const executeStart = process.hrtime.bigint();
-  const writer = new JsonResultWriter({ query: params.query, columns: factory.columns, timestampIndex: factory.timestampIndex, skipMetadata: params.skipMetadata, quoteLargeNum: params.quoteLargeNum });
+  const columns = projection === undefined ? factory.columns : projection.map((index) => factory.columns[index] as OutputColumn);
+  const writer = new JsonResultWriter({ query: params.query, columns, timestampIndex: factory.timestampIndex, skipMetadata: params.skipMetadata, quoteLargeNum: params.quoteLargeNum });
   const cursor: Cursor = factory.open(ctx);
   let position = 0;
   let sent = 0;
@@ -95,7 +130,7 @@ async function streamQuery(res: ServerResponse, params: ExecuteParams, factory: 
         const from = Math.max(0, params.skip - position);
         const to = Math.min(batch.rowCount, params.stop - position);
         if (to > from) {
-          chunk += writer.rows(batch, from, to);
+          chunk += writer.rows(projection === undefined ? batch : projectBatch(batch, projection), from, to);
           sent += to - from;
         }
         position += batch.rowCount;
@@ -118,4 +153,9 @@ async function streamQuery(res: ServerResponse, params: ExecuteParams, factory: 
   } finally {
     cursor.close();
   }
+}
+
+/** The listed vectors of a batch, in list order; one small array per batch, never per row. */
+function projectBatch(batch: ColumnBatch, projection: readonly number[]): ColumnBatch {
+  return { rowCount: batch.rowCount, vectors: projection.map((index) => batch.vectors[index] as ColumnBatch['vectors'][number]) };
 }

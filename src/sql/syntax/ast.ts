@@ -451,6 +451,8 @@ export interface NoOpStatement {
   readonly position: number;
   /** Upper-cased leading keyword(s), e.g. `SET`, `COMMIT`. */
   readonly keyword: string;
+  /** VACUUM TABLE t / REINDEX TABLE t: the table named, which must exist although nothing is done to it. */
+  readonly table?: Name;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Utility statements: SHOW ..., and the statements answered OK without effect (SET, BEGIN, COMMIT, ROLLBACK,
 // VACUUM TABLE, REINDEX TABLE, CHECKPOINT CREATE|RELEASE, SNAPSHOT PREPARE|COMPLETE, CANCEL QUERY n),
 // which become NoOpStatement with their upper-cased leading keyword(s).
-import type { NoOpStatement, ShowStatement } from './ast.js';
+import type { Name, NoOpStatement, ShowStatement } from './ast.js';
 import type { Token } from './token.js';
 import { wordOf } from './token.js';
 import type { ParseCursor } from './parse-cursor.js';
@@ -49,11 +49,12 @@ export function parseNoOp(c: ParseCursor, first: Token): NoOpStatement {
   const word = wordOf(first);
   const position = first.start;
   let keyword = word.toUpperCase();
+  let table: Name | undefined;
   switch (word) {
     case 'vacuum': case 'reindex':
       c.expectWord('table');
       if (c.atStatementEnd()) throw c.error('table name expected');
-      parseTableName(c);
+      table = parseTableName(c);
       keyword += ' TABLE';
       break;
     case 'checkpoint':
@@ -74,7 +75,7 @@ export function parseNoOp(c: ParseCursor, first: Token): NoOpStatement {
   }
   // SET's value, BEGIN TRANSACTION, REINDEX's COLUMN/PARTITION/LOCK EXCLUSIVE: the rest has no effect.
   c.skipToStatementEnd(c.peek());
-  return { kind: 'noop', position, keyword };
+  return table === undefined ? { kind: 'noop', position, keyword } : { kind: 'noop', position, keyword, table };
 }
 
 function expectOneOf(c: ParseCursor, words: readonly string[], message: string): string {

@@ -11,10 +11,10 @@ const TEAMS = ['SF', 'NYC', 'LON', 'CHI'];
 const CPU_FIELDS = ['usage_user', 'usage_system', 'usage_idle', 'usage_nice', 'usage_iowait', 'usage_irq', 'usage_softirq', 'usage_steal', 'usage_guest', 'usage_guest_nice'];
 
 /** The standard row `i` as a line: the CSV row's values, the timestamp in nanoseconds. */
-export function standardIlpRow(i: number): string {
+export function standardIlpRow(i: number, table = 'trades'): string {
   const fields = standardCsvRow(i).split(',');
   const micros = START_MICROS + i * 100_000;
-  return `trades,sym=${fields[1] ?? ''} price=${fields[2] ?? ''},amount=${(fields[3] ?? '').trim()}i ${micros}000\n`;
+  return `${table},sym=${fields[1] ?? ''} price=${fields[2] ?? ''},amount=${(fields[3] ?? '').trim()}i ${micros}000\n`;
 }
 
 function hostTags(host: number): string {
@@ -24,12 +24,12 @@ function hostTags(host: number): string {
 }
 
 /** TSBS cpu-only row `i` for `hosts` hosts: rows go host by host, then the next 10 s step. */
-export function tsbsCpuRow(i: number, hosts: number): string {
+export function tsbsCpuRow(i: number, hosts: number, table = 'cpu'): string {
   const host = i % hosts;
   const step = Math.floor(i / hosts);
   let fields = '';
   for (let k = 0; k < CPU_FIELDS.length; k++) fields += `${k === 0 ? '' : ','}${CPU_FIELDS[k] ?? ''}=${(i * 7919 + k * 104729) % 100}i`;
-  return `cpu,${hostTags(host)} ${fields} ${TSBS_START_NANOS + BigInt(step) * 10_000_000_000n}\n`;
+  return `${table},${hostTags(host)} ${fields} ${TSBS_START_NANOS + BigInt(step) * 10_000_000_000n}\n`;
 }
 
 /** Bodies of `rowsPerBody` rows each (the last may be shorter), `rowCount` rows in all. */

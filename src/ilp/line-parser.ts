@@ -184,6 +184,25 @@ export class IlpParser {
     return at;
   }
 
+  /**
+   * Where the `=` after the key at `from` is (or past the end of the bytes at hand); a key may not contain an
+   * unescaped comma, space or line break. Sets sawEscape.
+   */
+  private keyEnd(table: IlpTableBuilder, data: Buffer, from: number, what: 'tag' | 'field'): number {
+    let escaped = false;
+    let at = from;
+    for (; at < data.length; at++) {
+      const code = data[at];
+      if (code === BACKSLASH) {
+        escaped = true;
+        at++;
+      } else if (code === EQUALS) break;
+      else if (code === SPACE || code === COMMA || code === LF || code === CR) throw new IlpValueError(`table: ${table.name}; ${what} without a value`);
+    }
+    this.sawEscape = escaped;
+    return at;
+  }
+
   /** 1 when the text at `at` is a field (a name and `=`), 0 when it is the timestamp. */
   private startsField(data: Buffer, from: number): number {
     for (let at = from; at < data.length; at++) {
@@ -199,16 +218,8 @@ export class IlpParser {
     const end = data.length;
     const guess = table.guessAt(position);
     const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, from);
-    let at = guessedEnd >= 0 ? guessedEnd : from;
-    let keyEscaped = false;
-    for (; guessedEnd < 0 && at < end; at++) {
-      const code = data[at];
-      if (code === BACKSLASH) {
-        keyEscaped = true;
-        at++;
-      } else if (code === EQUALS) break;
-      else if (code === SPACE || code === COMMA || code === LF || code === CR) throw new IlpValueError(`table: ${table.name}; tag without a value`);
-    }
+    let at = guessedEnd >= 0 ? guessedEnd : this.keyEnd(table, data, from, 'tag');
+    const keyEscaped = guessedEnd < 0 && this.sawEscape;
     if (at >= end) return INCOMPLETE;
     const keyEnd = at++;
     const valueStart = at;
@@ -226,18 +237,10 @@ export class IlpParser {
     let at = from;
     for (let position = firstPosition; ; position++) {
       const keyStart = at;
-      let keyEscaped = false;
       const guess = table.guessAt(position);
       const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, at);
-      if (guessedEnd >= 0) at = guessedEnd;
-      for (; guessedEnd < 0 && at < end; at++) {
-        const code = data[at];
-        if (code === BACKSLASH) {
-          keyEscaped = true;
-          at++;
-        } else if (code === EQUALS) break;
-        else if (code === SPACE || code === COMMA || code === LF || code === CR) throw new IlpValueError(`table: ${table.name}; field without a value`);
-      }
+      at = guessedEnd >= 0 ? guessedEnd : this.keyEnd(table, data, keyStart, 'field');
+      const keyEscaped = guessedEnd < 0 && this.sawEscape;
       if (at + 1 >= end) return INCOMPLETE;
       at = this.parseFieldValue(table, guessedEnd >= 0 ? guess : undefined, data, keyStart, at, keyEscaped, at + 1, position);
       if (at === INCOMPLETE) return INCOMPLETE;

@@ -1,7 +1,7 @@
 // Starts a real svc process (primary + workers) on free loopback ports with a temporary root, waits until it
 // answers, and stops it (SIGTERM, or SIGKILL for crash tests). Captures the process output for diagnostics.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -87,7 +87,30 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     },
   };
   await waitUntilReady(server, exited);
+  await waitForWorkers(rootDir, Number(env['SVC_HTTP_WORKER_COUNT']));
   return server;
+}
+
+/**
+ * The first answer comes from the first worker that listens; tests that kill a worker need every worker
+ * listening, or the primary closes the shared socket with the last listener. Each worker logs `serving` once
+ * it listens; best effort, for roots whose logging writes no file.
+ */
+async function waitForWorkers(rootDir: string, workers: number): Promise<void> {
+  if (!(workers > 0)) return;
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (countServingRecords(join(rootDir, 'log')) >= workers) return;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 25));
+  }
+}
+
+function countServingRecords(logDir: string): number {
+  try {
+    return readdirSync(logDir).reduce((sum, name) => sum + (readFileSync(join(logDir, name), 'utf8').match(/ I worker worker \d+ serving/g)?.length ?? 0), 0);
+  } catch {
+    return 0;
+  }
 }
 
 async function waitUntilReady(server: TestServer, exited: Promise<number | null>): Promise<void> {

@@ -60,11 +60,14 @@ node_bin_dir() {
   echo "$bin"
 }
 
-# Copies the repository into $1: HEAD as a clone has it, or the working tree's unignored files.
+# Copies the repository into $1: HEAD as a clone has it, or the working tree's unignored files; a source tree
+# that is not a git checkout is copied without its build outputs.
 copy_repo() {
   local target="$1"
   mkdir -p "$target"
-  if [ "$source_mode" = head ]; then
+  if ! git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+    tar -C "$repo" --exclude=./node_modules --exclude=./dist --exclude=./native/mmap/build -cf - . | tar -xf - -C "$target"
+  elif [ "$source_mode" = head ]; then
     git -C "$repo" archive --format=tar HEAD | tar -xf - -C "$target"
   else
     # Files deleted in the working tree are still listed as tracked: tar skips them with a warning.

@@ -32,13 +32,14 @@
   } while (0)
 
 static void throw_status(napi_env env, const char* call) {
-  bool pending = false;
-  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return;
+  /* The message first: every later Node-API call, napi_is_exception_pending included, resets the last error. */
   const napi_extended_error_info* info = NULL;
-  napi_get_last_error_info(env, &info);
   char message[256];
+  napi_get_last_error_info(env, &info);
   snprintf(message, sizeof message, "svc_mmap: %s failed: %s", call,
            info != NULL && info->error_message != NULL ? info->error_message : "unknown Node-API error");
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return;
   napi_throw_error(env, "ERR_SVC_MMAP", message);
 }
 

@@ -3,7 +3,7 @@
 import type { ColumnType, ValueType } from '../types/column-type.js';
 import { isNumericType, typeDisplayName } from '../types/column-type.js';
 import type { ColumnData } from '../storage/row-chunk.js';
-import { varColumnFromBinary, varColumnFromStrings } from '../storage/row-chunk.js';
+import { varColumnFromBinary, varColumnFromStrings, varValueAsString } from '../storage/row-chunk.js';
 import type { Vector } from '../sql/compiler.js';
 import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
 import { parseTimestamp, formatTimestamp, formatDate } from '../types/timestamp.js';
@@ -167,4 +167,15 @@ function encodeUuid(vector: Vector, rowCount: number, position: number): ColumnD
     bytes.set(encoded, row * 16);
   }
   return { kind: 'fixed', width: 16, bytes };
+}
+
+/**
+ * A UUID column staged as canonical text (imports and ILP stage UUIDs that way) in storage form, 16 bytes per
+ * value; a column already in that form is returned as it is.
+ */
+export function uuidColumnFromText(staged: ColumnData, rowCount: number): ColumnData {
+  if (staged.kind === 'fixed') return staged;
+  const values = new Array<string | null>(rowCount);
+  for (let row = 0; row < rowCount; row++) values[row] = varValueAsString(staged, row);
+  return encodeColumn({ type: 'UUID', data: values }, rowCount, 'UUID', 0);
 }

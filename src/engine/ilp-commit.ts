@@ -10,10 +10,11 @@ import type { IlpCommitRequest, IlpCommitResult, IlpTableBatch } from './writer-
 import type { ColumnMeta, TableMeta } from '../storage/table-meta.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
-import { concatChunkList, varValueAsString } from '../storage/row-chunk.js';
+import { concatChunkList } from '../storage/row-chunk.js';
 import { readStagedChunks } from '../storage/staged-chunks.js';
+import { timestampsOf } from '../storage/partition-layout.js';
 import { nullColumnData } from '../storage/column-files.js';
-import { encodeColumn } from './encode-batch.js';
+import { uuidColumnFromText } from './encode-batch.js';
 import { uniqueStem } from './column-stems.js';
 import { partitionUnitOf } from '../types/timestamp.js';
 import { isValidTableName } from '../core/table-names.js';
@@ -93,14 +94,6 @@ function settleStructure(engine: Engine, batch: IlpTableBatch, partitionBy: stri
   return writer;
 }
 
-/** UUID values travel as canonical text; the column files hold 16 bytes per value. */
-function uuidColumn(staged: ColumnData, rowCount: number): ColumnData {
-  if (staged.kind === 'fixed') return staged;
-  const values = new Array<string | null>(rowCount);
-  for (let row = 0; row < rowCount; row++) values[row] = varValueAsString(staged, row);
-  return encodeColumn({ type: 'UUID', data: values }, rowCount, 'UUID', 0);
-}
-
 /** The batch's rows with one column per table column, nulls where the request sent nothing. */
 function layOut(meta: TableMeta, batch: IlpTableBatch, staged: RowChunk): RowChunk {
   const rowCount = staged.rowCount;
@@ -112,7 +105,7 @@ function layOut(meta: TableMeta, batch: IlpTableBatch, staged: RowChunk): RowChu
     // text nulls too, or it cannot be concatenated with another request's values of the same table.
     if (source < 0) return nullColumnData(column.type === 'SYMBOL' ? 'VARCHAR' : column.type, rowCount);
     const data = staged.columns[source + offset] as ColumnData;
-    return column.type === 'UUID' ? uuidColumn(data, rowCount) : data;
+    return column.type === 'UUID' ? uuidColumnFromText(data, rowCount) : data;
   });
   return { rowCount, columns };
 }
@@ -197,13 +190,8 @@ function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { table
 function inTimeOrder(writer: TableWriter, chunks: RowChunk[]): RowChunk[] {
   const tsIndex = writer.meta.timestampIndex;
   if (tsIndex < 0 || chunks.length < 2) return chunks;
-  const firsts = chunks.map((chunk) => firstTimestamp(chunk.columns[tsIndex] as ColumnData));
+  const firsts = chunks.map((chunk) => timestampsOf(chunk.columns[tsIndex] as ColumnData, 1)[0] as number);
   return chunks.map((chunk, k) => ({ chunk, first: firsts[k] as number })).sort((a, b) => a.first - b.first).map((entry) => entry.chunk);
-}
-
-function firstTimestamp(column: ColumnData): number {
-  if (column.kind !== 'fixed' || column.bytes.length < 8) return 0;
-  return column.bytes.readInt32LE(4) * 4294967296 + column.bytes.readUInt32LE(0);
 }
 
 function failure(error: unknown): Error {

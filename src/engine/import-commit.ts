@@ -13,25 +13,17 @@ import type { TableMeta, ColumnMeta } from '../storage/table-meta.js';
 import { storableRows } from '../storage/partition-split.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
-import { concatChunkList, gatherChunk, varValueAsString } from '../storage/row-chunk.js';
+import { concatChunkList, gatherChunk } from '../storage/row-chunk.js';
 import { nullColumnData } from '../storage/column-files.js';
 import { timestampsOf } from '../storage/partition-layout.js';
 import type { ColumnType } from '../types/column-type.js';
 import { partitionUnitOf } from '../types/timestamp.js';
-import { encodeColumn } from './encode-batch.js';
+import { uuidColumnFromText } from './encode-batch.js';
 import { ImportError } from '../core/errors.js';
 import { columnStemLengthMax, isValidTableName } from '../core/table-names.js';
 import { commitChannel } from '../core/diagnostics.js';
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** UUID columns are staged as their canonical text; the column files hold 16 bytes per value. */
-function uuidColumn(staged: ColumnData, rowCount: number): ColumnData {
-  if (staged.kind === 'fixed') return staged;
-  const values = new Array<string | null>(rowCount);
-  for (let row = 0; row < rowCount; row++) values[row] = varValueAsString(staged, row);
-  return encodeColumn({ type: 'UUID', data: values }, rowCount, 'UUID', 0);
-}
 
 function createTable(engine: Engine, request: ImportCommitRequest, columns: readonly { name: string; type: ColumnType }[]): TableWriter {
   const partitionBy = partitionUnitOf(request.partitionBy);
@@ -74,7 +66,7 @@ function chunkOf(meta: TableMeta, sources: Int32Array, staged: RowChunk): { chun
     const source = sources[k] as number;
     if (source < 0) return nullColumnData(column.type, rowCount);
     const data = staged.columns[source] as ColumnData;
-    return column.type === 'UUID' ? uuidColumn(data, rowCount) : data;
+    return column.type === 'UUID' ? uuidColumnFromText(data, rowCount) : data;
   });
   const chunk: RowChunk = { rowCount, columns };
   if (meta.timestampIndex < 0) return { chunk, dropped: 0 };

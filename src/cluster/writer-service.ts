@@ -115,14 +115,14 @@ export class WriterService {
     return { kind: 'ddl' };
   }
 
-  /** Segment paths arrive over IPC: only directories under db/.staging/ are ever read or deleted. */
-  private checkSegmentDir(segmentDir: string): void {
-    if (!resolve(segmentDir).startsWith(stagingRoot(this.engine.dbDir) + sep)) throw new SvcError('SVC_IMPORT_FAILED', 'invalid staging segment path', 400);
+  /** Staging paths arrive over IPC: only files and directories under db/.staging/ are ever read or deleted. */
+  private checkStagingPath(path: string, code: 'SVC_IMPORT_FAILED' | 'SVC_ILP_INVALID', what: string): void {
+    if (!resolve(path).startsWith(stagingRoot(this.engine.dbDir) + sep)) throw new SvcError(code, `invalid ${what} path`, 400);
   }
 
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {
     try {
-      this.checkSegmentDir(request.segmentDir);
+      this.checkStagingPath(request.segmentDir, 'SVC_IMPORT_FAILED', 'staging segment');
     } catch (error) {
       return Promise.reject(error);
     }
@@ -136,7 +136,7 @@ export class WriterService {
    */
   ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
     try {
-      this.checkStagedFile(request.stagedFile);
+      this.checkStagingPath(request.stagedFile, 'SVC_ILP_INVALID', 'staged file');
     } catch (error) {
       return Promise.reject(error);
     }
@@ -146,13 +146,8 @@ export class WriterService {
     return this.ilpRequests.add(request);
   }
 
-  /** Staged files arrive over IPC: only files under db/.staging/ are ever read or deleted. */
-  private checkStagedFile(path: string): void {
-    if (!resolve(path).startsWith(stagingRoot(this.engine.dbDir) + sep)) throw new SvcError('SVC_ILP_INVALID', 'invalid staged file path', 400);
-  }
-
   importAbort(segmentDir: string): Promise<void> {
-    this.checkSegmentDir(segmentDir);
+    this.checkStagingPath(segmentDir, 'SVC_IMPORT_FAILED', 'staging segment');
     this.engine.options.files.removeTree(segmentDir);
     return Promise.resolve();
   }

@@ -50,7 +50,8 @@ function checkDesignatedTimestamps(writer: TableWriter, chunk: RowChunk, targets
   }
 }
 
-function commit(writer: TableWriter, chunk: RowChunk): number {
+/** Inserts a chunk (one commit) and publishes the commit; returns the rows written. */
+export function commitChunk(writer: TableWriter, chunk: RowChunk): number {
   const result = writer.insert(chunk);
   commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
   return result.rowsWritten;
@@ -65,7 +66,7 @@ export function insertValuesChunk(statement: InsertStatement & { readonly rows: 
 }
 
 export function executeInsert(statement: InsertStatement, writer: TableWriter, catalog: Catalog, nowMicros: number, timeoutMs: number): number {
-  if (statement.rows !== undefined) return commit(writer, insertValuesChunk({ ...statement, rows: statement.rows }, writer, nowMicros));
+  if (statement.rows !== undefined) return commitChunk(writer, insertValuesChunk({ ...statement, rows: statement.rows }, writer, nowMicros));
   const targets = targetColumns(statement, writer);
   if (statement.query === undefined) throw sqlSemanticError('VALUES or SELECT expected', statement.position);
   const factory = bindQueryExpr(statement.query, createSourceEnv(catalog));
@@ -86,12 +87,12 @@ export function executeInsert(statement: InsertStatement, writer: TableWriter, c
       pending.push(chunk);
       pendingRows += chunk.rowCount;
       if (pendingRows >= insertSelectChunkRowsMax) {
-        inserted += commit(writer, concatChunkList(pending));
+        inserted += commitChunk(writer, concatChunkList(pending));
         pending = [];
         pendingRows = 0;
       }
     }
-    if (pendingRows > 0) inserted += commit(writer, concatChunkList(pending));
+    if (pendingRows > 0) inserted += commitChunk(writer, concatChunkList(pending));
   } finally {
     cursor.close();
   }

@@ -8,9 +8,8 @@ import type { WriteResult } from './writer-client.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { RowChunk } from '../storage/row-chunk.js';
 import { concatChunkList } from '../storage/row-chunk.js';
-import { insertValuesChunk } from './insert-executor.js';
+import { commitChunk, insertValuesChunk } from './insert-executor.js';
 import { sqlSemanticError, asStorageError, SvcError } from '../core/errors.js';
-import { commitChannel } from '../core/diagnostics.js';
 
 export type InsertValuesStatement = InsertStatement & { readonly rows: NonNullable<InsertStatement['rows']> };
 
@@ -44,8 +43,7 @@ export function commitInsertGroup(engine: Engine, statements: readonly InsertVal
   });
   for (const [writer, group] of byWriter) {
     try {
-      const result = writer.insert(concatChunkList(group.chunks));
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+      commitChunk(writer, concatChunkList(group.chunks));
       group.indexes.forEach((k, index) => { outcomes[k] = { kind: 'insert', rows: (group.chunks[index] as RowChunk).rowCount }; });
     } catch (error) {
       for (const k of group.indexes) outcomes[k] = asError(asStorageError(error));

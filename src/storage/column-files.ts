@@ -144,3 +144,66 @@ export function readPartitionRows(files: FilesFacade, partitionDir: string, colu
   });
   return { rowCount, columns: data };
 }
+
+/** Bytes moved per read/write when a column's prefix is copied (bounded memory, few system calls). */
+const COPY_BLOCK_BYTES = 8 << 20;
+
+function copyFileRange(session: WriteSession, from: string, to: string, length: number): void {
+  const files = session.files;
+  const source = files.openRead(from);
+  const target = files.openWrite(to);
+  try {
+    files.truncate(target, 0);
+    const block = Buffer.allocUnsafe(Math.min(COPY_BLOCK_BYTES, Math.max(length, 1)));
+    for (let done = 0; done < length;) {
+      const read = files.read(source, block.subarray(0, Math.min(block.length, length - done)), done);
+      if (read <= 0) throw new Error(`${from} is shorter than its committed rows (${done} of ${length} bytes)`);
+      files.write(target, block.subarray(0, read), done);
+      done += read;
+    }
+    if (session.durable) files.fsync(target);
+  } finally {
+    files.close(source);
+    files.close(target);
+  }
+}
+
+/**
+ * Copies rows [0, rows) of each column from one partition directory into another (a new version of it), so
+ * that an out-of-order merge rewrites only the rows from its first out-of-order timestamp on. Columns whose
+ * files are absent stay absent (appendColumn fills them with nulls).
+ */
+export function copyColumnPrefixes(session: WriteSession, fromDir: string, toDir: string, columns: readonly ColumnMeta[], rows: number): void {
+  if (rows === 0) return;
+  for (const column of columns) {
+    const from = columnFilePaths(fromDir, column.fileStem);
+    if (!session.files.exists(from.data)) continue;
+    const to = columnFilePaths(toDir, column.fileStem);
+    if (!isVariableSize(column.type)) {
+      copyFileRange(session, from.data, to.data, rows * STORAGE_WIDTH_BYTES[column.type]);
+      continue;
+    }
+    copyFileRange(session, from.data, to.data, readIndexEntry(session.files, from.index, rows));
+    // Entry `rows` too: appendColumn reads it as the end of the copied records.
+    copyFileRange(session, from.index, to.index, (rows + 1) * 8);
+  }
+}
+
+/** The first row of a partition whose designated timestamp is at or after `micros` (rowCount when none is). */
+export function firstRowAtOrAfter(files: FilesFacade, partitionDir: string, timestamp: ColumnMeta, rowCount: number, micros: number): number {
+  const fd = files.openRead(columnFilePaths(partitionDir, timestamp.fileStem).data);
+  try {
+    const value = Buffer.allocUnsafe(8);
+    let low = 0;
+    let high = rowCount;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      files.read(fd, value, middle * 8);
+      if (Number(value.readBigInt64LE(0)) < micros) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  } finally {
+    files.close(fd);
+  }
+}

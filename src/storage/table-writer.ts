@@ -6,14 +6,14 @@
 import { join } from 'node:path';
 import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
-import type { TableMeta } from './table-meta.js';
+import type { ColumnMeta, TableMeta } from './table-meta.js';
 import { decodeTableMeta, encodeTableMeta } from './table-meta.js';
 import type { PartitionEntry, TxnState } from './txn-file.js';
 import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js';
 import type { ColumnData, RowChunk, VarColumnData } from './row-chunk.js';
 import { assertChunk, concatChunks, gatherChunk, sliceChunk } from './row-chunk.js';
 import type { WriteSession } from './column-files.js';
-import { appendColumn, readPartitionChunk } from './column-files.js';
+import { appendColumn, copyColumnPrefixes, firstRowAtOrAfter, readPartitionChunk, readPartitionRows } from './column-files.js';
 import { SymbolDictionaryWriter } from './symbol-dictionary.js';
 import type { CommitMode } from './wal/wal-writer.js';
 import { WalWriter } from './wal/wal-writer.js';
@@ -381,13 +381,35 @@ export class TableWriter {
       this.writeColumns(join(this.dir, partitionDirName(existing)), rows, existing.rowCount);
       return { ...existing, rowCount: existing.rowCount + rows.rowCount, maxTimestamp: Math.max(existing.maxTimestamp, maxTs), minTimestamp: existing.rowCount === 0 ? minTs : existing.minTimestamp };
     }
-    const old = this.readPartition(existing);
-    const oldTimestamps = timestampsOf(old.columns[this.metaValue.timestampIndex] as ColumnData, old.rowCount);
-    const order = mergePermutation(oldTimestamps, timestamps);
-    let merged = gatherChunk(concatChunks(old, rows), order, 0, order.length);
-    if (dedupKeys.length > 0) merged = dedupRows(merged, timestampsOf(merged.columns[this.metaValue.timestampIndex] as ColumnData, merged.rowCount), dedupKeys);
     superseded.push(existing);
-    return this.writeNewPartition(name, merged, nextTxn, Math.min(existing.minTimestamp, minTs), Math.max(existing.maxTimestamp, maxTs));
+    return this.mergeIntoNewVersion(existing, rows, timestamps, nextTxn, dedupKeys);
+  }
+
+  /**
+   * An out-of-order merge: the new version of the partition keeps the rows before the first new timestamp as
+   * they are (copied file to file) and rewrites only the rows from there on, merged with the new ones, so the
+   * cost follows how far back the new rows reach, not how large the partition is.
+   */
+  private mergeIntoNewVersion(existing: PartitionEntry, rows: RowChunk, timestamps: Float64Array, nextTxn: number, dedupKeys: readonly number[]): PartitionEntry {
+    const tsIndex = this.metaValue.timestampIndex;
+    const columns = this.metaValue.columns;
+    const oldDir = join(this.dir, partitionDirName(existing));
+    const kept = firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex] as ColumnMeta, existing.rowCount, timestamps[0] as number);
+    const tail = readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount);
+    const order = mergePermutation(timestampsOf(tail.columns[tsIndex] as ColumnData, tail.rowCount), timestamps);
+    let merged = gatherChunk(concatChunks(tail, rows), order, 0, order.length);
+    if (dedupKeys.length > 0) merged = dedupRows(merged, timestampsOf(merged.columns[tsIndex] as ColumnData, merged.rowCount), dedupKeys);
+    const dir = join(this.dir, partitionDirName({ name: existing.name, version: nextTxn }));
+    this.options.files.removeTree(dir);
+    this.options.files.mkdirs(dir);
+    const session: WriteSession = { files: this.options.files, durable: this.options.commitMode === 'sync' };
+    copyColumnPrefixes(session, oldDir, dir, columns, kept);
+    this.writeColumns(dir, merged, kept);
+    return {
+      name: existing.name, version: nextTxn, rowCount: kept + merged.rowCount,
+      minTimestamp: Math.min(existing.minTimestamp, timestamps[0] as number),
+      maxTimestamp: Math.max(existing.maxTimestamp, timestamps[timestamps.length - 1] as number),
+    };
   }
 
   /** Column indexes of the DEDUP UPSERT KEYS; empty when deduplication is off. */

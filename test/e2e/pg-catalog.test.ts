@@ -5,7 +5,7 @@
 import test from 'ava';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { exec, execOk, rows } from '../helpers/http.js';
-import { PSQL_QUERIES } from '../helpers/psql-queries.js';
+import { PSQL_LIST_ROLES, PSQL_LIST_TABLES_VERBOSE, PSQL_QUERIES } from '../helpers/psql-queries.js';
 
 let server: TestServer;
 
@@ -69,6 +69,18 @@ for (const major of [12, 15] as const) {
     t.deepEqual(await rows(server.baseUrl, psql.listDatabases), [['qdb', 'admin', 'UTF8', 'C', 'C', null, 'libc', null]]);
   });
 }
+
+test('psql \\dt+ and \\du', async (t) => {
+  // Sizes are not tracked per relation: psql prints an empty Size.
+  t.deepEqual(await rows(server.baseUrl, PSQL_LIST_TABLES_VERBOSE), [
+    ['public', 'trades', 'table', 'admin', 'permanent', 'heap', null, null],
+    ['public', 'weather', 'table', 'admin', 'permanent', 'heap', null, null],
+  ]);
+  const roles = await rows(server.baseUrl, PSQL_LIST_ROLES);
+  t.is(roles.length, 1);
+  t.is((roles[0] as unknown[])[0], 'admin');
+  t.is((roles[0] as unknown[])[8], '{}', 'member of no role');
+});
 
 test('porsager postgres reads every array type and its element at connect', async (t) => {
   const pairs = await rows(server.baseUrl, 'select b.oid, b.typarray from pg_catalog.pg_type a left join pg_catalog.pg_type b on b.oid = a.typelem where a.typcategory = \'A\' group by b.oid, b.typarray order by b.oid');

@@ -3,7 +3,7 @@
 import type { BetweenExpr, CallExpr, CaseExpr, CastExpr, Expr, InExpr, LiteralExpr, QueryExpr } from '../syntax/ast.js';
 import { bindPgOidCast, pgCastAlias } from './pg-casts.js';
 import type { QueryFactory } from '../exec/operator.js';
-import { bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
+import { bindArraySubquery, bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
 import type { BoundCall, BoundConstant, BoundExpr } from './bound.js';
 import type { Scope } from './scope.js';
 import type { ValueType } from '../../types/column-type.js';
@@ -151,6 +151,10 @@ function bindCall(expr: CallExpr, ctx: BindContext): BoundExpr {
   if (expr.over !== undefined) {
     if (ctx.onWindow === undefined) throw sqlSemanticError(`window function is not allowed in ${ctx.clause} clause`, expr.position);
     return ctx.onWindow(expr);
+  }
+  const only = expr.args[0];
+  if (expr.name.toLowerCase() === 'array' && expr.args.length === 1 && only?.kind === 'subquery') {
+    return bindArraySubquery(subqueryFactory(only.query, ctx, only.position), expr.position);
   }
   if (isWindowOnlyName(expr.name)) throw sqlSemanticError('window function called in non-window context, make sure to add OVER clause', expr.position);
   return call(expr.name, expr.args.map((arg) => bindExpression(arg, ctx)), expr.position);

@@ -147,6 +147,7 @@ const PG_CATALOG_RELATIONS: ReadonlyMap<string, CatalogRelation> = new Map([
     ['conparentid', 'INT'], ['confrelid', 'INT'], ['conislocal', 'BOOLEAN'], ['conkey', 'VARCHAR'], ['confkey', 'VARCHAR'],
     ['conbin', 'VARCHAR'],
   ])],
+  ['pg_auth_members', empty([['roleid', 'INT'], ['member', 'INT'], ['grantor', 'INT'], ['admin_option', 'BOOLEAN']])],
   ['pg_attrdef', empty([['oid', 'INT'], ['adrelid', 'INT'], ['adnum', 'SHORT'], ['adbin', 'VARCHAR']])],
   ['pg_collation', empty([['oid', 'INT'], ['collname', 'VARCHAR'], ['collnamespace', 'INT'], ['collprovider', 'VARCHAR']])],
   ['pg_policy', empty([

@@ -25,6 +25,20 @@ function userById(oid: number): string | null {
   return oid === OWNER_ROLE_OID ? OWNER_ROLE_NAME : `unknown (OID=${oid})`;
 }
 
+/** pg_size_pretty: bytes below 10 kB as `n bytes`, then kB, MB, GB, TB (1024 each), rounded half up. */
+function prettySize(bytes: number): string | null {
+  if (Number.isNaN(bytes)) return null;
+  const units = ['bytes', 'kB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let unit = 0;
+  // Each step halves once more than the unit, as PostgreSQL does: a unit is used once the value reaches 10 × 1024.
+  while (Math.abs(value) >= 10 * 1024 - 0.5 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Math.round(value)} ${units[unit] as string}`;
+}
+
 /** quote_ident: double-quotes a name unless it is a plain lower-case identifier. */
 function quoteIdent(name: string | null): string | null {
   if (name === null) return null;
@@ -59,6 +73,12 @@ export const POSTGRES_FUNCTIONS: readonly ScalarFunctionDef[] = [
   { name: 'format_type', args: ['INT', 'INT'], returns: 'VARCHAR', emit: ([oid, typmod], constant) => `${constant(formatType)}(${oid}, ${typmod})` },
   { name: 'pg_get_userbyid', args: ['INT'], returns: 'VARCHAR', emit: ([oid], constant) => `${constant(userById)}(${oid})` },
   { name: 'quote_ident', args: ['TEXT'], returns: 'VARCHAR', emit: ([name], constant) => `${constant(quoteIdent)}(${name})` },
+  { name: 'pg_size_pretty', args: ['LONG'], returns: 'VARCHAR', emit: ([bytes], constant) => `${constant(prettySize)}(${bytes})` },
+  // Relation sizes are not tracked per relation OID (table_partitions() reports them per partition): NULL, as
+  // PostgreSQL answers for a relation it does not know.
+  { name: 'pg_table_size', args: ['INT'], returns: 'LONG', emit: () => 'NaN' },
+  { name: 'pg_relation_size', args: ['INT'], returns: 'LONG', emit: () => 'NaN' },
+  { name: 'pg_total_relation_size', args: ['INT'], returns: 'LONG', emit: () => 'NaN' },
   alwaysTrue('pg_table_is_visible', ['INT']),
   alwaysTrue('pg_type_is_visible', ['INT']),
   alwaysTrue('has_table_privilege', ['ANY', 'TEXT']),

@@ -12,6 +12,7 @@ import { bindQueryWith } from './bind/bind-query.js';
 import { SortFactory } from './exec/sort.js';
 import { LimitFactory, limitRange } from './exec/limit.js';
 import { showCreateTableFactory, showSettingFactory, showTablesFactory, tableColumnsFactory, tablePartitionsFactory } from './bind/meta-sources.js';
+import { showAllSettingsFactory, showPgSettingFactory } from './bind/show-settings.js';
 import { explainWriteLines } from './bind/bind-explain.js';
 import { MaterializedFactory } from './exec/materialized.js';
 import { sqlSemanticError } from '../core/errors.js';
@@ -96,6 +97,8 @@ function bindShow(statement: Extract<Statement, { kind: 'show' }>, catalog: Cata
     case 'columns': return tableColumnsFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
     case 'partitions': return tablePartitionsFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
     case 'createTable': return showCreateTableFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
+    case 'setting': return showPgSettingFactory(statement.setting?.name ?? '', statement.setting?.position ?? statement.position);
+    case 'all': return showAllSettingsFactory();
     default: return showSettingFactory(statement.what);
   }
 }

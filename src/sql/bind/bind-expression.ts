@@ -1,8 +1,9 @@
 // Binds expression ASTs: resolves columns in a scope, types literals, resolves calls and operators in the
 // function registry, applies the implicit casts QuestDB applies (text compared with timestamps or numbers).
-import type { BetweenExpr, CallExpr, CaseExpr, Expr, InExpr, LiteralExpr, QueryExpr } from '../syntax/ast.js';
+import type { BetweenExpr, CallExpr, CaseExpr, CastExpr, Expr, InExpr, LiteralExpr, QueryExpr } from '../syntax/ast.js';
+import { bindPgOidCast, pgCastAlias } from './pg-casts.js';
 import type { QueryFactory } from '../exec/operator.js';
-import { bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
+import { bindArraySubquery, bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
 import type { BoundCall, BoundConstant, BoundExpr } from './bound.js';
 import type { Scope } from './scope.js';
 import type { ValueType } from '../../types/column-type.js';
@@ -40,6 +41,7 @@ const PATTERN_OPERATORS: Record<string, { readonly name: string; readonly negate
   like: { name: 'like', negated: false }, 'not like': { name: 'like', negated: true },
   ilike: { name: 'ilike', negated: false }, 'not ilike': { name: 'ilike', negated: true },
   '~': { name: '~', negated: false }, '!~': { name: '~', negated: true },
+  '~*': { name: '~*', negated: false }, '!~*': { name: '~*', negated: true },
 };
 
 const OPERATOR_FUNCTIONS: Record<string, string> = {
@@ -59,7 +61,7 @@ export function bindExpression(expr: Expr, ctx: BindContext): BoundExpr {
     case 'unary': return bindUnary(expr.op, expr.operand, expr.position, ctx);
     case 'binary': return bindBinary(expr.op, expr.left, expr.right, expr.position, ctx);
     case 'call': return bindCall(expr, ctx);
-    case 'cast': return bindCast(bindExpression(expr.operand, ctx), expr.typeName, expr.typePosition, expr.position);
+    case 'cast': return bindCastExpr(expr, ctx);
     case 'case': return bindCase(expr, ctx);
     case 'in': return bindIn(expr, ctx);
     case 'between': return bindBetween(expr, ctx);
@@ -68,6 +70,14 @@ export function bindExpression(expr: Expr, ctx: BindContext): BoundExpr {
     case 'array': case 'arrayIndex': throw sqlSemanticError('arrays are not supported yet', expr.position);
     default: return assertNever(expr, 'expression');
   }
+}
+
+/** CAST / `::`, with PostgreSQL's OID types (`::regclass`, `::oid`, `::name`) besides svc's own. */
+function bindCastExpr(expr: CastExpr, ctx: BindContext): BoundExpr {
+  const operand = bindExpression(expr.operand, ctx);
+  const oidCast = bindPgOidCast(operand, expr.typeName, expr.position, ctx.bindQuery);
+  if (oidCast !== undefined) return oidCast;
+  return bindCast(operand, pgCastAlias(expr.typeName) ?? expr.typeName, expr.typePosition, expr.position);
 }
 
 export function bindLiteral(expr: LiteralExpr): BoundConstant {
@@ -141,6 +151,10 @@ function bindCall(expr: CallExpr, ctx: BindContext): BoundExpr {
   if (expr.over !== undefined) {
     if (ctx.onWindow === undefined) throw sqlSemanticError(`window function is not allowed in ${ctx.clause} clause`, expr.position);
     return ctx.onWindow(expr);
+  }
+  const only = expr.args[0];
+  if (expr.name.toLowerCase() === 'array' && expr.args.length === 1 && only?.kind === 'subquery') {
+    return bindArraySubquery(subqueryFactory(only.query, ctx, only.position), expr.position);
   }
   if (isWindowOnlyName(expr.name)) throw sqlSemanticError('window function called in non-window context, make sure to add OVER clause', expr.position);
   return call(expr.name, expr.args.map((arg) => bindExpression(arg, ctx)), expr.position);

@@ -13,6 +13,7 @@ import { SetOperationFactory } from '../exec/set-operations.js';
 import { orderBy, limitKeepRows } from '../exec/top-n.js';
 import { bindLiteral } from './bind-expression.js';
 import { sqlSemanticError } from '../../core/errors.js';
+import { bindOrEmpty } from './bind-catalog.js';
 
 export function bindQueryWith(query: QueryExpr, env: SourceEnv): QueryFactory {
   let scoped = env;
@@ -22,8 +23,8 @@ export function bindQueryWith(query: QueryExpr, env: SourceEnv): QueryFactory {
     const next: SourceEnv = { ...scoped, ctes, bindQuery: (inner) => bindQueryWith(inner, next) };
     scoped = next;
   }
-  if (query.kind === 'select') return bindSelect(query, scoped);
-  return bindSetOperation(query, scoped);
+  const bodyEnv = scoped;
+  return bindOrEmpty(query, env.catalog, () => (query.kind === 'select' ? bindSelect(query, bodyEnv) : bindSetOperation(query, bodyEnv)));
 }
 
 function bindSetOperation(query: SetOperationQuery, env: SourceEnv): QueryFactory {

@@ -11,6 +11,7 @@ import { tableColumnsFactory, tablePartitionsFactory, tablesFactory } from './me
 import { sqlSemanticError } from '../../core/errors.js';
 import { bindLiteral } from './bind-expression.js';
 import { bindJoin } from './bind-join.js';
+import { bindCatalogSource, catalogRelationOf } from './bind-catalog.js';
 
 export interface BoundSource {
   readonly scope: Scope;
@@ -37,6 +38,9 @@ export function bindSource(source: FromSource | undefined, env: SourceEnv): Boun
   if (source === undefined) {
     return { scope: new Scope([], false), timestampIndex: -1, build: () => new SingleRowFactory() };
   }
+  if (source.kind !== 'join' && source.columnAliases !== undefined) {
+    throw sqlSemanticError('column alias lists are not supported', source.columnAliases[0]?.position ?? source.position);
+  }
   switch (source.kind) {
     case 'table': {
       const cte = env.ctes?.get(source.name.toLowerCase());
@@ -46,6 +50,8 @@ export function bindSource(source: FromSource | undefined, env: SourceEnv): Boun
         const scope = new Scope(factory.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), false);
         return { scope, timestampIndex: factory.timestampIndex, build: () => factory };
       }
+      const relation = catalogRelationOf(source, env.catalog);
+      if (relation !== undefined) return bindCatalogSource(relation, source, env.catalog);
       const snapshot = env.openTable(source.name, source.position);
       // An alias replaces the table name as qualifier (a self-join names each side by its alias).
       const qualifiers = source.alias === undefined ? [snapshot.meta.name] : [source.alias.name];

@@ -1,7 +1,8 @@
 // Subqueries inside expressions: `x IN (SELECT ...)` and scalar `(SELECT ...)`. The subquery runs once per
 // execution, on first use by the compiled expression, and its values are kept for the rest of the run:
 // IN tests a Set (NULL is a value, as QuestDB's `=` treats NULL = NULL), a scalar subquery reads the first
-// row's value (NULL when there is no row).
+// row's value (NULL when there is no row). PostgreSQL's `ARRAY(SELECT ...)` is the values in order, as the text
+// PostgreSQL prints for an array (`{a,b}`), since svc has no array type for text.
 import type { QueryFactory } from '../exec/operator.js';
 import type { Vector } from '../exec/batch.js';
 import type { BoundExpr } from './bound.js';
@@ -31,6 +32,7 @@ export class SubqueryValues {
   private runtime: Runtime | undefined;
   private values: Set<unknown> = new Set();
   private first: unknown = null;
+  private list: unknown[] = [];
 
   /** `firstOnly`: a scalar subquery needs its first row only, so it stops reading there. */
   constructor(private readonly factory: QueryFactory, private readonly nullValue: unknown = null, private readonly firstOnly = false) {}
@@ -41,6 +43,7 @@ export class SubqueryValues {
     const ctx = execContextOf(rt) ?? createExecContext(rt, { deadlineMs: Number.POSITIVE_INFINITY, cancelled: false }, 0);
     const cursor = this.factory.open(ctx);
     const values = new Set<unknown>();
+    const list: unknown[] = [];
     let first: unknown = this.nullValue;
     let seen = false;
     try {
@@ -51,12 +54,14 @@ export class SubqueryValues {
           const value = readValue(vector, row);
           if (!seen) { first = value; seen = true; }
           values.add(value);
+          list.push(value);
         }
       }
     } finally {
       cursor.close();
     }
     this.values = values;
+    this.list = list;
     this.first = first;
     this.runtime = rt;
   }
@@ -70,6 +75,18 @@ export class SubqueryValues {
     this.load(rt);
     return this.first;
   }
+
+  arrayText(rt: Runtime): string {
+    this.load(rt);
+    return `{${this.list.map(arrayElementText).join(',')}}`;
+  }
+}
+
+/** An array element as PostgreSQL writes it: NULL bare, quoted when it holds a delimiter, quote, brace or space. */
+function arrayElementText(value: unknown): string {
+  if (value === null || (typeof value === 'number' && Number.isNaN(value))) return 'NULL';
+  const text = String(value);
+  return text === '' || /[{},"\\\s]/.test(text) || text.toUpperCase() === 'NULL' ? `"${text.replace(/["\\]/g, '\\$&')}"` : text;
 }
 
 function singleColumn(factory: QueryFactory, position: number): ValueType {
@@ -87,6 +104,13 @@ export function bindInSubquery(operand: BoundExpr, factory: QueryFactory, positi
   if (!comparable(operand.type, type)) throw sqlSemanticError(`cannot compare ${operand.type} with type ${type}`, position);
   const holder = new SubqueryValues(factory);
   return { kind: 'call', type: 'BOOLEAN', name: 'in', args: [operand], position, emit: ([arg], constant) => `${constant(holder)}.has(${arg as string}, rt)` };
+}
+
+/** `ARRAY(SELECT x ...)`: the subquery's values in order, as PostgreSQL's array text. */
+export function bindArraySubquery(factory: QueryFactory, position: number): BoundExpr {
+  singleColumn(factory, position);
+  const holder = new SubqueryValues(factory);
+  return { kind: 'call', type: 'VARCHAR', name: 'array', args: [], position, emit: (_args, constant) => `${constant(holder)}.arrayText(rt)` };
 }
 
 export function bindScalarSubquery(factory: QueryFactory, position: number): BoundExpr {

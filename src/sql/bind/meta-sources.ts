@@ -10,6 +10,7 @@ import { MaterializedFactory } from '../exec/materialized.js';
 import type { CellValue } from '../exec/materialized.js';
 import { typeDisplayName } from '../../types/column-type.js';
 import { sqlSemanticError } from '../../core/errors.js';
+import { PG_SERVER_VERSION } from '../../types/pg-types.js';
 
 /** QuestDB's default bitmap index block capacity (cairo.index.value.block.size). */
 const DEFAULT_INDEX_CAPACITY = 256;
@@ -145,7 +146,7 @@ export function createTableText(meta: TableMeta): string {
 /** SHOW server_version / SHOW TIME ZONE / SHOW PARAMETERS: the fixed answers PostgreSQL tools ask for. */
 export function showSettingFactory(what: 'serverVersion' | 'timeZone' | 'parameters'): QueryFactory {
   switch (what) {
-    case 'serverVersion': return new MaterializedFactory([{ name: 'server_version', type: 'STRING' }], () => [['12.3 (questdb)']], 'show server_version');
+    case 'serverVersion': return new MaterializedFactory([{ name: 'server_version', type: 'STRING' }], () => [[PG_SERVER_VERSION]], 'show server_version');
     case 'timeZone': return new MaterializedFactory([{ name: 'TimeZone', type: 'STRING' }], () => [['UTC']], 'show time zone');
     case 'parameters': return new MaterializedFactory([
       { name: 'property_path', type: 'STRING' }, { name: 'env_var_name', type: 'STRING' }, { name: 'value', type: 'STRING' },

@@ -60,6 +60,8 @@ function compileRegex(text: string | null, flags: string, at: number): RegExp {
 }
 
 const prepareMatch = (args: readonly BoundExpr[], position: number): RegExp => compileRegex(patternText(args, position), '', args[1]?.position ?? position);
+// PostgreSQL's `~*`: the same match, case-insensitive.
+const prepareMatchIgnoringCase = (args: readonly BoundExpr[], position: number): RegExp => compileRegex(patternText(args, position), 'i', args[1]?.position ?? position);
 
 function prepareReplace(args: readonly BoundExpr[], position: number): RegExp | undefined {
   const text = constantText(args[1]);
@@ -75,6 +77,7 @@ export const REGEX_FUNCTIONS: readonly ScalarFunctionDef[] = [
   { name: 'like', args: ['TEXT', 'TEXT'], returns: 'BOOLEAN', prepare: prepareLike(false), emit: emitTest },
   { name: 'ilike', args: ['TEXT', 'TEXT'], returns: 'BOOLEAN', prepare: prepareLike(true), emit: emitTest },
   { name: '~', args: ['TEXT', 'TEXT'], returns: 'BOOLEAN', prepare: prepareMatch, emit: emitTest },
+  { name: '~*', args: ['TEXT', 'TEXT'], returns: 'BOOLEAN', prepare: prepareMatchIgnoringCase, emit: emitTest },
   {
     name: 'regexp_replace', args: ['TEXT', 'TEXT', 'TEXT'], returns: firstTextType, prepare: prepareReplace,
     emit: ([text, pattern, replacement], constant, _types, regex) => (regex === undefined

@@ -19,6 +19,7 @@ import { DATE_PART_FUNCTIONS } from './date-parts.js';
 import { DATE_ARITH_FUNCTIONS } from './date-arith.js';
 import { DATE_FORMAT_FUNCTIONS } from './date-format.js';
 import { RANDOM_FUNCTIONS } from './random.js';
+import { POSTGRES_FUNCTIONS } from './postgres.js';
 import { BASIC_AGGREGATES } from './aggregate/basic.js';
 import { STATS_AGGREGATES } from './aggregate/stats.js';
 import { SELECTION_AGGREGATES } from './aggregate/selection.js';
@@ -26,7 +27,7 @@ import { SELECTION_AGGREGATES } from './aggregate/selection.js';
 const SCALARS: readonly ScalarFunctionDef[] = [
   ...ARITHMETIC_FUNCTIONS, ...COMPARISON_FUNCTIONS, ...LOGICAL_FUNCTIONS, ...STRING_FUNCTIONS, ...DATE_FUNCTIONS, ...MATH_FUNCTIONS,
   ...MATH_MORE_FUNCTIONS, ...STRING_MORE_FUNCTIONS, ...REGEX_FUNCTIONS, ...CONDITIONAL_FUNCTIONS, ...DATE_PART_FUNCTIONS,
-  ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...RANDOM_FUNCTIONS,
+  ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...RANDOM_FUNCTIONS, ...POSTGRES_FUNCTIONS,
 ];
 const AGGREGATES: readonly AggregateFunctionDef[] = [...BASIC_AGGREGATES, ...STATS_AGGREGATES, ...SELECTION_AGGREGATES];
 

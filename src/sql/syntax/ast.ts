@@ -49,7 +49,7 @@ export type BinaryOp =
   | '+' | '-' | '*' | '/' | '%' | '||'
   | '=' | '!=' | '<' | '<=' | '>' | '>='
   | 'and' | 'or'
-  | 'like' | 'ilike' | 'not like' | 'not ilike' | '~' | '!~'
+  | 'like' | 'ilike' | 'not like' | 'not ilike' | '~' | '!~' | '~*' | '!~*'
   | '&' | '|' | '^';
 
 export interface BinaryExpr {
@@ -202,6 +202,8 @@ export interface TableSource {
   readonly alias?: Name;
   /** `FROM t TIMESTAMP(col)` re-declares the designated timestamp of the table. */
   readonly timestamp?: Name;
+  /** PostgreSQL's column alias list `t a(x, y)`: parsed so the statement reads, refused by the binder. */
+  readonly columnAliases?: readonly Name[];
 }
 
 export interface SubquerySource {
@@ -211,6 +213,8 @@ export interface SubquerySource {
   readonly alias?: Name;
   /** `(subquery) TIMESTAMP(col)` declares the designated timestamp of a derived table. */
   readonly timestamp?: Name;
+  /** PostgreSQL's column alias list `(subquery) s(x, y)`: parsed so the statement reads, refused by the binder. */
+  readonly columnAliases?: readonly Name[];
 }
 
 export interface FunctionSource {
@@ -221,6 +225,8 @@ export interface FunctionSource {
   readonly alias?: Name;
   /** `long_sequence(10) x TIMESTAMP(x)`. */
   readonly timestamp?: Name;
+  /** PostgreSQL's column alias list `unnest(a) s(n)`: parsed so the statement reads, refused by the binder. */
+  readonly columnAliases?: readonly Name[];
 }
 
 export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross' | 'asof' | 'lt' | 'splice';
@@ -433,8 +439,10 @@ export interface AlterTableStatement {
 export interface ShowStatement {
   readonly kind: 'show';
   readonly position: number;
-  readonly what: 'tables' | 'columns' | 'partitions' | 'createTable' | 'parameters' | 'serverVersion' | 'timeZone';
+  readonly what: 'tables' | 'columns' | 'partitions' | 'createTable' | 'parameters' | 'serverVersion' | 'timeZone' | 'setting' | 'all';
   readonly table?: Name;
+  /** SHOW <parameter>: the parameter's name as written (`DateStyle`, `search_path`). */
+  readonly setting?: Name;
 }
 
 export interface ExplainStatement {

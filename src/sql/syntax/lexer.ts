@@ -96,6 +96,7 @@ function readToken(text: string, start: number): Token {
   const ch = text[start];
   const code = text.charCodeAt(start);
   if (ch === "'") return readQuoted(text, start, 'string');
+  if ((ch === 'E' || ch === 'e') && text[start + 1] === "'") return readEscapeString(text, start);
   if (ch === '"') return readQuoted(text, start, 'quotedIdentifier');
   if (isDigit(code) || (ch === '.' && isDigit(text.charCodeAt(start + 1)) && !endsOperand(text, start))) {
     return makeToken(text, 'number', start, scanNumber(text, start));
@@ -105,6 +106,7 @@ function readToken(text: string, start: number): Token {
     while (end < text.length && isIdentifierPart(text.charCodeAt(end))) end++;
     return makeToken(text, 'identifier', start, end);
   }
+  if (text.startsWith('!~*', start)) return makeToken(text, 'operator', start, start + 3);
   const two = text.slice(start, start + 2);
   if (TWO_CHAR_OPERATORS.has(two)) return makeToken(text, 'operator', start, start + 2);
   if (ONE_CHAR_OPERATORS.includes(ch)) return makeToken(text, 'operator', start, start + 1);
@@ -135,6 +137,31 @@ function readQuoted(text: string, start: number, kind: 'string' | 'quotedIdentif
       i = close + 2;
     } else {
       return makeToken(text, kind, start, close + 1, value);
+    }
+  }
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
+
+/** PostgreSQL's escape string `E'a\nb'`: backslash escapes (\n \t \r \b \f, any other character stands for itself) and ''. */
+function readEscapeString(text: string, start: number): Token {
+  let value = '';
+  let i = start + 2;
+  for (;;) {
+    if (i >= text.length) throw new SqlError('unclosed quoted string?', start);
+    const ch = text[i] as string;
+    if (ch === '\\' && i + 1 < text.length) {
+      const escaped = text[i + 1] as string;
+      value += ESCAPES[escaped] ?? escaped;
+      i += 2;
+    } else if (ch === "'" && text[i + 1] === "'") {
+      value += "'";
+      i += 2;
+    } else if (ch === "'") {
+      return makeToken(text, 'string', start, i + 1, value);
+    } else {
+      value += ch;
+      i++;
     }
   }
 }

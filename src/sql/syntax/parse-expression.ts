@@ -31,7 +31,8 @@ const SYMBOL_OPERATORS: ReadonlyMap<string, BinaryOperator> = new Map([
   ['<>', { op: '!=', precedence: PREC_COMPARE }], ['<', { op: '<', precedence: PREC_COMPARE }],
   ['<=', { op: '<=', precedence: PREC_COMPARE }], ['>', { op: '>', precedence: PREC_COMPARE }],
   ['>=', { op: '>=', precedence: PREC_COMPARE }], ['~', { op: '~', precedence: PREC_COMPARE }],
-  ['!~', { op: '!~', precedence: PREC_COMPARE }], ['|', { op: '|', precedence: PREC_BIT_OR }],
+  ['!~', { op: '!~', precedence: PREC_COMPARE }], ['~*', { op: '~*', precedence: PREC_COMPARE }],
+  ['!~*', { op: '!~*', precedence: PREC_COMPARE }], ['|', { op: '|', precedence: PREC_BIT_OR }],
   ['^', { op: '^', precedence: PREC_BIT_XOR }], ['&', { op: '&', precedence: PREC_BIT_AND }],
   ['||', { op: '||', precedence: PREC_CONCAT }], ['+', { op: '+', precedence: PREC_ADD }],
   ['-', { op: '-', precedence: PREC_ADD }], ['*', { op: '*', precedence: PREC_MULTIPLY }],
@@ -39,7 +40,7 @@ const SYMBOL_OPERATORS: ReadonlyMap<string, BinaryOperator> = new Map([
 ]);
 
 type PendingOperator =
-  | { readonly form: 'binary'; readonly op: BinaryOp; readonly precedence: number; readonly negated: boolean }
+  | { readonly form: 'binary'; readonly op: BinaryOp; readonly precedence: number; readonly negated: boolean; readonly tokenCount?: number }
   | { readonly form: 'in' | 'between' | 'is'; readonly precedence: number; readonly negated: boolean };
 
 export function parseExpression(c: ParseCursor): Expr {
@@ -66,6 +67,7 @@ function peekOperator(c: ParseCursor): PendingOperator | undefined {
     return symbol === undefined ? undefined : { form: 'binary', ...symbol, negated: false };
   }
   let word = wordOf(token);
+  if (word === 'operator') return peekOperatorSyntax(c);
   const negated = word === 'not';
   if (negated) word = wordOf(c.peek(1));
   switch (word) {
@@ -79,11 +81,22 @@ function peekOperator(c: ParseCursor): PendingOperator | undefined {
   }
 }
 
+/** `OPERATOR(pg_catalog.~)`: PostgreSQL's schema-qualified spelling of an operator, which psql writes. */
+function peekOperatorSyntax(c: ParseCursor): PendingOperator | undefined {
+  if (!c.isOperator('(', 1)) return undefined;
+  let at = 2;
+  if (c.peek(at).kind === 'identifier' && c.isOperator('.', at + 1)) at += 2;
+  const symbol = c.peek(at);
+  const operator = symbol.kind === 'operator' && c.isOperator(')', at + 1) ? SYMBOL_OPERATORS.get(symbol.text) : undefined;
+  return operator === undefined ? undefined : { form: 'binary', ...operator, negated: false, tokenCount: at + 2 };
+}
+
 function parseOperatorTail(c: ParseCursor, left: Expr, pending: PendingOperator): Expr {
   const first = c.next();
   const keyword = pending.negated ? c.next() : first;
   switch (pending.form) {
     case 'binary': {
+      for (let extra = 1; extra < (pending.tokenCount ?? 1); extra++) c.next();
       const right = parseOperand(c, pending.precedence + 1, keyword, 1);
       return { kind: 'binary', position: first.start, op: pending.op, left, right };
     }
@@ -144,6 +157,14 @@ function parsePostfix(c: ParseCursor, operand: Expr): Expr {
       };
     } else if (c.isOperator('[')) {
       expr = parseArrayIndex(c, expr);
+    } else if (c.isWord('collate') && (c.peek(1).kind === 'identifier' || c.peek(1).kind === 'quotedIdentifier')) {
+      // `COLLATE pg_catalog.default` / `COLLATE "C"`: svc compares text one way only, so the collation is read and ignored.
+      c.next();
+      c.next();
+      if (c.isOperator('.') && (c.peek(1).kind === 'identifier' || c.peek(1).kind === 'quotedIdentifier')) {
+        c.next();
+        c.next();
+      }
     } else if (c.isWord('at') && c.isWord('time', 1) && c.isWord('zone', 2)) {
       // `ts AT TIME ZONE 'Europe/Berlin'` is QuestDB's to_timezone(ts, 'Europe/Berlin').
       c.next();

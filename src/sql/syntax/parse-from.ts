@@ -51,6 +51,13 @@ export function parseFromItem(c: ParseCursor): FromSource {
     c.expectOperator(')');
     return compact({ kind: 'subquerySource', position: open.start, query, ...parseAliasAndTimestamp(c) });
   }
+  if (wordOf(token) === 'pg_catalog' && c.isOperator('.', 1) && c.peek(2).kind === 'identifier' && c.isOperator('(', 3)) {
+    // `pg_catalog.generate_series(...)`: a schema-qualified table function is the function itself.
+    c.next();
+    c.next();
+    const call = parseCall(c);
+    return compact({ kind: 'functionSource', position: token.start, call, ...parseAliasAndTimestamp(c) });
+  }
   if (token.kind === 'identifier' && c.isOperator('(', 1) && !isReservedWord(token)) {
     const call = parseCall(c);
     return compact({ kind: 'functionSource', position: token.start, call, ...parseAliasAndTimestamp(c) });
@@ -61,8 +68,9 @@ export function parseFromItem(c: ParseCursor): FromSource {
   return compact({ kind: 'table', position: table.position, name: table.name, ...parseAliasAndTimestamp(c) });
 }
 
-function parseAliasAndTimestamp(c: ParseCursor): { alias?: Name; timestamp?: Name } {
+function parseAliasAndTimestamp(c: ParseCursor): { alias?: Name; timestamp?: Name; columnAliases?: Name[] } {
   const alias = parseTableAlias(c);
+  if (alias !== undefined && c.isOperator('(')) return { alias, columnAliases: parseParenthesizedNames(c, 'column alias') };
   if (!c.acceptWord('timestamp')) return { alias };
   c.expectOperator('(');
   const timestamp = parseName(c, 'literal');

@@ -58,9 +58,22 @@ function numberLiteral(c: ParseCursor, token: Token): LiteralExpr {
   return literal(token, constant.literalType, constant.value);
 }
 
+/** PostgreSQL's niladic functions, written without parentheses (`SELECT current_user`). */
+const NILADIC_FUNCTIONS = new Set(['current_user', 'session_user', 'current_role', 'current_catalog', 'current_schema']);
+
 function parseWordTerm(c: ParseCursor, token: Token): Expr {
   const word = wordOf(token);
   const next = c.peek(1);
+  // `pg_catalog.f(...)`: the schema PostgreSQL tools qualify built-in functions with; svc has one namespace of functions.
+  if (word === 'pg_catalog' && isOperator(next, '.') && c.peek(2).kind === 'identifier' && isOperator(c.peek(3), '(')) {
+    c.next();
+    c.next();
+    return parseCall(c);
+  }
+  if (NILADIC_FUNCTIONS.has(word) && !isOperator(next, '(') && !isOperator(next, '.')) {
+    c.next();
+    return { kind: 'call', position: token.start, name: word, args: [], star: false, distinct: false, ignoreNulls: false };
+  }
   switch (word) {
     case 'null': c.next(); return literal(token, 'NULL', null);
     case 'true': c.next(); return literal(token, 'BOOLEAN', true);

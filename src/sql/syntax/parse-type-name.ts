@@ -3,6 +3,7 @@
 // DOUBLE PRECISION → DOUBLE, GEOHASH(8c) → GEOHASH(8C), DECIMAL(10, 2) → DECIMAL(10,2), VARCHAR(20) → VARCHAR,
 // TIMESTAMP WITH TIME ZONE → TIMESTAMP, and array suffixes DOUBLE[] / DOUBLE[][].
 import type { ParseCursor } from './parse-cursor.js';
+import type { Token } from './token.js';
 
 export interface TypeName {
   readonly name: string;
@@ -22,6 +23,15 @@ export function parseTypeName(c: ParseCursor): TypeName {
   const token = c.peek();
   if (token.kind !== 'identifier') throw c.error('type name expected', token);
   c.next();
+  // `::pg_catalog.regclass`: PostgreSQL's types live in pg_catalog; the schema adds nothing here.
+  if (token.text.toLowerCase() === 'pg_catalog' && c.isOperator('.') && c.peek(1).kind === 'identifier') {
+    c.next();
+    return parseTypeNameRest(c, c.next());
+  }
+  return parseTypeNameRest(c, token);
+}
+
+function parseTypeNameRest(c: ParseCursor, token: Token): TypeName {
   let name = token.text.toUpperCase();
   if (name === 'DOUBLE') c.acceptWord('precision');
   if (name === 'TIMESTAMP' && c.isWord('with') && c.isWord('time', 1) && c.isWord('zone', 2)) {

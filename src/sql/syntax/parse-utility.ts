@@ -1,5 +1,5 @@
 // Utility statements: SHOW ..., and the statements answered OK without effect (SET, BEGIN, COMMIT, ROLLBACK,
-// VACUUM TABLE, REINDEX TABLE, CHECKPOINT CREATE|RELEASE, SNAPSHOT PREPARE|COMPLETE, CANCEL QUERY n),
+// VACUUM TABLE, REINDEX TABLE, CHECKPOINT CREATE|RELEASE, SNAPSHOT PREPARE|COMPLETE, CANCEL QUERY n, RESET, DISCARD),
 // which become NoOpStatement with their upper-cased leading keyword(s).
 import type { Name, NoOpStatement, ShowStatement } from './ast.js';
 import type { Token } from './token.js';
@@ -29,8 +29,16 @@ export function parseShow(c: ParseCursor, showToken: Token): ShowStatement {
       }
       if (c.atStatementEnd()) throw c.error('expected a table name');
       return { kind: 'show', position, what: 'createTable', table: parseTableName(c) };
+    case 'all': return { kind: 'show', position, what: 'all' };
+    case 'transaction':
+      // SHOW TRANSACTION ISOLATION LEVEL is PostgreSQL's spelling of SHOW transaction_isolation.
+      c.expectWord('isolation');
+      c.expectWord('level');
+      return { kind: 'show', position, what: 'setting', setting: { name: 'transaction_isolation', position: token.start } };
     default:
-      throw c.error(SHOW_EXPECTED, token);
+      // Any other name is a session parameter (SHOW DateStyle, SHOW search_path); the binder knows which exist.
+      if (token.kind !== 'identifier' && token.kind !== 'quotedIdentifier') throw c.error(SHOW_EXPECTED, token);
+      return { kind: 'show', position, what: 'setting', setting: { name: token.value, position: token.start } };
   }
 }
 
@@ -42,7 +50,7 @@ function parseShowFrom(c: ParseCursor): ReturnType<typeof parseTableName> {
 
 /** Leading words of the statements that are accepted and do nothing. */
 export const NO_OP_WORDS: ReadonlySet<string> = new Set([
-  'set', 'begin', 'commit', 'rollback', 'vacuum', 'reindex', 'checkpoint', 'snapshot', 'cancel',
+  'set', 'begin', 'commit', 'rollback', 'vacuum', 'reindex', 'checkpoint', 'snapshot', 'cancel', 'reset', 'discard',
 ]);
 
 export function parseNoOp(c: ParseCursor, first: Token): NoOpStatement {

@@ -15,7 +15,7 @@ export interface Token {
 }
 
 /** Two-character operators, tried before the one-character ones. */
-export const TWO_CHAR_OPERATORS: ReadonlySet<string> = new Set(['::', '!=', '<>', '<=', '>=', '||', '!~']);
+export const TWO_CHAR_OPERATORS: ReadonlySet<string> = new Set(['::', '!=', '<>', '<=', '>=', '||', '!~', '~*']);
 
 /** One-character operators and punctuation. `:` alone is only ever an error, but lexing it lets the parser say where. */
 export const ONE_CHAR_OPERATORS = '=<>+-*/%~&|^(),.;[]:';

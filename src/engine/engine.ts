@@ -2,6 +2,7 @@
 // replayed, leftovers of interrupted commits removed) and owns one TableWriter per table. A group record (a
 // commit across tables, storage/group-commit.ts) is replayed only when the intent file lists its group.
 import { join } from 'node:path';
+import { moveScheduledRemovals } from '../storage/partition-cleanup.js';
 import type { FilesFacade } from '../core/files.js';
 import { syncTree } from '../core/files.js';
 import type { CommitMode } from '../storage/wal/wal-writer.js';
@@ -137,6 +138,7 @@ export class Engine {
     this.writers.delete(storedName);
     const tombstone = join(this.dbDir, `.dropped-${Date.now()}-${storedName}`);
     this.options.files.rename(join(this.dbDir, storedName), tombstone);
+    moveScheduledRemovals(this.options.files, join(this.dbDir, storedName), undefined);
     forgetMappings(join(this.dbDir, storedName));
     setTimeout(() => this.options.files.removeTree(tombstone), 10_000).unref();
   }
@@ -146,6 +148,7 @@ export class Engine {
     writer?.close();
     this.writers.delete(from);
     this.options.files.rename(join(this.dbDir, from), join(this.dbDir, to));
+    moveScheduledRemovals(this.options.files, join(this.dbDir, from), join(this.dbDir, to));
     const reopened = TableWriter.open(join(this.dbDir, to), this.writerOptions());
     reopened.replaceMeta({ ...reopened.meta, name: to, structureVersion: reopened.meta.structureVersion + 1 });
     this.writers.set(to, reopened);

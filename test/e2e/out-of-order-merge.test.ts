@@ -72,3 +72,23 @@ test('deduplication meets twins on both sides of where the rewrite starts', asyn
   t.deepEqual(got, expected);
   t.deepEqual(await rows(server.baseUrl, 'select count() from dd'), [[1010]]);
 });
+
+test('a superseded partition of a dropped or renamed table is never removed from the table that takes its name', async (t) => {
+  const day = (second: number, value: number): string => `('${iso(86_400 + second)}', ${value})`;
+  for (const name of ['gone', 'moved']) {
+    await execOk(server.baseUrl, `create table ${name} (ts timestamp, v int) timestamp(ts) partition by DAY`);
+    await execOk(server.baseUrl, `insert into ${name} values ${day(10, 1)}, ${day(20, 2)}`);
+    // Out of order: the day's first version is superseded and its removal scheduled after the grace period.
+    await execOk(server.baseUrl, `insert into ${name} values ${day(15, 3)}`);
+  }
+  await execOk(server.baseUrl, 'drop table gone');
+  await execOk(server.baseUrl, 'rename table moved to moved_away');
+  for (const name of ['gone', 'moved']) {
+    await execOk(server.baseUrl, `create table ${name} (ts timestamp, v int) timestamp(ts) partition by DAY`);
+    await execOk(server.baseUrl, `insert into ${name} values ${day(1, 7)}`);
+  }
+  // Past the 10 s grace period of the superseded versions.
+  await new Promise((resolve) => setTimeout(resolve, 11_500));
+  for (const name of ['gone', 'moved']) t.deepEqual(await rows(server.baseUrl, `select v from ${name}`), [[7]], name);
+  t.deepEqual(await rows(server.baseUrl, 'select v from moved_away'), [[1], [3], [2]]);
+});

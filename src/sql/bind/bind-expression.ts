@@ -3,6 +3,7 @@
 import type { BetweenExpr, CallExpr, CaseExpr, Expr, InExpr, LiteralExpr, QueryExpr } from '../syntax/ast.js';
 import type { QueryFactory } from '../exec/operator.js';
 import { bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
+import { bindInList } from './bind-in-list.js';
 import type { BoundCall, BoundConstant, BoundExpr } from './bound.js';
 import type { Scope } from './scope.js';
 import type { ValueType } from '../../types/column-type.js';
@@ -230,10 +231,13 @@ function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
     const test = intervalTest(operand, single.value as string, single.position);
     return expr.negated ? call('not', [test], expr.position) : test;
   }
-  let test: BoundExpr | undefined;
-  for (const item of list) {
-    const equal = call('=', coerceComparison(operand, bindExpression(item, ctx)), item.position);
-    test = test === undefined ? equal : call('or', [test, equal], expr.position);
+  const items = list.map((item) => bindExpression(item, ctx));
+  let test: BoundExpr | undefined = bindInList(operand, items, expr.position);
+  if (test === undefined) {
+    items.forEach((item, k) => {
+      const equal = call('=', coerceComparison(operand, item), (list[k] as Expr).position);
+      test = test === undefined ? equal : call('or', [test, equal], expr.position);
+    });
   }
   const result = test ?? { kind: 'constant', type: 'BOOLEAN', value: false, position: expr.position };
   return expr.negated ? call('not', [result], expr.position) : result;

@@ -25,8 +25,11 @@ export interface BoundCall {
   readonly type: ValueType;
   readonly name: string;
   readonly args: readonly BoundExpr[];
-  /** Produces the JS expression for the call from the argument expressions (see functions/signature.ts). */
-  readonly emit: (args: readonly string[], constant: (value: unknown) => string) => string;
+  /**
+   * Produces the JS expression for the call from the argument expressions (see functions/signature.ts);
+   * `symbolTable` names the dictionary (key → text array) of SYMBOL input column `index` in the emitted code.
+   */
+  readonly emit: (args: readonly string[], constant: (value: unknown) => string, symbolTable: (index: number) => string) => string;
   readonly position: number;
 }
 

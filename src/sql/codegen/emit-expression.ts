@@ -36,13 +36,18 @@ export function emitColumnRead(state: EmitState, index: number, type: ValueType)
   }
 }
 
+function symbolTableRef(state: EmitState, index: number): string {
+  state.usedSymbols.add(index);
+  return `s${index}`;
+}
+
 export function emitExpression(expr: BoundExpr, state: EmitState): string {
   switch (expr.kind) {
     case 'column': return emitColumnRead(state, expr.index, expr.type);
     case 'constant': return emitConstant(expr.value, expr.type, state);
     case 'call': {
       const args = expr.args.map((arg) => emitExpression(arg, state));
-      return expr.emit(args, (value) => constantRef(state, value));
+      return expr.emit(args, (value) => constantRef(state, value), (index) => symbolTableRef(state, index));
     }
     default: return assertNever(expr, 'bound expression');
   }

@@ -45,7 +45,12 @@ export function sampleRangeWhere(query: SelectQuery, source: BoundSource): Expr 
   return where;
 }
 
-export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
+export interface SampleByOptions {
+  /** False: the bucket column is not the result's designated timestamp (a GROUP BY planned as SAMPLE BY). */
+  readonly designatedOutput: boolean;
+}
+
+export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: readonly ProjectedItem[], source: BoundSource, options: SampleByOptions = { designatedOutput: true }): ProjectionPlan {
   if (source.timestampIndex < 0) throw sqlSemanticError('base query does not provide designated TIMESTAMP column', query.position);
   const timestamp: BoundExpr = { kind: 'column', type: 'TIMESTAMP', index: source.scope.slotOf(source.timestampIndex), position: clause.position };
   const leadingIndexOf = (item: ProjectedItem): number => (isDesignatedTimestamp(item, source) ? 0 : -1);
@@ -59,7 +64,7 @@ export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: 
   const selectedAggregates = specs.length;
   validateSampleBy(clause, keyCount, bindFills(clause, specs));
   const names = items.map((item) => item.name);
-  const timestampOutput = items.findIndex((item) => leadingIndexOf(item) === 0);
+  const timestampOutput = options.designatedOutput ? items.findIndex((item) => leadingIndexOf(item) === 0) : -1;
   return {
     outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
     addHidden(expr) {

@@ -2,7 +2,7 @@
 // function registry, applies the implicit casts QuestDB applies (text compared with timestamps or numbers).
 import type { BetweenExpr, CallExpr, CaseExpr, Expr, InExpr, LiteralExpr, QueryExpr } from '../syntax/ast.js';
 import type { QueryFactory } from '../exec/operator.js';
-import { bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
+import { bindExistsSubquery, bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
 import { bindInList } from './bind-in-list.js';
 import type { BoundCall, BoundConstant, BoundExpr } from './bound.js';
 import type { Scope } from './scope.js';
@@ -143,6 +143,8 @@ function bindCall(expr: CallExpr, ctx: BindContext): BoundExpr {
     if (ctx.onWindow === undefined) throw sqlSemanticError(`window function is not allowed in ${ctx.clause} clause`, expr.position);
     return ctx.onWindow(expr);
   }
+  const existsQuery = expr.name.toLowerCase() === 'exists' && expr.args.length === 1 ? expr.args[0] : undefined;
+  if (existsQuery?.kind === 'subquery') return bindExistsSubquery(subqueryFactory(existsQuery.query, ctx, existsQuery.position), expr.position);
   if (isWindowOnlyName(expr.name)) throw sqlSemanticError('window function called in non-window context, make sure to add OVER clause', expr.position);
   return call(expr.name, expr.args.map((arg) => bindExpression(arg, ctx)), expr.position);
 }

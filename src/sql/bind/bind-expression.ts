@@ -117,6 +117,11 @@ function bindBinary(op: string, left: Expr, right: Expr, position: number, ctx: 
     const tested = a.type === 'NULL' ? b : a;
     return call(name === '=' ? 'isnull' : 'isnotnull', [tested], position);
   }
+  if (name === '=' || name === '!=') {
+    // `sym = 'text'`: a key test, like a one-item IN list, instead of a string compare per row.
+    const keyTest = a.kind === 'column' && a.type === 'SYMBOL' ? bindInList(a, [b], position) : b.kind === 'column' && b.type === 'SYMBOL' ? bindInList(b, [a], position) : undefined;
+    if (keyTest !== undefined) return name === '=' ? keyTest : call('not', [keyTest], position);
+  }
   if (COMPARISONS.has(name)) [a, b] = coerceComparison(a, b);
   return call(name, [a, b], position);
 }

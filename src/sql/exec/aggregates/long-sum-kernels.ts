@@ -12,6 +12,8 @@ import { int64SumRowsMax, sumInt64Batch } from './int64-sum-wasm.js';
 const TWO_POW_32 = 4294967296;
 /** High word of Long.MIN_VALUE, LONG's null (its low word is 0). */
 const NULL_HIGH = -2147483648;
+/** 2^537: squared, the factor that turns a subnormal's units (multiples of 2^-1074) back into integers. */
+const SUBNORMAL_SCALE = 2 ** 537;
 /** Rows between carries: each adds < 2^32 to a low sum, so low sums stay below 2^52, exact in a double. */
 const carryRowsMax = 1 << 20;
 
@@ -50,6 +52,44 @@ function sumWords(words: Int32Array, rowCount: number): void {
   partial[0] = low;
   partial[1] = high;
   partial[2] = count;
+}
+
+/**
+ * The common case of a batch whose values all lie in [0, 2^32) (no null, no negative): read as doubles, such an
+ * int64 is the subnormal number value × 2^-1074, and subnormals add exactly (fixed point), at the speed of a
+ * DOUBLE sum on current CPUs; the OR of the high words, zero only in that case, says whether it applies. The
+ * sum (below 2^48 units for a batch) is scaled back by 2^1074 in two exact power-of-two steps. Returns false,
+ * leaving `partial` to the caller, when some value is outside the range.
+ */
+function sumSmallNonNegative(exact: BigInt64Array, rowCount: number): boolean {
+  const values = new Float64Array(exact.buffer, exact.byteOffset, rowCount);
+  const words = new Int32Array(exact.buffer, exact.byteOffset, rowCount * 2);
+  let a0 = 0, a1 = 0, a2 = 0, a3 = 0, highs = 0;
+  let row = 0;
+  for (; row + 4 <= rowCount; row += 4) {
+    a0 += values[row] as number;
+    a1 += values[row + 1] as number;
+    a2 += values[row + 2] as number;
+    a3 += values[row + 3] as number;
+    highs |= (words[2 * row + 1] as number) | (words[2 * row + 3] as number) | (words[2 * row + 5] as number) | (words[2 * row + 7] as number);
+  }
+  for (; row < rowCount; row++) {
+    a0 += values[row] as number;
+    highs |= words[2 * row + 1] as number;
+  }
+  partial[2] = 0;
+  if (highs !== 0) return false;
+  partial[0] = (a0 + a1 + a2 + a3) * SUBNORMAL_SCALE * SUBNORMAL_SCALE;
+  partial[1] = 0;
+  partial[2] = rowCount;
+  return true;
+}
+
+/** [low sum, high sum, count] of stored values: the subnormal pass when it applies, else the WebAssembly sum. */
+function sumExactBatch(exact: BigInt64Array, rowCount: number): void {
+  if (sumSmallNonNegative(exact, rowCount)) return;
+  if (rowCount <= int64SumRowsMax) sumInt64Batch(exact, rowCount, partial);
+  else sumWords(new Int32Array(exact.buffer, exact.byteOffset, rowCount * 2), rowCount);
 }
 
 function sumWordsGrouped(words: Int32Array, groups: Int32Array, rowCount: number, lows: Float64Array, highs: Float64Array, counts: Float64Array): void {
@@ -100,8 +140,8 @@ export class LongSumAvgKernel implements AggregateKernel {
       sumWordsGrouped(wordsOf(arg, rowCount), groups, rowCount, this.lows, this.highs, this.counts);
       return;
     }
-    if (arg.exact !== undefined && rowCount <= int64SumRowsMax) sumInt64Batch(arg.exact, rowCount, partial);
-    else sumWords(wordsOf(arg, rowCount), rowCount);
+    if (arg.exact === undefined) sumWords(wordsOf(arg, rowCount), rowCount);
+    else sumExactBatch(arg.exact, rowCount);
     this.lows[0] = (this.lows[0] as number) + (partial[0] as number);
     this.highs[0] = (this.highs[0] as number) + (partial[1] as number);
     this.counts[0] = (this.counts[0] as number) + (partial[2] as number);

@@ -74,3 +74,20 @@ test('grouped sums over many batches carry low words exactly', (t) => {
     t.is(result.exact?.[group], wrap(value * count));
   }
 });
+
+test('values in [0, 2^32) take the subnormal pass; a null or a negative value among them takes the exact one', (t) => {
+  const small = Array.from({ length: 1001 }, (_, k) => BigInt((k * 48271) % 10000 + 1) * 400000n);
+  const expected = small.reduce((a, b) => a + b, 0n);
+  const sum = new LongSumAvgKernel(false);
+  sum.update(exactVector(small), small.length, undefined, 1);
+  t.is(sumOf(sum).exact?.[0], expected);
+  const withNull = new LongSumAvgKernel(true);
+  withNull.update(exactVector([...small, NULL]), small.length + 1, undefined, 1);
+  t.is((sumOf(withNull).data as Float64Array)[0], Number(expected) / small.length);
+  const withNegative = new LongSumAvgKernel(false);
+  withNegative.update(exactVector([...small, -7n]), small.length + 1, undefined, 1);
+  t.is(sumOf(withNegative).exact?.[0], expected - 7n);
+  const zeros = new LongSumAvgKernel(false);
+  zeros.update(exactVector([0n, 0n, 0n]), 3, undefined, 1);
+  t.is(sumOf(zeros).exact?.[0], 0n);
+});

@@ -11,9 +11,10 @@ const textChainItemsMax = 4;
 
 /** The membership of a list of symbol texts, as a bitmap over the keys of whichever dictionary a batch has. */
 export class SymbolKeySet {
-  private table: readonly string[] | undefined;
-  private tableLength = -1;
-  private bitmap = new Uint8Array(1);
+  /** The dictionary the bitmap was built for, its length then, and the bitmap; read by the emitted test. */
+  table: readonly string[] | undefined;
+  tableLength = -1;
+  bitmap = new Uint8Array(1);
 
   constructor(private readonly values: ReadonlySet<string | null>) {}
 
@@ -56,11 +57,14 @@ function constantTexts(items: readonly BoundExpr[]): Set<string | null> | undefi
 
 function symbolKeyTest(index: number, values: Set<string | null>, position: number): BoundCall {
   const keys = new SymbolKeySet(values);
-  // The argument reads the raw int key (INT's null sentinel never occurs in a symbol column; -1 is null).
-  const key: BoundExpr = { kind: 'column', type: 'INT', index, position };
   return {
-    kind: 'call', type: 'BOOLEAN', name: 'in', args: [key], position,
-    emit: ([read], constant, symbolTable) => `(${constant(keys)}.of(${symbolTable(index)})[${read as string} + 1] === 1)`,
+    kind: 'call', type: 'BOOLEAN', name: 'in', args: [], position,
+    emit: (_args, constant, symbolColumn) => {
+      const { key, table } = symbolColumn(index);
+      const set = constant(keys);
+      // Two property reads on the usual path (the batch's dictionary is the one the bitmap was built for).
+      return `((${set}.table === ${table} && ${set}.tableLength === ${table}.length ? ${set}.bitmap : ${set}.of(${table}))[${key} + 1] === 1)`;
+    },
   };
 }
 

@@ -48,6 +48,8 @@ export function sampleRangeWhere(query: SelectQuery, source: BoundSource): Expr 
 export interface SampleByOptions {
   /** False: the bucket column is not the result's designated timestamp (a GROUP BY planned as SAMPLE BY). */
   readonly designatedOutput: boolean;
+  /** The selected bucket's value over the bucket start (named as the designated timestamp), when not the start. */
+  readonly bucketOutput?: Expr;
 }
 
 export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: readonly ProjectedItem[], source: BoundSource, options: SampleByOptions = { designatedOutput: true }): ProjectionPlan {
@@ -64,7 +66,9 @@ export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: 
   const selectedAggregates = specs.length;
   validateSampleBy(clause, keyCount, bindFills(clause, specs));
   const names = items.map((item) => item.name);
-  const timestampOutput = options.designatedOutput ? items.findIndex((item) => leadingIndexOf(item) === 0) : -1;
+  const bucketIndex = items.findIndex((item) => leadingIndexOf(item) === 0);
+  if (options.bucketOutput !== undefined && bucketIndex >= 0) post[bucketIndex] = aggregation.bindOverGroups(options.bucketOutput, 'SELECT');
+  const timestampOutput = options.designatedOutput ? bucketIndex : -1;
   return {
     outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
     addHidden(expr) {

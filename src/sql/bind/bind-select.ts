@@ -40,7 +40,7 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const bucketed = windowCall === undefined && query.sampleBy === undefined && hasAggregates ? timeBucketPlan(query, items, source) : undefined;
   const plan = windowCall !== undefined ? planWindow(items, source)
     : query.sampleBy !== undefined ? planSampleBy(query, query.sampleBy, items, source)
-    : bucketed !== undefined ? planSampleBy(query, bucketed.clause, bucketed.items, source, { designatedOutput: false })
+    : bucketed !== undefined ? planSampleBy(query, bucketed.clause, bucketed.items, source, { designatedOutput: false, ...(bucketed.bucketOutput === undefined ? {} : { bucketOutput: bucketed.bucketOutput }) })
     : hasAggregates ? planAggregate(items, source, env, query) : planProjection(items, source, env);
   // DISTINCT rows are the selected columns only: ordering by anything else would split them again.
   const orderPlan: ProjectionPlan = query.distinct ? { ...plan, addHidden: (expr) => { throw distinctOrderError(expr); } } : plan;

@@ -28,12 +28,16 @@ export interface TimeBucketPlan<Item extends BucketItem> {
   readonly clause: SampleByClause;
   /** The select list with the bucket item (if selected) replaced by the bare designated timestamp. */
   readonly items: readonly Item[];
+  /** The selected bucket's value from the bucket start (a UTC timestamp) when it is not that start itself. */
+  readonly bucketOutput?: Expr;
 }
 
 interface Bucket {
   readonly count: number;
   readonly unit: TimeUnit;
   readonly timeZone?: Expr;
+  /** `floor(to_timezone(ts, tz))` without to_utc: the bucket shows as local wall-clock time. */
+  readonly local?: boolean;
 }
 
 const SUB_DAY_UNITS: ReadonlySet<TimeUnit> = new Set<TimeUnit>(['U', 'T', 's', 'm', 'h']);
@@ -70,33 +74,44 @@ export function timeBucketGroupBy<Item extends BucketItem>(
     ...(bucket.timeZone === undefined ? {} : { timeZone: bucket.timeZone }),
   };
   const rewritten = items.map((item, k) => (bucketed.includes(k) ? { ...item, expr: timestamp } : item));
-  return { clause, items: rewritten };
+  if (bucket.local !== true || bucket.timeZone === undefined) return { clause, items: rewritten };
+  // Bound over the groups, where the bucket start answers to the timestamp's bare name.
+  const start: Expr = timestamp.kind === 'column' ? { kind: 'column', position: timestamp.position, name: timestamp.name } : timestamp;
+  const bucketOutput: Expr = { kind: 'call', position: bucketExpr.position, name: 'to_timezone', args: [start, bucket.timeZone], star: false, distinct: false, ignoreNulls: false };
+  return { clause, items: rewritten, bucketOutput };
 }
 
 /** The bucket a key expression computes from the designated timestamp, if it is one of the recognised forms. */
 export function bucketOf(expr: Expr, isDesignatedTimestamp: (expr: Expr) => boolean): Bucket | undefined {
   if (expr.kind !== 'call' || expr.over !== undefined) return undefined;
   const name = expr.name.toLowerCase();
-  if (name === 'to_utc' && expr.args.length === 2) return zonedBucketOf(expr, isDesignatedTimestamp);
+  if (name === 'to_utc' && expr.args.length === 2) {
+    const floored = expr.args[0] as Expr;
+    const zone = textLiteral(expr.args[1] as Expr);
+    const bucket = floored.kind === 'call' ? localBucketOf(floored, isDesignatedTimestamp) : undefined;
+    return bucket !== undefined && zone === textLiteral(bucket.timeZone as Expr) ? { ...bucket, local: false } : undefined;
+  }
   const unit = floorUnitOf(expr);
-  return unit !== undefined && isDesignatedTimestamp(expr.args[1] as Expr) ? unit : undefined;
+  if (unit === undefined) return undefined;
+  return isDesignatedTimestamp(expr.args[1] as Expr) ? unit : localBucketOf(expr, isDesignatedTimestamp);
 }
 
-/** `to_utc(floor(to_timezone(ts, tz)), tz)`, both zones the same constant text. */
-function zonedBucketOf(expr: CallExpr, isDesignatedTimestamp: (expr: Expr) => boolean): Bucket | undefined {
-  const [floored, zone] = expr.args;
-  if (floored === undefined || floored.kind !== 'call' || zone === undefined) return undefined;
+/**
+ * `floor(to_timezone(ts, tz))`: the local-time bucket (shown as local time unless to_utc wraps it). Sub-day
+ * buckets in a zone with daylight saving meet the repeated hour of a fall-back change, where to_utc and SAMPLE
+ * BY pick different instants for the bucket start, so only fixed-offset zones take sub-day units.
+ */
+function localBucketOf(floored: CallExpr, isDesignatedTimestamp: (expr: Expr) => boolean): Bucket | undefined {
   const unit = floorUnitOf(floored);
   const local = floored.args[1];
   if (unit === undefined || local === undefined || local.kind !== 'call' || local.name.toLowerCase() !== 'to_timezone' || local.args.length !== 2) return undefined;
+  const zone = local.args[1] as Expr;
   const zoneText = textLiteral(zone);
-  if (zoneText === undefined || textLiteral(local.args[1] as Expr) !== zoneText || !isDesignatedTimestamp(local.args[0] as Expr)) return undefined;
+  if (zoneText === undefined || !isDesignatedTimestamp(local.args[0] as Expr)) return undefined;
   // An unknown zone keeps the GROUP BY plan, so its error is to_timezone's.
   if (resolveTimeZone(zoneText) === undefined) return undefined;
-  // Sub-day buckets in a zone with daylight saving meet the repeated hour of a fall-back change, where
-  // to_utc and SAMPLE BY pick different instants for the bucket start: only fixed offsets are rewritten.
   if (SUB_DAY_UNITS.has(unit.unit) && !FIXED_OFFSET_ZONE.test(zoneText)) return undefined;
-  return { ...unit, timeZone: zone };
+  return { ...unit, timeZone: zone, local: true };
 }
 
 /** Stride and unit of `timestamp_floor('15m', x)` or `date_trunc('hour', x)`; undefined for other calls. */

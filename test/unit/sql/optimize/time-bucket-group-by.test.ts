@@ -16,7 +16,8 @@ function plan(sql: string): string | undefined {
   if (result === undefined) return undefined;
   const zone = result.clause.timeZone;
   const leading = result.items.findIndex((item) => isTs(item.expr));
-  return `${result.clause.count}${result.clause.unit}${zone?.kind === 'literal' ? ` tz ${String(zone.value)}` : ''} item ${leading}`;
+  const local = result.bucketOutput === undefined ? '' : ' local';
+  return `${result.clause.count}${result.clause.unit}${zone?.kind === 'literal' ? ` tz ${String(zone.value)}` : ''}${local} item ${leading}`;
 }
 
 const PLANNED: [string, string][] = [
@@ -29,6 +30,8 @@ const PLANNED: [string, string][] = [
   ["select max(x) from t group by timestamp_floor('1d', ts)", '1d item -1'],
   ["select to_utc(timestamp_floor('1d', to_timezone(ts, 'Europe/Berlin')), 'Europe/Berlin') d, count() from t group by d", '1d tz Europe/Berlin item 0'],
   ["select to_utc(timestamp_floor('1h', to_timezone(ts, '+05:30')), '+05:30') d, count() from t group by d", '1h tz +05:30 item 0'],
+  ["select timestamp_floor('1d', to_timezone(ts, 'Europe/Berlin')) d, count() from t group by d", '1d tz Europe/Berlin local item 0'],
+  ["select date_trunc('month', to_timezone(t.ts, 'America/New_York')) m, count() from t group by m", '1M tz America/New_York local item 0'],
 ];
 
 for (const [sql, expected] of PLANNED) {
@@ -55,7 +58,7 @@ const KEPT: string[] = [
   "select to_utc(timestamp_floor('1h', to_timezone(ts, 'Europe/Berlin')), 'Europe/Berlin') d, count() from t group by d",
   "select to_utc(timestamp_floor('1d', to_timezone(ts, 'Europe/Berlin')), 'Europe/Paris') d, count() from t group by d",
   "select to_utc(timestamp_floor('1d', to_timezone(ts, 'Nowhere/Land')), 'Nowhere/Land') d, count() from t group by d",
-  "select timestamp_floor('1d', to_timezone(ts, 'Europe/Berlin')) d, count() from t group by d",
+  "select timestamp_floor('1h', to_timezone(ts, 'Europe/Berlin')) d, count() from t group by d",
   "select timestamp_floor(u, ts) d, count() from t group by d",
 ];
 

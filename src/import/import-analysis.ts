@@ -7,6 +7,7 @@ import { buildColumnPlan, type ColumnPlan, type ColumnPlanInput } from './column
 import { CsvLexer, checkDelimiter, lexCsvBlock, utf8BomLength } from './csv-lexer.js';
 import { detectDelimiter } from './detect-delimiter.js';
 import { buildTypeProbes, detectFormat } from './detect-format.js';
+import { isDeclaredHeader } from './declared-header.js';
 import { importColumnsMax, importControlByteShareMax, importLineBytesMax } from './import-limits.js';
 import type { ImportSchema } from './schema-part.js';
 
@@ -88,7 +89,9 @@ export function analyseUpload(sample: Buffer, atEof: boolean, options: AnalysisO
     delimiter, width, rowCapacity: options.analysisMaxLines, skipExtraValues: options.skipLev, lineBytesMax: importLineBytesMax,
   });
   lexCsvBlock(lexer, body, 0, body.length, atEof, options.analysisMaxLines);
-  const detected = detectFormat(body, lexer, buildTypeProbes(options.schema), options.forceHeader);
+  // Declared types (an existing table, a schema) can make the first line a header that detection misses.
+  const declaredHeader = isDeclaredHeader(body, lexer, { ...(options.existingColumns === undefined ? {} : { existingColumns: options.existingColumns }), ...(options.schema === undefined ? {} : { schema: options.schema }) });
+  const detected = detectFormat(body, lexer, buildTypeProbes(options.schema), options.forceHeader || declaredHeader);
   const planInput: ColumnPlanInput = {
     detected: detected.columns, schema: options.schema, existingColumns: options.existingColumns, timestampColumn: options.timestampColumn,
   };

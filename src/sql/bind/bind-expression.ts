@@ -3,7 +3,8 @@
 import type { BetweenExpr, CallExpr, CaseExpr, CastExpr, Expr, InExpr, LiteralExpr, QueryExpr } from '../syntax/ast.js';
 import { bindPgOidCast, pgCastAlias } from './pg-casts.js';
 import type { QueryFactory } from '../exec/operator.js';
-import { bindArraySubquery, bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
+import { bindArraySubquery, bindExistsSubquery, bindInSubquery, bindScalarSubquery } from './bind-subquery.js';
+import { bindInList } from './bind-in-list.js';
 import type { BoundCall, BoundConstant, BoundExpr } from './bound.js';
 import type { Scope } from './scope.js';
 import type { ValueType } from '../../types/column-type.js';
@@ -126,6 +127,11 @@ function bindBinary(op: string, left: Expr, right: Expr, position: number, ctx: 
     const tested = a.type === 'NULL' ? b : a;
     return call(name === '=' ? 'isnull' : 'isnotnull', [tested], position);
   }
+  if (name === '=' || name === '!=') {
+    // `sym = 'text'`: a key test, like a one-item IN list, instead of a string compare per row.
+    const keyTest = a.kind === 'column' && a.type === 'SYMBOL' ? bindInList(a, [b], position) : b.kind === 'column' && b.type === 'SYMBOL' ? bindInList(b, [a], position) : undefined;
+    if (keyTest !== undefined) return name === '=' ? keyTest : call('not', [keyTest], position);
+  }
   if (COMPARISONS.has(name)) [a, b] = coerceComparison(a, b);
   return call(name, [a, b], position);
 }
@@ -156,6 +162,8 @@ function bindCall(expr: CallExpr, ctx: BindContext): BoundExpr {
   if (expr.name.toLowerCase() === 'array' && expr.args.length === 1 && only?.kind === 'subquery') {
     return bindArraySubquery(subqueryFactory(only.query, ctx, only.position), expr.position);
   }
+  const existsQuery = expr.name.toLowerCase() === 'exists' && expr.args.length === 1 ? expr.args[0] : undefined;
+  if (existsQuery?.kind === 'subquery') return bindExistsSubquery(subqueryFactory(existsQuery.query, ctx, existsQuery.position), expr.position);
   if (isWindowOnlyName(expr.name)) throw sqlSemanticError('window function called in non-window context, make sure to add OVER clause', expr.position);
   return call(expr.name, expr.args.map((arg) => bindExpression(arg, ctx)), expr.position);
 }
@@ -244,10 +252,13 @@ function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
     const test = intervalTest(operand, single.value as string, single.position);
     return expr.negated ? call('not', [test], expr.position) : test;
   }
-  let test: BoundExpr | undefined;
-  for (const item of list) {
-    const equal = call('=', coerceComparison(operand, bindExpression(item, ctx)), item.position);
-    test = test === undefined ? equal : call('or', [test, equal], expr.position);
+  const items = list.map((item) => bindExpression(item, ctx));
+  let test: BoundExpr | undefined = bindInList(operand, items, expr.position);
+  if (test === undefined) {
+    items.forEach((item, k) => {
+      const equal = call('=', coerceComparison(operand, item), (list[k] as Expr).position);
+      test = test === undefined ? equal : call('or', [test, equal], expr.position);
+    });
   }
   const result = test ?? { kind: 'constant', type: 'BOOLEAN', value: false, position: expr.position };
   return expr.negated ? call('not', [result], expr.position) : result;

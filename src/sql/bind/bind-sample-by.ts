@@ -45,24 +45,41 @@ export function sampleRangeWhere(query: SelectQuery, source: BoundSource): Expr 
   return where;
 }
 
-export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
+export interface SampleByOptions {
+  /** False: the bucket column is not the result's designated timestamp (a GROUP BY planned as SAMPLE BY). */
+  readonly designatedOutput: boolean;
+  /** The selected bucket's value over the bucket start (named as the designated timestamp), when not the start. */
+  readonly bucketOutput?: Expr;
+}
+
+export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: readonly ProjectedItem[], source: BoundSource, options: SampleByOptions = { designatedOutput: true }): ProjectionPlan {
   if (source.timestampIndex < 0) throw sqlSemanticError('base query does not provide designated TIMESTAMP column', query.position);
   const timestamp: BoundExpr = { kind: 'column', type: 'TIMESTAMP', index: source.scope.slotOf(source.timestampIndex), position: clause.position };
   const leadingIndexOf = (item: ProjectedItem): number => (isDesignatedTimestamp(item, source) ? 0 : -1);
-  const { pre, keyCount, specs, post } = bindAggregation(items, source, [timestamp], leadingIndexOf);
+  const timestampName = (source.scope.columns[source.timestampIndex] as { name: string }).name;
+  const aggregation = bindAggregation(items, source, [timestamp], leadingIndexOf, { leadingNames: [timestampName] });
+  const { pre, keyCount, specs } = aggregation;
+  const post = [...aggregation.post];
   const sampler = bindSampler(clause);
   const from = clause.from === undefined ? undefined : bindTimestampConstant(clause.from);
   const to = clause.to === undefined ? undefined : bindTimestampConstant(clause.to);
-  const fills = bindFills(clause, specs);
-  validateSampleBy(clause, keyCount, fills);
+  const selectedAggregates = specs.length;
+  validateSampleBy(clause, keyCount, bindFills(clause, specs));
   const names = items.map((item) => item.name);
-  const timestampOutput = items.findIndex((item) => leadingIndexOf(item) === 0);
+  const bucketIndex = items.findIndex((item) => leadingIndexOf(item) === 0);
+  if (options.bucketOutput !== undefined && bucketIndex >= 0) post[bucketIndex] = aggregation.bindOverGroups(options.bucketOutput, 'SELECT');
+  const timestampOutput = options.designatedOutput ? bucketIndex : -1;
   return {
     outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
     addHidden(expr) {
-      throw sqlSemanticError('ORDER BY of an aggregate query must name a selected column', expr.position);
+      // ORDER BY the bucket timestamp, a key or an aggregate the select list does not show (TSBS's
+      // `SELECT max(v) FROM t SAMPLE BY 1m ORDER BY timestamp DESC`): computed per bucket, then dropped.
+      post.push(aggregation.bindOverGroups(expr, 'ORDER BY'));
+      names.push(`hidden${post.length}`);
+      return post.length - 1;
     },
     build(predicate) {
+      const fills = withHiddenFills(bindFills(clause, specs.slice(0, selectedAggregates)), specs.length, clause);
       const base = source.build();
       // A table scan yields ascending timestamps, so bucket ends are found by binary search.
       const ordered = base instanceof TableScanFactory;
@@ -128,6 +145,15 @@ function bindFills(clause: SampleByClause, specs: readonly AggregateSpec[]): Fil
     const value = bindExpression(item.value, { scope: constantScope, clause: 'FILL' });
     return { kind: 'value', value: value.type === spec.resultType ? value : bindCast(value, spec.resultType, item.position, item.position) };
   });
+}
+
+/** Aggregates ORDER BY added fill like the selected ones under a single FILL keyword, else with null. */
+function withHiddenFills(fills: FillMode[] | undefined, count: number, clause: SampleByClause): FillMode[] | undefined {
+  if (fills === undefined || fills.length === count) return fills;
+  const only = clause.fill.length === 1 ? clause.fill[0] : undefined;
+  const extra: FillMode = only !== undefined && only.kind !== 'value' && only.kind !== 'none' ? { kind: only.kind } : { kind: 'null' };
+  while (fills.length < count) fills.push(extra);
+  return fills;
 }
 
 function validateSampleBy(clause: SampleByClause, keyCount: number, fills: readonly FillMode[] | undefined): void {

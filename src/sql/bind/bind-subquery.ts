@@ -1,8 +1,10 @@
-// Subqueries inside expressions: `x IN (SELECT ...)` and scalar `(SELECT ...)`. The subquery runs once per
-// execution, on first use by the compiled expression, and its values are kept for the rest of the run:
-// IN tests a Set (NULL is a value, as QuestDB's `=` treats NULL = NULL), a scalar subquery reads the first
-// row's value (NULL when there is no row). PostgreSQL's `ARRAY(SELECT ...)` is the values in order, as the text
-// PostgreSQL prints for an array (`{a,b}`), since svc has no array type for text.
+// Subqueries inside expressions: `x IN (SELECT ...)`, scalar `(SELECT ...)` and `[NOT] EXISTS (SELECT ...)`.
+// The subquery runs once per execution, on first use by the compiled expression, and its values are kept for
+// the rest of the run: IN tests a Set (NULL is a value, as QuestDB's `=` treats NULL = NULL), a scalar subquery
+// reads the first row's value (NULL when there is no row), EXISTS whether there is a row. Subqueries are
+// uncorrelated, as in QuestDB: a reference to an outer column is an unknown column of the subquery.
+// PostgreSQL's `ARRAY(SELECT ...)` is the values in order, as the text PostgreSQL prints for an array (`{a,b}`),
+// since svc has no array type for text.
 import type { QueryFactory } from '../exec/operator.js';
 import type { Vector } from '../exec/batch.js';
 import type { BoundExpr } from './bound.js';
@@ -119,4 +121,32 @@ export function bindScalarSubquery(factory: QueryFactory, position: number): Bou
   const nullValue = type === 'BOOLEAN' ? false : isNumericType(type) || type === 'TIMESTAMP' || type === 'DATE' || type === 'IPV4' ? NaN : null;
   const holder = new SubqueryValues(factory, nullValue, true);
   return { kind: 'call', type, name: 'subquery', args: [], position, emit: (_args, constant) => `${constant(holder)}.scalar(rt)` };
+}
+
+/** Whether a subquery returns any row, computed once per execution (QuestDB's `exists(cursor)`). */
+class SubqueryExistence {
+  private runtime: Runtime | undefined;
+  private found = false;
+
+  constructor(private readonly factory: QueryFactory) {}
+
+  exists(rt: Runtime): boolean {
+    if (this.runtime === rt) return this.found;
+    const ctx = execContextOf(rt) ?? createExecContext(rt, { deadlineMs: Number.POSITIVE_INFINITY, cancelled: false }, 0);
+    const cursor = this.factory.open(ctx);
+    let found = false;
+    try {
+      for (let batch = cursor.nextBatch(); batch !== undefined && !found; batch = cursor.nextBatch()) found = batch.rowCount > 0;
+    } finally {
+      cursor.close();
+    }
+    this.found = found;
+    this.runtime = rt;
+    return found;
+  }
+}
+
+export function bindExistsSubquery(factory: QueryFactory, position: number): BoundExpr {
+  const holder = new SubqueryExistence(factory);
+  return { kind: 'call', type: 'BOOLEAN', name: 'exists', args: [], position, emit: (_args, constant) => `${constant(holder)}.exists(rt)` };
 }

@@ -25,9 +25,18 @@ export interface BoundCall {
   readonly type: ValueType;
   readonly name: string;
   readonly args: readonly BoundExpr[];
-  /** Produces the JS expression for the call from the argument expressions (see functions/signature.ts). */
-  readonly emit: (args: readonly string[], constant: (value: unknown) => string) => string;
+  /**
+   * Produces the JS expression for the call from the argument expressions (see functions/signature.ts);
+   * `symbolColumn` names, in the emitted code, the raw key of the current row (-1: null) and the dictionary
+   * (key → text array) of SYMBOL input column `index`.
+   */
+  readonly emit: (args: readonly string[], constant: (value: unknown) => string, symbolColumn: (index: number) => SymbolColumnRefs) => string;
   readonly position: number;
+}
+
+export interface SymbolColumnRefs {
+  readonly key: string;
+  readonly table: string;
 }
 
 export type BoundExpr = BoundColumn | BoundConstant | BoundCall;

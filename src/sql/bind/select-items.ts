@@ -72,6 +72,8 @@ export interface AggregationClauses {
   readonly groupBy?: readonly Expr[];
   readonly having?: Expr;
   readonly bindQuery?: BindContext['bindQuery'];
+  /** Names the leading columns answer to over the groups (SAMPLE BY's bucket: the designated timestamp's name). */
+  readonly leadingNames?: readonly string[];
 }
 
 /**
@@ -128,8 +130,10 @@ export function bindAggregation(
     }
     return bindExpression(item.expr, { scope: new Scope([], false), clause: 'SELECT', onAggregate });
   });
-  // Keys are visible by their output names to expressions over the grouped rows (HAVING).
-  const groupScope = new Scope(keyNames.map((name, k) => ({ name, type: (pre[leading.length + k] as BoundExpr).type, qualifiers: [] })), false);
+  // Keys are visible by their output names to expressions over the grouped rows (HAVING, ORDER BY); scope
+  // index k is output column k, so the leading columns come first (unnamed ones match nothing).
+  const groupNames = [...leading.map((_, k) => clauses.leadingNames?.[k] ?? ''), ...keyNames];
+  const groupScope = new Scope(groupNames.map((name, k) => ({ name, type: (pre[k] as BoundExpr).type, qualifiers: [] })), false);
   const having = clauses.having === undefined ? undefined : bindHaving(clauses.having, groupScope, leading.length, onAggregate);
   const bindOverGroups = (expr: Expr, clause: string): BoundExpr => bindExpression(expr, { scope: groupScope, clause, onAggregate });
   const binding = { pre, keyCount: groupColumns - leading.length, visibleKeys, specs, post, bindOverGroups };

@@ -48,7 +48,7 @@ export interface CompiledFilter {
 export function compileFilter(predicate: BoundExpr): CompiledFilter {
   const state = newEmitState();
   const condition = emitExpression(predicate, state);
-  const source = `${prologue(state, 0)}\nlet k = 0;\nfor (let i = 0; i < n; i++) { if (${condition}) sel[k++] = i; }\nreturn k;`;
+  const source = `${prologue(state, 0)}\nlet k = 0;\nfor (let i = 0; i < n; i++) { sel[k] = i; k += (${condition}) ? 1 : 0; }\nreturn k;`;
   const loop = compileSource(source);
   const constants = state.constants;
   const used = state.usedColumns;

@@ -1,7 +1,7 @@
 // Bound expression → JavaScript source of one row's value, reading input vectors `v<k>[i]`.
 // No user text reaches the source: constants live in the `K` array and are referenced as `k<n>`;
 // every identifier comes from our own counters.
-import type { BoundExpr } from '../bind/bound.js';
+import type { BoundExpr, SymbolColumnRefs } from '../bind/bound.js';
 import type { ValueType } from '../../types/column-type.js';
 import { assertNever } from '../../core/assert.js';
 
@@ -36,13 +36,19 @@ export function emitColumnRead(state: EmitState, index: number, type: ValueType)
   }
 }
 
+function symbolColumnRefs(state: EmitState, index: number): SymbolColumnRefs {
+  state.usedColumns.add(index);
+  state.usedSymbols.add(index);
+  return { key: `v${index}[i]`, table: `s${index}` };
+}
+
 export function emitExpression(expr: BoundExpr, state: EmitState): string {
   switch (expr.kind) {
     case 'column': return emitColumnRead(state, expr.index, expr.type);
     case 'constant': return emitConstant(expr.value, expr.type, state);
     case 'call': {
       const args = expr.args.map((arg) => emitExpression(arg, state));
-      return expr.emit(args, (value) => constantRef(state, value));
+      return expr.emit(args, (value) => constantRef(state, value), (index) => symbolColumnRefs(state, index));
     }
     default: return assertNever(expr, 'bound expression');
   }

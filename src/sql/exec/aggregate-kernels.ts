@@ -6,6 +6,7 @@ import type { AggregateKind } from '../functions/signature.js';
 import type { AggregateKernel } from './aggregates/aggregate-kernel.js';
 import { CountDistinctKernel, CountKernel } from './aggregates/count-kernels.js';
 import { CompensatedSumKernel, SumAvgKernel } from './aggregates/sum-kernels.js';
+import { LongSumAvgKernel } from './aggregates/long-sum-kernels.js';
 import { NumericMinMaxKernel, PickKernel, hasNumericMinMax } from './aggregates/pick-kernels.js';
 import { DeviationKernel } from './aggregates/stats-kernels.js';
 import { PercentileKernel, StringAggKernel } from './aggregates/collect-kernels.js';
@@ -20,8 +21,8 @@ export function createKernel(kind: AggregateKind, argType: ValueType | undefined
     case 'count': return new CountKernel(false);
     case 'count_col': return new CountKernel(true);
     case 'count_distinct': return new CountDistinctKernel();
-    case 'sum': return new SumAvgKernel(resultType, false);
-    case 'avg': return new SumAvgKernel(resultType, true);
+    case 'sum': return argType === 'LONG' ? new LongSumAvgKernel(false) : new SumAvgKernel(resultType, false);
+    case 'avg': return argType === 'LONG' ? new LongSumAvgKernel(true) : new SumAvgKernel(resultType, true);
     case 'ksum': return new CompensatedSumKernel(false);
     case 'nsum': return new CompensatedSumKernel(true);
     case 'min': case 'max': {

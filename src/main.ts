@@ -13,6 +13,7 @@ import { unhandledErrorChannel } from './core/diagnostics.js';
 import { acquireRootLock } from './cluster/root-lock.js';
 import { realFiles } from './core/files.js';
 import { releaseVersion } from './core/release-version.js';
+import { configureCompileCache } from './sql/compiler.js';
 
 interface CommandLine {
   readonly rootDir: string;
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   const commandLine = parseCommandLine(process.argv.slice(2));
   const version = releaseVersion();
   const config = loadServerConfig({ rootDir: commandLine.rootDir, env: process.env, createMissing: cluster.isPrimary });
+  // Every process compiles expressions: workers for queries, the primary for INSERT, UPDATE and ALTER.
+  configureCompileCache(config.compileCacheEntriesMax);
   if (cluster.isPrimary) {
     // The lock comes first: a refused second start must not touch the root, not even its log directory.
     realFiles.mkdirs(config.rootDir);

@@ -39,10 +39,6 @@ export class IpcWriterClient implements WriterClient {
     return this.request((id) => ({ type: 'svc:ilp-commit', id, request })) as Promise<IlpCommitResult>;
   }
 
-  async importAbort(segmentDir: string): Promise<void> {
-    await this.request((id) => ({ type: 'svc:import-abort', id, segmentDir }));
-  }
-
   private request(build: (id: number) => WorkerToPrimary): Promise<unknown> {
     if (this.pending.size >= ipcInFlightMax) return Promise.reject(new SvcError('SVC_OVERLOADED', 'too many write requests in flight', 503));
     const id = this.nextId++;

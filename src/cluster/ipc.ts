@@ -6,7 +6,6 @@ import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportComm
 export type WorkerToPrimary =
   | { readonly type: 'svc:write'; readonly id: number; readonly sql: string; readonly timeoutMs: number }
   | { readonly type: 'svc:import-commit'; readonly id: number; readonly request: ImportCommitRequest }
-  | { readonly type: 'svc:import-abort'; readonly id: number; readonly segmentDir: string }
   | { readonly type: 'svc:ilp-commit'; readonly id: number; readonly request: IlpCommitRequest }
   | { readonly type: 'svc:log'; readonly record: unknown }
   | { readonly type: 'svc:metrics-reply'; readonly requestId: number; readonly snapshot: unknown }
@@ -26,13 +25,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:import-abort', 'svc:ilp-commit', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:ready']);
+const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:ready']);
 const PRIMARY_TYPES = new Set(['svc:reply', 'svc:metrics-request', 'svc:tokens', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !WORKER_TYPES.has(value['type'])) return undefined;
-  if ((value['type'] === 'svc:write' || value['type'] === 'svc:import-commit' || value['type'] === 'svc:import-abort' || value['type'] === 'svc:ilp-commit') && typeof value['id'] !== 'number') return undefined;
+  if ((value['type'] === 'svc:write' || value['type'] === 'svc:import-commit' || value['type'] === 'svc:ilp-commit') && typeof value['id'] !== 'number') return undefined;
   if (value['type'] === 'svc:write' && typeof value['sql'] !== 'string') return undefined;
   if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
   return value as unknown as WorkerToPrimary;

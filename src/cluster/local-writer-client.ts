@@ -17,8 +17,4 @@ export class LocalWriterClient implements WriterClient {
   ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
     return this.service.ilpCommit(request);
   }
-
-  importAbort(segmentDir: string): Promise<void> {
-    return this.service.importAbort(segmentDir);
-  }
 }

@@ -177,9 +177,6 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: W
         (error: unknown) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: false, error: replyError(error) }),
       );
       return;
-    case 'svc:import-abort':
-      void service.importAbort(message.segmentDir).then(() => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result: null }));
-      return;
     case 'svc:unhandled-error':
       // The worker already logged its C record (forwarded here); this only feeds metrics and health.
       unhandledErrorChannel.publish({ source: `worker-${slot.slot}`, origin: 'worker', error: new Error(message.message) });

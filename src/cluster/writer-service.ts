@@ -146,12 +146,6 @@ export class WriterService {
     return this.ilpRequests.add(request);
   }
 
-  importAbort(segmentDir: string): Promise<void> {
-    this.checkStagingPath(segmentDir, 'SVC_IMPORT_FAILED', 'staging segment');
-    this.engine.options.files.removeTree(segmentDir);
-    return Promise.resolve();
-  }
-
   /** Resolves when every queued statement has finished (used by shutdown). */
   idle(): Promise<void> {
     return this.tail.then(() => undefined, () => undefined);

@@ -85,6 +85,8 @@ const KEY_TABLE = [
     description: 'Default time limit for a statement; the Statement-Timeout request header (milliseconds) overrides it per request.' },
   { name: 'cairo.sql.max.memory', type: 'size', default: '4g', min: 1024 * 1024, group: 'Queries',
     description: 'Memory one query may use for sorting, grouping and joins; a query needing more fails with SVC_SQL_LIMIT.' },
+  { name: 'query.compile.cache.capacity', type: 'int', default: '1000', min: 1, max: 1_000_000, group: 'Queries',
+    description: 'Compiled expression functions each process keeps for reuse (entries, least recently used evicted). Queries that differ only in their literals share one function.' },
 
   // Storage
   { name: 'cairo.commit.mode', type: 'enum', default: 'nosync', enumValues: COMMIT_MODES, group: 'Storage',

@@ -71,6 +71,8 @@ export interface ServerConfig {
 
   readonly queryTimeoutMs: number;
   readonly queryMemoryBytesMax: number;
+  /** Compiled expression functions kept per process (query.compile.cache.capacity). */
+  readonly compileCacheEntriesMax: number;
 
   readonly commitMode: CommitMode;
   readonly uncommittedRowsMax: number;
@@ -174,6 +176,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     pessimisticHealthCheckEnabled: read.boolean('http.pessimistic.health.check.enabled'),
     queryTimeoutMs: read.ms('query.timeout'),
     queryMemoryBytesMax: read.bytes('cairo.sql.max.memory'),
+    compileCacheEntriesMax: read.int('query.compile.cache.capacity'),
     commitMode: read.commitMode('cairo.commit.mode'),
     uncommittedRowsMax: read.int('cairo.max.uncommitted.rows'),
     o3LagMaxMs: read.ms('cairo.o3.max.lag'),

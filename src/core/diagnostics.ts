@@ -18,6 +18,7 @@ export const CHANNEL_NAMES = {
   unhandledError: 'svc:error:unhandled',
   ilp: 'svc:ilp',
   ilpConnection: 'svc:ilp:connection',
+  sqlCompile: 'svc:sql:compile',
 } as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[keyof typeof CHANNEL_NAMES];
@@ -112,6 +113,15 @@ export interface UnhandledErrorEvent {
   readonly error: unknown;
 }
 
+/** Published by sql/codegen for every expression loop it is asked for: made with `new Function`, or reused from its cache. */
+export interface SqlCompileEvent {
+  readonly kind: 'compiled' | 'reused';
+  /** Least recently used functions dropped to stay within query.compile.cache.capacity. */
+  readonly evicted: number;
+  /** Functions in the cache after this lookup. */
+  readonly cacheEntries: number;
+}
+
 /** A channel whose messages have one payload type. */
 export interface TypedChannel<T> {
   readonly name: ChannelName;
@@ -155,6 +165,7 @@ export const workerRestartChannel = typedChannel<WorkerRestartEvent>(CHANNEL_NAM
 export const unhandledErrorChannel = typedChannel<UnhandledErrorEvent>(CHANNEL_NAMES.unhandledError);
 export const ilpChannel = typedChannel<IlpCommitEvent>(CHANNEL_NAMES.ilp);
 export const ilpConnectionChannel = typedChannel<IlpConnectionEvent>(CHANNEL_NAMES.ilpConnection);
+export const sqlCompileChannel = typedChannel<SqlCompileEvent>(CHANNEL_NAMES.sqlCompile);
 
 /** Map a request pathname on :9000 (no query string) to its endpoint label. */
 export function httpEndpointOf(path: string): HttpEndpoint {

@@ -56,6 +56,4 @@ export interface WriterClient {
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult>;
   /** Commits the rows of one ILP request, all of its tables or none (auto-creating tables and columns first). */
   ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult>;
-  /** Discards a staging segment. */
-  importAbort(segmentDir: string): Promise<void>;
 }

@@ -15,6 +15,7 @@ import {
   QUERY_OUTCOMES,
   queryChannel,
   readerChannel,
+  sqlCompileChannel,
   unhandledErrorChannel,
   walChannel,
   workerRestartChannel,
@@ -74,6 +75,12 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
       metrics.tableRows.reset();
       for (const table of tables) metrics.tableRows.set({ table: String(table.name) }, countOf(table.rows));
       metrics.tables.set(tables.length);
+    }),
+    sqlCompileChannel.subscribe((event) => {
+      if (event.kind === 'compiled') metrics.sqlCompiledFunctions.inc();
+      else metrics.sqlCompileCacheHits.inc();
+      if (event.evicted > 0) metrics.sqlCompileCacheEvictions.inc(countOf(event.evicted));
+      metrics.sqlCompileCacheEntries.set(countOf(event.cacheEntries));
     }),
     walChannel.subscribe((event) => onWalEvent(metrics, event)),
     readerChannel.subscribe((event) => onReaderEvent(metrics, event)),

@@ -8,7 +8,7 @@ import type { ValueType } from '../../types/column-type.js';
 import { isNumericType, typeDisplayName } from '../../types/column-type.js';
 import { isTextType } from '../../types/casts.js';
 import { parseTimestamp } from '../../types/timestamp.js';
-import { emitCast } from '../functions/cast.js';
+import { checkCast, emitCast } from '../functions/cast.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
 /** The arguments of a resolved call, cast where the declared (or unified) type needs another value domain. */
@@ -38,8 +38,8 @@ export function castArgumentTo(arg: BoundExpr, type: ValueType): BoundExpr {
   }
   const from = arg.type;
   // Emitting once validates the cast at bind time, so an impossible cast fails with the argument's position.
-  emitCast('value', from, type, arg.position);
-  return { kind: 'call', type, name: 'cast', args: [arg], position: arg.position, emit: ([value]) => emitCast(value as string, from, type, arg.position) };
+  checkCast(from, type, arg.position);
+  return { kind: 'call', type, name: 'cast', args: [arg], position: arg.position, emit: ([value], constant) => emitCast(value as string, from, type, arg.position, constant) };
 }
 
 function parsedTimestampConstant(arg: BoundConstant, text: string, type: 'TIMESTAMP' | 'DATE'): BoundConstant {

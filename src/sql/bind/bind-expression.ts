@@ -11,7 +11,7 @@ import type { ValueType } from '../../types/column-type.js';
 import { isNumericType, parseColumnType, typeDisplayName } from '../../types/column-type.js';
 import { isTextType } from '../../types/casts.js';
 import { isAggregateName, resolveScalar, resolvedReturnType } from '../functions/registry.js';
-import { emitCast } from '../functions/cast.js';
+import { checkCast, emitCast } from '../functions/cast.js';
 import { coerceArguments } from './bind-arguments.js';
 import { isWindowOnlyName } from './window-functions.js';
 import { sqlSemanticError } from '../../core/errors.js';
@@ -177,10 +177,10 @@ export function bindCast(operand: BoundExpr, typeName: string, typePosition: num
   const folded = foldTimestampText(operand, target);
   if (folded !== undefined) return folded;
   // Emitting once here validates the cast at bind time, so an impossible cast fails with its position.
-  emitCast('value', from, target, position);
+  checkCast(from, target, position);
   // A constant that does not convert is reported at the value itself, as QuestDB does.
   const valuePosition = operand.kind === 'constant' ? operand.position : position;
-  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg]) => emitCast(arg as string, from, target, valuePosition) };
+  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg], constant) => emitCast(arg as string, from, target, valuePosition, constant) };
 }
 
 /** `'2024-01-01'::timestamp` is a constant (so generator bounds and other constant-only arguments accept it). */

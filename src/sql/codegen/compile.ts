@@ -1,6 +1,8 @@
 // Compiles emitted expression source into functions with `new Function`, once per distinct source text.
 // A projection computes one output vector per expression for a batch; a filter fills a selection vector.
-// The generated source is kept for EXPLAIN and tests.
+// The source holds no user value (literals, positions, patterns travel in the constants array `K`), so it is a
+// key of the expression's shape: queries that differ only in their literals share one function. The cache is
+// an LRU bounded by query.compile.cache.capacity. The generated source is kept for EXPLAIN and tests.
 import type { BoundExpr } from '../bind/bound.js';
 import type { ValueType } from '../../types/column-type.js';
 import type { ColumnBatch, Vector, VectorData } from '../exec/batch.js';
@@ -9,17 +11,48 @@ import type { EmitState } from './emit-expression.js';
 import { emitExpression, emitStore, newEmitState } from './emit-expression.js';
 import type { RuntimeHelpers } from './runtime.js';
 import { dictionaryEncode } from './symbol-output.js';
+import { LruCache } from '../../core/lru-cache.js';
+import { sqlCompileChannel } from '../../core/diagnostics.js';
 
 type LoopFunction = (n: number, V: readonly VectorData[], S: readonly (readonly string[] | undefined)[], K: readonly unknown[], rt: RuntimeHelpers, O: readonly VectorData[], sel: Int32Array) => number;
 
-const functionCache = new Map<string, LoopFunction>();
+/** Compiled functions kept until query.compile.cache.capacity says otherwise (its default). */
+export const compileCacheEntriesDefault = 1000;
+
+const functionCache = new LruCache<string, LoopFunction>(compileCacheEntriesDefault);
+const counts = { compiled: 0, reused: 0, evicted: 0 };
+
+export interface CompileCacheStats {
+  readonly entries: number;
+  readonly entriesMax: number;
+  /** Functions made with `new Function` since start. */
+  readonly compiled: number;
+  /** Lookups answered from the cache since start. */
+  readonly reused: number;
+  readonly evicted: number;
+}
+
+export function compileCacheStats(): CompileCacheStats {
+  return { entries: functionCache.size, entriesMax: functionCache.entriesMax, ...counts };
+}
+
+/** Sets the bound of this process's compile cache (query.compile.cache.capacity). */
+export function configureCompileCache(entriesMax: number): void {
+  counts.evicted += functionCache.resize(entriesMax);
+}
 
 function compileSource(source: string): LoopFunction {
-  let compiled = functionCache.get(source);
-  if (compiled === undefined) {
-    compiled = new Function('n', 'V', 'S', 'K', 'rt', 'O', 'sel', source) as LoopFunction;
-    functionCache.set(source, compiled);
+  const cached = functionCache.get(source);
+  if (cached !== undefined) {
+    counts.reused++;
+    sqlCompileChannel.publish({ kind: 'reused', evicted: 0, cacheEntries: functionCache.size });
+    return cached;
   }
+  const compiled = new Function('n', 'V', 'S', 'K', 'rt', 'O', 'sel', source) as LoopFunction;
+  const evicted = functionCache.set(source, compiled);
+  counts.compiled++;
+  counts.evicted += evicted;
+  sqlCompileChannel.publish({ kind: 'compiled', evicted, cacheEntries: functionCache.size });
   return compiled;
 }
 
@@ -27,7 +60,8 @@ function prologue(state: EmitState, outputs: number): string {
   const lines: string[] = ["'use strict';"];
   for (const index of state.usedColumns) lines.push(`const v${index} = V[${index}];`);
   for (const index of state.usedSymbols) lines.push(`const s${index} = S[${index}];`);
-  state.constants.forEach((_, k) => lines.push(`const k${k} = K[${k}];`));
+  // `+` tells the optimizer a numeric constant is a number once, here, instead of checking it on every row.
+  state.constants.forEach((value, k) => lines.push(typeof value === 'number' ? `const k${k} = +K[${k}];` : `const k${k} = K[${k}];`));
   for (let k = 0; k < outputs; k++) lines.push(`const o${k} = O[${k}];`);
   return lines.join('\n');
 }

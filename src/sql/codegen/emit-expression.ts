@@ -1,6 +1,6 @@
 // Bound expression → JavaScript source of one row's value, reading input vectors `v<k>[i]`.
-// No user text reaches the source: constants live in the `K` array and are referenced as `k<n>`;
-// every identifier comes from our own counters.
+// No user value reaches the source: constants live in the `K` array and are referenced as `k<n>` (the compiled
+// function reads them into locals once, outside the row loop); every identifier comes from our own counters.
 import type { BoundExpr, SymbolColumnRefs } from '../bind/bound.js';
 import type { ValueType } from '../../types/column-type.js';
 import { assertNever } from '../../core/assert.js';
@@ -54,21 +54,23 @@ export function emitExpression(expr: BoundExpr, state: EmitState): string {
   }
 }
 
-function emitConstant(value: unknown, type: ValueType, state: EmitState): string {
-  if (value === null) return type === 'BOOLEAN' ? 'false' : typeof value === 'number' ? 'NaN' : nullLiteral(type);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'NaN';
-    if (Number.isSafeInteger(value) || Number.isFinite(value)) return `(${value})`;
-  }
-  return constantRef(state, value);
+/**
+ * Every literal, NULL and boolean included, is a `k<n>` reference: a value in the source would make each
+ * query that differs only in its numbers compile (and cache) a function of its own.
+ */
+function emitConstant(value: BoundConstantValue, type: ValueType, state: EmitState): string {
+  return constantRef(state, value === null ? nullValue(type) : value);
 }
 
-function nullLiteral(type: ValueType): string {
+type BoundConstantValue = Extract<BoundExpr, { kind: 'constant' }>['value'];
+
+/** The expression-domain value of NULL in `type` (BOOLEAN, BYTE and SHORT have no NULL: false and 0). */
+function nullValue(type: ValueType): boolean | number | null {
   switch (type) {
-    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'BINARY': case 'NULL': return 'null';
-    case 'BYTE': case 'SHORT': return '0';
-    default: return 'NaN';
+    case 'BOOLEAN': return false;
+    case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'BINARY': case 'NULL': return null;
+    case 'BYTE': case 'SHORT': return 0;
+    default: return NaN;
   }
 }
 

@@ -5,14 +5,24 @@ import { isNumericType, typeDisplayName } from '../../types/column-type.js';
 import { isTextType } from '../../types/casts.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
-/** Returns the JS expression converting `arg` (of type `from`) to `to`, or throws when no cast exists. */
-export function emitCast(arg: string, from: ValueType, to: ValueType, position: number): string {
+type ConstantRef = (value: unknown) => string;
+
+/** Throws, at `position`, when no cast from `from` to `to` exists (the binder checks before building the call). */
+export function checkCast(from: ValueType, to: ValueType, position: number): void {
+  emitCast('value', from, to, position, () => 'position');
+}
+
+/**
+ * Returns the JS expression converting `arg` (of type `from`) to `to`, or throws when no cast exists. The
+ * position a failed parse reports is a constant: it moves with the literals before it in the statement.
+ */
+export function emitCast(arg: string, from: ValueType, to: ValueType, position: number, constant: ConstantRef): string {
   if (from === to || from === 'NULL') return from === 'NULL' ? nullOf(to) : arg;
   const fromName = typeDisplayName(from);
   if (to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL') {
     return isTextType(from) || from === 'UUID' ? arg : `rt.castToString(${arg}, '${from}')`;
   }
-  if (isTextType(from)) return emitCastFromText(arg, fromName, to, position);
+  if (isTextType(from)) return emitCastFromText(arg, fromName, to, position, constant);
   if (from === 'BOOLEAN') {
     if (isNumericType(to)) return `(${arg} ? 1 : 0)`;
   }
@@ -40,16 +50,17 @@ function emitNumericCast(arg: string, from: ValueType, to: ValueType): string | 
   }
 }
 
-function emitCastFromText(arg: string, fromName: string, to: ValueType, position: number): string {
+function emitCastFromText(arg: string, fromName: string, to: ValueType, position: number, constant: ConstantRef): string {
+  const at = (): string => constant(position);
   switch (to) {
-    case 'TIMESTAMP': return `rt.parseTimestampOrThrow(${arg}, '${fromName}', ${position})`;
-    case 'DATE': return `rt.parseDateOrThrow(${arg}, '${fromName}', ${position})`;
-    case 'UUID': return `rt.parseUuidOrThrow(${arg}, '${fromName}', ${position})`;
-    case 'IPV4': return `rt.parseIpv4OrThrow(${arg}, '${fromName}', ${position})`;
+    case 'TIMESTAMP': return `rt.parseTimestampOrThrow(${arg}, '${fromName}', ${at()})`;
+    case 'DATE': return `rt.parseDateOrThrow(${arg}, '${fromName}', ${at()})`;
+    case 'UUID': return `rt.parseUuidOrThrow(${arg}, '${fromName}', ${at()})`;
+    case 'IPV4': return `rt.parseIpv4OrThrow(${arg}, '${fromName}', ${at()})`;
     case 'CHAR': return `rt.firstChar(${arg})`;
     case 'BOOLEAN': return `(${arg} !== null && ${arg}.toLowerCase() === 'true')`;
     case 'INT': case 'LONG': case 'SHORT': case 'BYTE': case 'FLOAT': case 'DOUBLE':
-      return `rt.parseNumber(${arg}, '${to}', '${fromName}', ${position})`;
+      return `rt.parseNumber(${arg}, '${to}', '${fromName}', ${at()})`;
     default:
       throw sqlSemanticError(`inconvertible types: ${fromName} -> ${typeDisplayName(to)}`, position);
   }

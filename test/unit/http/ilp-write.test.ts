@@ -23,9 +23,6 @@ class RefusingWriter implements WriterClient {
   importCommit(): never {
     throw new Error('not used by /write');
   }
-  importAbort(): never {
-    throw new Error('not used by /write');
-  }
   ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
     this.stagedFiles.push(request.stagedFile);
     return Promise.reject(this.error);

@@ -52,10 +52,6 @@ class RecordingWriter implements WriterClient {
   importCommit(): never {
     throw new Error('not used');
   }
-
-  importAbort(): never {
-    throw new Error('not used');
-  }
 }
 
 interface Harness {

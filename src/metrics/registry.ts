@@ -57,6 +57,8 @@ export const METRIC_DEFINITIONS = {
   ilpRequests: counter('svc_ilp_requests_total', 'ILP HTTP requests (/write, /api/v2/write) answered, by status.', ['status']),
   ilpConnections: gauge('svc_ilp_connections', 'Open ILP TCP connections, by transport, summed over processes.', ['transport'], 'sum'),
   ilpCommitDuration: histogram('svc_ilp_commit_duration_seconds', 'From the first byte of an ILP commit unit to the acknowledgement of its commit, by transport.', ['transport']),
+  pgConnections: gauge('svc_pg_connections', 'Open PostgreSQL wire protocol connections (port 8812), summed over processes.', [], 'sum'),
+  pgQueries: counter('svc_pg_queries_total', 'Statements run over the PostgreSQL wire protocol (simple Query statements and Executes), by outcome.', ['outcome']),
   workerRestarts: counter('svc_worker_restarts_total', 'HTTP worker processes restarted after they died.', []),
   tables: gauge('svc_tables', 'Tables in the catalog (largest value any process reports).', [], 'max'),
   tableRows: gauge('svc_table_rows', 'Committed rows per table (largest value any process reports).', ['table'], 'max'),

@@ -62,22 +62,23 @@ export function bindParameter(expr: ParameterExpr): BoundConstant {
   const parameter = expr.value;
   if (parameter === undefined) throw sqlSemanticError(`no value bound for parameter $${expr.index}`, position);
   const text = parameter.text;
+  // A NULL value binds as the NULL literal does, whatever its declared type: QuestDB's rules for NULL
+  // (`x = NULL` tests for null, INSERT stores the column's null) then apply unchanged.
+  if (text === null) return { kind: 'constant', type: 'NULL', value: null, position };
   switch (parameter.type) {
     case 'LONG': case 'TIMESTAMP': case 'DATE': {
-      if (text === null) return { kind: 'constant', type: parameter.type, value: Number.NaN, position };
       const exact = parseInt64(text, expr);
       return { kind: 'constant', type: parameter.type, value: Number(exact), exact, position };
     }
     case 'SHORT': case 'INT': case 'FLOAT': case 'DOUBLE': {
-      const value = text === null ? Number.NaN : Number(text);
-      if (text !== null && (text.trim() === '' || Number.isNaN(value)) && text !== 'NaN') throw badValue(expr, text);
+      const value = Number(text);
+      if ((text.trim() === '' || Number.isNaN(value)) && text !== 'NaN') throw badValue(expr, text);
       return { kind: 'constant', type: parameter.type, value, position };
     }
-    // QuestDB's BOOLEAN has no null: a null parameter reads as false, as a null BOOLEAN column value does.
     case 'BOOLEAN': return { kind: 'constant', type: 'BOOLEAN', value: text === 'true', position };
     case 'BINARY': {
-      if (text !== null && !HEX_PATTERN.test(text)) throw badValue(expr, text);
-      return { kind: 'constant', type: 'BINARY', value: text === null ? null : Uint8Array.from(Buffer.from(text, 'hex')), position };
+      if (!HEX_PATTERN.test(text)) throw badValue(expr, text);
+      return { kind: 'constant', type: 'BINARY', value: Uint8Array.from(Buffer.from(text, 'hex')), position };
     }
     case 'VARCHAR': case 'UUID': case 'CHAR': return { kind: 'constant', type: parameter.type, value: text, position };
   }

@@ -10,7 +10,7 @@ import { SqlError, SvcError } from '../core/errors.js';
 import { pgQueryChannel, type QueryOutcome } from '../core/diagnostics.js';
 import { getLogger } from '../log/logger.js';
 import { MessageReader, protocolError, type FrontendMessage } from './message-reader.js';
-import { MessageWriter } from './message-writer.js';
+import { MessageWriter, type ErrorFields } from './message-writer.js';
 import { parameterStatuses, parseStartupPacket, statementTimeoutOf } from './startup.js';
 import { PasswordAuthentication, type AuthMethod, type PgUser } from './authentication.js';
 import { ExtendedQuery } from './extended-query.js';
@@ -46,6 +46,8 @@ type TransactionStatus = 'I' | 'T' | 'E';
 export class PgConnection {
   readonly closed: Promise<void>;
   private state: State = 'startup';
+  /** Set once a last ErrorResponse is on its way: the connection reads and answers nothing more. */
+  private closing = false;
   private readonly reader: MessageReader;
   private readonly out = new MessageWriter();
   private readonly queue: FrontendMessage[] = [];
@@ -114,7 +116,7 @@ export class PgConnection {
   }
 
   private onData(chunk: Buffer): void {
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.closing) return;
     try {
       let messages = this.reader.push(chunk);
       for (;;) {
@@ -185,13 +187,13 @@ export class PgConnection {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.queue.length > 0 && this.state !== 'closed') {
+      while (this.queue.length > 0 && !this.isClosed() && !this.closing) {
         const message = this.queue.shift() as FrontendMessage;
         this.queuedBytes -= message.body.length + 5;
         if (this.queuedBytes <= this.settings.messageBytesMax) this.socket.resume();
         await this.dispatch(message);
       }
-      if (this.state !== 'closed') await this.flush();
+      if (!this.isClosed() && !this.closing) await this.flush();
     } catch (error) {
       this.fatal(error);
     } finally {
@@ -224,9 +226,7 @@ export class PgConnection {
     if (step.kind === 'continue') return;
     if (step.kind === 'failed') {
       log.error(() => `authentication failed [remote=${this.remote()}, user=${JSON.stringify(this.userName.slice(0, LOGGED_USER_LENGTH_MAX))}, method=${this.settings.authMethod}]`);
-      this.out.errorResponse({ severity: 'FATAL', sqlState: '28P01', message: 'invalid username/password' });
-      void this.flush().finally(() => this.shutdown());
-      this.state = 'closed';
+      this.endWith({ severity: 'FATAL', sqlState: '28P01', message: 'invalid username/password' });
       return;
     }
     clearTimeout(this.handshakeTimer);
@@ -290,15 +290,17 @@ export class PgConnection {
 
   /** Sends a FATAL ErrorResponse for a protocol violation (or a bug) and closes the connection. */
   private fatal(error: unknown): void {
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.closing) return;
     const fields = errorFieldsOf(error);
     log.info(() => `connection closed [remote=${this.remote()}, reason=${fields.message}]`);
-    // Discard half-built output: a protocol error can strike between messages only, but be safe.
-    this.out.take();
-    this.out.errorResponse({ ...fields, severity: 'FATAL' });
-    const bytes = this.out.take();
-    this.state = 'closed';
-    this.socket.end(bytes, () => this.shutdown());
+    this.endWith({ ...fields, severity: 'FATAL' });
+  }
+
+  /** Sends what is buffered plus a last ErrorResponse, then closes; nothing more is read or answered. */
+  private endWith(fields: ErrorFields): void {
+    this.closing = true;
+    this.out.errorResponse(fields);
+    this.socket.end(this.out.take(), () => this.shutdown());
     setTimeout(() => this.shutdown(), 1000).unref();
   }
 

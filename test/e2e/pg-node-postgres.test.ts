@@ -78,10 +78,13 @@ test('binary result columns: Bind result formats reach RowDescription and DataRo
   // parser), so only values whose bytes are all below 0x80 survive: small integers, booleans, ASCII text.
   // Every type's binary form is checked exactly by the psycopg test, which decodes binary natively.
   const raw = { getTypeParser: (oid: number, format?: string) => (format === 'binary' ? (value: string) => Buffer.from(value, 'utf8') : pg.types.getTypeParser(oid, 'text')) };
+  // pg reads `binary` from the client config (its defaults) though @types/pg does not declare it.
+  const binaryResults: Partial<pg.ClientConfig> & { readonly binary: boolean } = { types: raw, binary: true };
+  const query = 'select qty, cast(qty as int) q4, ok, sym from trades where qty <= $1 order by qty';
+  const text = await withClient((c) => c.query(query, [3]));
+  // `binary: true` on the client asks for binary result columns in every Bind.
   await withClient(async (c) => {
-    const query = 'select qty, cast(qty as int) q4, ok, sym from trades where qty <= $1 order by qty';
-    const text = await c.query({ text: query, values: [3] });
-    const binary = await c.query({ text: query, values: [3], binary: true });
+    const binary = await c.query(query, [3]);
     t.deepEqual(binary.fields.map((f) => [f.format, f.dataTypeID]), [['binary', 20], ['binary', 23], ['binary', 16], ['binary', 1043]]);
     const decoded = binary.rows.map((r) => [
       (r.qty as Buffer).readBigInt64BE(0).toString(),
@@ -90,7 +93,7 @@ test('binary result columns: Bind result formats reach RowDescription and DataRo
       (r.sym as Buffer).toString('utf8'),
     ]);
     t.deepEqual(decoded, text.rows.map((r) => [r.qty, r.q4, r.ok, r.sym]));
-  }, { types: raw });
+  }, binaryResults);
 });
 
 test('pipelined queries (several client.query without awaiting) answer in order', async (t) => {

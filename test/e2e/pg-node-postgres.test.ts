@@ -40,7 +40,7 @@ async function withClient<T>(run: (c: pg.Client) => Promise<T>, options: Partial
 }
 
 test.before(async () => {
-  server = await startServer();
+  server = await startServer({ env: { SVC_METRICS_ENABLED: 'true' } });
   await withClient(async (c) => {
     await c.query("create table trades (ts timestamp, sym symbol, price double, qty long, side char, ok boolean) timestamp(ts) partition by day");
     await c.query("insert into trades select timestamp_sequence('2024-01-01', 1000000L) ts, rnd_symbol('a','b','c') sym, x * 1.5 price, x qty, 'B' side, x % 2 = 0 ok from long_sequence(5000)");
@@ -168,4 +168,29 @@ test('a CancelRequest stops a long-running query', async (t) => {
     t.true(Date.now() - started < 20_000);
     t.is((await c.query('select 1 x')).rows[0].x, 1);
   });
+});
+
+test('options=-c statement_timeout=<ms> at start-up bounds each statement', async (t) => {
+  await withClient(async (c) => {
+    const started = Date.now();
+    const error = await t.throwsAsync(c.query('select x from long_sequence(2000000000) where x % 1000000 = 0'));
+    t.is((error as { code?: string }).code, '57014');
+    t.regex(error?.message ?? '', /timeout, query aborted \[timeout=300ms\]/);
+    t.true(Date.now() - started < 10_000);
+    t.is((await c.query('select 1 x')).rows[0].x, 1);
+  }, { options: '-c statement_timeout=300' });
+});
+
+test('metrics: svc_pg_connections counts open connections, svc_pg_queries_total counts statements by outcome', async (t) => {
+  const metric = async (pattern: RegExp): Promise<number> => {
+    const text = await (await fetch(`${server.adminUrl}/metrics`)).text();
+    return Number(pattern.exec(text)?.[1] ?? 'NaN');
+  };
+  await withClient(async (c) => {
+    await c.query('select 1');
+    await t.throwsAsync(c.query('select nope'));
+    t.true(await metric(/^svc_pg_connections (\d+)/m) >= 1);
+  });
+  t.true(await metric(/^svc_pg_queries_total\{outcome="ok"\} (\d+)/m) >= 1);
+  t.true(await metric(/^svc_pg_queries_total\{outcome="error"\} (\d+)/m) >= 1);
 });

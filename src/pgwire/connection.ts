@@ -14,7 +14,8 @@ import { MessageWriter, type ErrorFields } from './message-writer.js';
 import { parameterStatuses, parseStartupPacket, statementTimeoutOf } from './startup.js';
 import { PasswordAuthentication, type AuthMethod, type PgUser } from './authentication.js';
 import { ExtendedQuery } from './extended-query.js';
-import { runSimpleQuery, StatementFailure } from './simple-query.js';
+import { runSimpleQuery } from './simple-query.js';
+import { StatementFailure } from './statement-failure.js';
 import type { PgSession, Portal } from './portal.js';
 import { errorFieldsOf } from './sql-state.js';
 import type { BackendKey, CancelRegistry } from './cancel-registry.js';
@@ -273,10 +274,12 @@ export class PgConnection {
           await extended.execute(message.body, this.out);
           pgQueryChannel.publish({ outcome: 'ok' });
       }
-    } catch (error) {
+    } catch (thrown) {
+      const error = thrown instanceof StatementFailure ? thrown.error : thrown;
       if (isProtocolError(error)) throw error;
       if (message.type === 'E') pgQueryChannel.publish({ outcome: outcomeOf(error) });
-      this.out.errorResponse(errorFieldsOf(error, message.type === 'P' ? parseText(message.body) : ''));
+      const text = thrown instanceof StatementFailure ? thrown.queryText : message.type === 'P' ? parseText(message.body) : '';
+      this.out.errorResponse(errorFieldsOf(error, text));
       this.skipUntilSync = true;
       if (this.transaction === 'T') this.transaction = 'E';
     }

@@ -10,11 +10,21 @@ import { describeColumns, prepareStatement, type PreparedStatement } from './pre
 import { columnDescriptions, Portal, type ExecuteOutcome, type PgSession } from './portal.js';
 import { PARAMETER_OID_OF } from './pg-types.js';
 import { decodeParameter } from './parameter-decoders.js';
+import { StatementFailure } from './statement-failure.js';
 
 /** Prepared statements one connection may hold (clients that never Close would otherwise grow without bound). */
 export const PREPARED_STATEMENTS_MAX = 10_000;
 /** Open portals one connection may hold; each may pin a running cursor. */
 export const PORTALS_MAX = 1_000;
+
+/** Runs a step that binds `prepared`; its errors carry the statement text, so their position can be reported. */
+function withStatementText<T>(prepared: PreparedStatement, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    throw new StatementFailure(error, prepared.text, 0);
+  }
+}
 
 export class ExtendedQuery {
   private readonly statements = new Map<string, PreparedStatement>();
@@ -67,7 +77,7 @@ export class ExtendedQuery {
     if ([...formats, ...resultFormats].some((format) => format !== 0 && format !== 1)) throw protocolError('format codes must be 0 (text) or 1 (binary)');
     this.closePortal(portalName);
     if (this.portals.size >= PORTALS_MAX) throw new SqlError(`too many open portals [max=${PORTALS_MAX}]`, 0, 'SVC_SQL_LIMIT');
-    this.portals.set(portalName, new Portal(prepared, values, resultFormats, this.session));
+    this.portals.set(portalName, withStatementText(prepared, () => new Portal(prepared, values, resultFormats, this.session)));
     out.empty('2');
   }
 
@@ -78,7 +88,7 @@ export class ExtendedQuery {
     if (what === 'S') {
       const prepared = this.statement(name);
       out.parameterDescription(prepared.parameterTypes.map((type) => PARAMETER_OID_OF[type]));
-      const columns = describeColumns(prepared, this.session.catalog);
+      const columns = withStatementText(prepared, () => describeColumns(prepared, this.session.catalog));
       if (columns === null) out.empty('n');
       else out.rowDescription(columnDescriptions(columns, []));
     } else if (what === 'P') {

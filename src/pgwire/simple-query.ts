@@ -6,11 +6,8 @@ import type { MessageWriter } from './message-writer.js';
 import { prepareStatement } from './prepared-statement.js';
 import { columnDescriptions, Portal, type PgSession } from './portal.js';
 import { BodyReader } from './body-reader.js';
+import { StatementFailure } from './statement-failure.js';
 
-/** A statement that failed, with where it starts in the query text (for the error's position). */
-export class StatementFailure {
-  constructor(readonly error: unknown, readonly queryText: string, readonly offset: number) {}
-}
 
 /** Runs every statement of the Query; throws StatementFailure at the first error. `onPortal` sees the running portal (cancel). */
 export async function runSimpleQuery(body: Buffer, out: MessageWriter, session: PgSession, onPortal: (portal: Portal | undefined) => void): Promise<void> {

@@ -131,6 +131,8 @@ test('errors carry SQLSTATE and the 1-based position; the connection recovers', 
     t.is((error as { position?: string }).position, '8');
     const missing = await t.throwsAsync(c.query('select * from missing where x = $1', [1]));
     t.is((missing as { code?: string }).code, '42P01');
+    // Bound at Bind over the extended protocol: the position still points into the statement.
+    t.is((missing as { position?: string }).position, '15');
     t.is((await c.query('select 1 x')).rows[0].x, 1);
   });
 });

@@ -7,6 +7,9 @@ import { startPgServer, type RunningPgServer } from '../pgwire/pg-server.js';
 import { AUTH_METHODS, type AuthMethod, type PgUser } from '../pgwire/authentication.js';
 import { CancelRegistry } from '../pgwire/cancel-registry.js';
 import { ConfigError } from '../core/errors.js';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createSecureContext, type SecureContext } from 'node:tls';
 
 export interface PgListenerParts {
   readonly catalog: Catalog;
@@ -32,10 +35,25 @@ export function pgUsersOf(config: ServerConfig): PgUser[] {
   return users;
 }
 
+/** The TLS context from pg.tls.cert.path and pg.tls.key.path (relative paths under the root); both or neither. Throws ConfigError. */
+export function pgTlsContextOf(config: ServerConfig): SecureContext | undefined {
+  const certPath = config.pgTlsCertPath;
+  const keyPath = config.pgTlsKeyPath;
+  if (certPath === null && keyPath === null) return undefined;
+  if (certPath === null || keyPath === null) throw new ConfigError(certPath === null ? 'pg.tls.cert.path' : 'pg.tls.key.path', 'pg.tls.cert.path and pg.tls.key.path are set together');
+  try {
+    return createSecureContext({ cert: readFileSync(resolve(config.rootDir, certPath)), key: readFileSync(resolve(config.rootDir, keyPath)) });
+  } catch (error) {
+    throw new ConfigError('pg.tls.cert.path', `cannot load the TLS certificate and key: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 export async function startPgListener(config: ServerConfig, parts: PgListenerParts): Promise<PgListener | undefined> {
   if (!config.pgEnabled) return undefined;
   const cancels = new CancelRegistry();
+  const tls = pgTlsContextOf(config);
   const server = await startPgServer({
+    ...(tls === undefined ? {} : { tls }),
     host: config.pgBindHost,
     port: config.pgBindPort,
     connectionsMax: config.pgConnectionsMax,

@@ -34,7 +34,7 @@ import { MetricsRequests } from './metrics-requests.js';
 import { buildHttpDeps } from './http-deps.js';
 import { ilpTcpAuthDbOf, ilpTcpListening, startIlpTcpListener } from './ilp-tcp-listener.js';
 import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
-import { startPgListener, type PgListener } from './pg-listener.js';
+import { pgTlsContextOf, startPgListener, type PgListener } from './pg-listener.js';
 import { TokenBroadcast } from './token-broadcast.js';
 import { ServiceAccounts } from '../http/auth/service-accounts.js';
 import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../http/auth/service-account-file.js';
@@ -103,6 +103,8 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   let localPg: PgListener | undefined;
   // Whoever serves TCP loads its keys; a bad file stops the start here, before anything listens or forks.
   if (ilpTcpListening(config)) ilpTcpAuthDbOf(config);
+  // Likewise the PG TLS certificate and key: a bad pair stops the start here.
+  if (config.pgEnabled) pgTlsContextOf(config);
   if (config.httpEnabled && config.httpWorkerCount > 0) {
     pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
     broadcast = new TokenBroadcast(pool);

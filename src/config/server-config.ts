@@ -106,6 +106,8 @@ export interface ServerConfig {
   readonly pgIdleTimeoutMs: number;
   readonly pgHandshakeTimeoutMs: number;
   readonly pgMessageBytesMax: number;
+  readonly pgTlsCertPath: string | null;
+  readonly pgTlsKeyPath: string | null;
 
   readonly shutdownDrainTimeoutMs: number;
   readonly snapshotPrepareTimeoutMs: number;
@@ -221,6 +223,8 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     pgIdleTimeoutMs: read.ms('pg.net.idle.timeout'),
     pgHandshakeTimeoutMs: read.ms('pg.net.handshake.timeout'),
     pgMessageBytesMax: read.bytes('pg.recv.buffer.size'),
+    pgTlsCertPath: read.stringOrNull('pg.tls.cert.path'),
+    pgTlsKeyPath: read.stringOrNull('pg.tls.key.path'),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
     configValidationStrict: read.boolean('config.validation.strict'),

@@ -7,6 +7,8 @@ import { PgConnection, type PgConnectionSettings } from './connection.js';
 import { MessageWriter } from './message-writer.js';
 import { pgConnectionChannel } from '../core/diagnostics.js';
 import { getLogger } from '../log/logger.js';
+import type { SecureContext } from 'node:tls';
+import { negotiateTls } from './tls-negotiation.js';
 
 const log = getLogger('pg');
 /** TCP keep-alive probes start after this much silence, so the OS finds peers that vanished without a FIN. */
@@ -18,6 +20,8 @@ export interface PgServerOptions {
   readonly port: number;
   readonly connectionsMax: number;
   readonly connection: PgConnectionSettings;
+  /** Certificate and key for TLS after SSLRequest; absent: SSLRequest is answered 'N'. */
+  readonly tls?: SecureContext;
 }
 
 export interface RunningPgServer {
@@ -52,7 +56,19 @@ function accept(socket: Socket, options: PgServerOptions, connections: Set<PgCon
     return;
   }
   socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
+  if (options.tls === undefined) {
+    serve(socket, options, connections);
+    return;
+  }
+  void negotiateTls(socket, options.tls, options.connection.handshakeTimeoutMs).then((negotiated) => {
+    if (negotiated !== undefined) serve(negotiated, options, connections);
+  });
+}
+
+function serve(socket: Socket, options: PgServerOptions, connections: Set<PgConnection>): void {
   const connection = new PgConnection(socket, options.connection);
+  // TLS negotiation paused a plain socket to push its first bytes back; a listener alone does not resume it.
+  socket.resume();
   connections.add(connection);
   pgConnectionChannel.publish({ delta: 1 });
   void connection.closed.then(() => {

@@ -1,10 +1,12 @@
 // The PostgreSQL endpoint with psql (Debian postgresql-client, unchanged) and node-postgres: queries, several
 // statements in one -c, an error pointing at its position; SCRAM-SHA-256 (the default), MD5 and cleartext
 // logins; a wrong password or user refused with one message that does not say which was wrong, and logged; the
-// read-only user refused writes; the connection limit; a SSLRequest answered 'N' so sslmode=prefer falls back.
+// read-only user refused writes; the connection limit; a SSLRequest answered 'N' so sslmode=prefer falls back,
+// and TLS when a certificate is configured.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -127,4 +129,27 @@ test.serial('past pg.net.connection.limit a connection is refused with SQLSTATE 
   }
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.is((await pgQuery(scramServer, 'select 1 x')).rows[0].x, 1);
+});
+
+test.serial('TLS after SSLRequest with pg.tls.cert.path/pg.tls.key.path: psql sslmode=require and node-postgres ssl', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-pg-tls-'));
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { encoding: 'utf8' });
+  t.is(made.status, 0, made.stderr);
+  const tlsServer = await startServer({ workers: 1, env: { SVC_PG_TLS_CERT_PATH: join(dir, 'cert.pem'), SVC_PG_TLS_KEY_PATH: join(dir, 'key.pem') } });
+  try {
+    const info = psql(tlsServer, ['-c', '\\conninfo', '-c', 'select 6 * 7'], { sslmode: 'require' });
+    t.is(info.status, 0, info.stderr);
+    t.regex(info.stdout, /SSL connection \(protocol: TLSv1\.[23]/);
+    t.regex(info.stdout, /\n42\n$/);
+    const client = new pg.Client({ host: '127.0.0.1', port: tlsServer.pgPort, user: 'admin', password: 'quest', ssl: { rejectUnauthorized: false } });
+    await client.connect();
+    t.is((await client.query('select $1::int + 1 x', [1])).rows[0].x, 2);
+    await client.end();
+    // Plain text still works for clients that do not ask for TLS.
+    t.is(psql(tlsServer, ['-c', 'select 1'], { sslmode: 'disable' }).stdout, '1\n');
+  } finally {
+    await tlsServer.stop();
+    tlsServer.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,6 +1,6 @@
 // Worker side of writes: a WriterClient over process.send. Requests carry ids; replies resolve them.
 // A bound on requests in flight and a timeout keep a stuck primary from piling work up in a worker.
-import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult, WriterClient } from '../engine/writer-client.js';
+import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteRequestOptions, WriteResult, WriterClient } from '../engine/writer-client.js';
 import type { PrimaryToWorker, WorkerToPrimary } from './ipc.js';
 import { errorFromPayload, SvcError } from '../core/errors.js';
 import { ipcInFlightMax, ipcTimeoutMs } from '../core/limits.js';
@@ -27,8 +27,10 @@ export class IpcWriterClient implements WriterClient {
     else entry.reject(errorFromPayload(message.error));
   }
 
-  executeWrite(sql: string): Promise<WriteResult> {
-    return this.request((id) => ({ type: 'svc:write', id, sql, timeoutMs: this.timeoutMs })) as Promise<WriteResult>;
+  executeWrite(sql: string, options?: WriteRequestOptions): Promise<WriteResult> {
+    const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
+    const parameters = options?.parameters;
+    return this.request((id) => ({ type: 'svc:write', id, sql, timeoutMs, ...(parameters === undefined ? {} : { parameters }) }), timeoutMs) as Promise<WriteResult>;
   }
 
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {
@@ -39,14 +41,14 @@ export class IpcWriterClient implements WriterClient {
     return this.request((id) => ({ type: 'svc:ilp-commit', id, request })) as Promise<IlpCommitResult>;
   }
 
-  private request(build: (id: number) => WorkerToPrimary): Promise<unknown> {
+  private request(build: (id: number) => WorkerToPrimary, timeoutMs = this.timeoutMs): Promise<unknown> {
     if (this.pending.size >= ipcInFlightMax) return Promise.reject(new SvcError('SVC_OVERLOADED', 'too many write requests in flight', 503));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new SvcError('SVC_IPC', 'the primary did not answer the write request in time', 503));
-      }, Math.max(this.timeoutMs, ipcTimeoutMs));
+      }, Math.max(timeoutMs, ipcTimeoutMs));
       this.pending.set(id, { resolve, reject, timer });
       this.send(build(id));
     });

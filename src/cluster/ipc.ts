@@ -1,16 +1,19 @@
 // Every IPC message between the primary and its workers, as a discriminated union, with narrowing parsers:
 // messages enter as unknown and are checked before use. Only cluster/ sends or receives them.
 import type { ErrorPayload } from '../core/errors.js';
+import type { ParameterValue } from '../sql/compiler.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 
 export type WorkerToPrimary =
-  | { readonly type: 'svc:write'; readonly id: number; readonly sql: string; readonly timeoutMs: number }
+  | { readonly type: 'svc:write'; readonly id: number; readonly sql: string; readonly timeoutMs: number; readonly parameters?: readonly ParameterValue[] }
   | { readonly type: 'svc:import-commit'; readonly id: number; readonly request: ImportCommitRequest }
   | { readonly type: 'svc:ilp-commit'; readonly id: number; readonly request: IlpCommitRequest }
   | { readonly type: 'svc:log'; readonly record: unknown }
   | { readonly type: 'svc:metrics-reply'; readonly requestId: number; readonly snapshot: unknown }
   | { readonly type: 'svc:unhandled-error'; readonly message: string }
   | { readonly type: 'svc:tokens-ack'; readonly version: number }
+  /** A PostgreSQL CancelRequest this worker holds no connection for; the primary passes it to every worker. */
+  | { readonly type: 'svc:pg-cancel'; readonly processId: number; readonly secretKey: number }
   | { readonly type: 'svc:ready' };
 
 export type PrimaryToWorker =
@@ -19,21 +22,23 @@ export type PrimaryToWorker =
   | { readonly type: 'svc:metrics-request'; readonly requestId: number }
   /** The whole token list after a service-account change; `tokens` is narrowed by the worker (parseTokenEntries). */
   | { readonly type: 'svc:tokens'; readonly version: number; readonly tokens: unknown }
+  | { readonly type: 'svc:pg-cancel'; readonly processId: number; readonly secretKey: number }
   | { readonly type: 'svc:shutdown' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:ready']);
-const PRIMARY_TYPES = new Set(['svc:reply', 'svc:metrics-request', 'svc:tokens', 'svc:shutdown']);
+const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:ready']);
+const PRIMARY_TYPES = new Set(['svc:reply', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !WORKER_TYPES.has(value['type'])) return undefined;
   if ((value['type'] === 'svc:write' || value['type'] === 'svc:import-commit' || value['type'] === 'svc:ilp-commit') && typeof value['id'] !== 'number') return undefined;
-  if (value['type'] === 'svc:write' && typeof value['sql'] !== 'string') return undefined;
+  if (value['type'] === 'svc:write' && (typeof value['sql'] !== 'string' || !isParameterList(value['parameters']))) return undefined;
   if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
+  if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
   return value as unknown as WorkerToPrimary;
 }
 
@@ -41,5 +46,16 @@ export function parsePrimaryMessage(value: unknown): PrimaryToWorker | undefined
   if (!isRecord(value) || typeof value['type'] !== 'string' || !PRIMARY_TYPES.has(value['type'])) return undefined;
   if (value['type'] === 'svc:reply' && typeof value['id'] !== 'number') return undefined;
   if (value['type'] === 'svc:tokens' && typeof value['version'] !== 'number') return undefined;
+  if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
   return value as unknown as PrimaryToWorker;
+}
+
+/** Bind parameter values of an svc:write: absent, or a list of {type, text} (their content is checked when bound). */
+function isParameterList(value: unknown): boolean {
+  if (value === undefined) return true;
+  return Array.isArray(value) && value.every((item: unknown) => isRecord(item) && typeof item['type'] === 'string' && (typeof item['text'] === 'string' || item['text'] === null));
+}
+
+function isPgCancel(value: Record<string, unknown>): boolean {
+  return Number.isInteger(value['processId']) && Number.isInteger(value['secretKey']);
 }

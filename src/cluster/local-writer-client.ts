@@ -1,13 +1,13 @@
 // Single-process mode: the WriterClient calls the writer service directly, through the same code path
 // the IPC requests take in the primary.
-import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult, WriterClient } from '../engine/writer-client.js';
+import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteRequestOptions, WriteResult, WriterClient } from '../engine/writer-client.js';
 import type { WriterService } from './writer-service.js';
 
 export class LocalWriterClient implements WriterClient {
   constructor(private readonly service: WriterService, private readonly timeoutMs: number) {}
 
-  executeWrite(sql: string): Promise<WriteResult> {
-    return this.service.executeWrite(sql, this.timeoutMs);
+  executeWrite(sql: string, options?: WriteRequestOptions): Promise<WriteResult> {
+    return this.service.executeWrite(sql, options?.timeoutMs ?? this.timeoutMs, options?.parameters);
   }
 
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {

@@ -34,6 +34,7 @@ import { MetricsRequests } from './metrics-requests.js';
 import { buildHttpDeps } from './http-deps.js';
 import { ilpTcpAuthDbOf, ilpTcpListening, startIlpTcpListener } from './ilp-tcp-listener.js';
 import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
+import { pgTlsContextOf, startPgListener, type PgListener } from './pg-listener.js';
 import { TokenBroadcast } from './token-broadcast.js';
 import { ServiceAccounts } from '../http/auth/service-accounts.js';
 import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../http/auth/service-account-file.js';
@@ -99,8 +100,11 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, pool, service, metricsRequests);
   };
   let localTcp: RunningIlpTcpServer | undefined;
+  let localPg: PgListener | undefined;
   // Whoever serves TCP loads its keys; a bad file stops the start here, before anything listens or forks.
   if (ilpTcpListening(config)) ilpTcpAuthDbOf(config);
+  // Likewise the PG TLS certificate and key: a bad pair stops the start here.
+  if (config.pgEnabled) pgTlsContextOf(config);
   if (config.httpEnabled && config.httpWorkerCount > 0) {
     pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
     broadcast = new TokenBroadcast(pool);
@@ -113,6 +117,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   }
   if (pool === undefined) {
     localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
+    localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs) });
   }
   const admin = config.httpMinEnabled ? await startAdminServer({
     host: config.httpMinBindHost, port: config.httpMinBindPort, metricsEnabled: config.metricsEnabled,
@@ -125,7 +130,8 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     draining: () => stopping,
   }) : undefined;
   const tcpAddress = ilpTcpListening(config) ? `${config.ilpTcpBindHost}:${localTcp?.port ?? config.ilpTcpBindPort}` : 'disabled';
-  log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${admin?.port ?? 'disabled'}, ilp tcp ${tcpAddress}`);
+  const pgAddress = config.pgEnabled ? `${config.pgBindHost}:${localPg?.server.port ?? config.pgBindPort}` : 'disabled';
+  log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${admin?.port ?? 'disabled'}, ilp tcp ${tcpAddress}, pg ${pgAddress}`);
 
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -135,10 +141,12 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     service.snapshot.release(signal);
     const closingHttp = localHttp?.close(config.shutdownDrainTimeoutMs);
     const closingTcp = localTcp?.close(config.shutdownDrainTimeoutMs);
+    const closingPg = localPg?.server.close(config.shutdownDrainTimeoutMs);
     activeImports.abortAll('server is shutting down');
     await pool?.stop(config.shutdownDrainTimeoutMs);
     await closingHttp;
     await closingTcp;
+    await closingPg;
     await service.idle();
     const synced = engine.close();
     await admin?.close();
@@ -160,7 +168,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
 function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: WorkerPool, service: WriterService, metricsRequests: MetricsRequests): void {
   switch (message.type) {
     case 'svc:write':
-      service.executeWrite(message.sql, message.timeoutMs).then(
+      service.executeWrite(message.sql, message.timeoutMs, message.parameters).then(
         (result) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result }),
         (error: unknown) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: false, error: replyError(error) }),
       );
@@ -189,6 +197,12 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: W
       if (record !== undefined) writeForwardedRecord(record);
       return;
     }
+    case 'svc:pg-cancel':
+      // The worker that received the CancelRequest does not hold the connection: every other worker looks.
+      for (const other of pool.slots) {
+        if (other !== slot) pool.send(other, { type: 'svc:pg-cancel', processId: message.processId, secretKey: message.secretKey });
+      }
+      return;
     case 'svc:ready':
     case 'svc:tokens-ack':
       return;

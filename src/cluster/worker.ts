@@ -1,5 +1,5 @@
-// A worker process: serves :9000 and the ILP TCP port (both shared through node:cluster), compiles every
-// statement, runs reads over memory-mapped columns, and sends writes to the primary over IPC.
+// A worker process: serves :9000, the ILP TCP port and the PostgreSQL port (all shared through node:cluster),
+// compiles every statement, runs reads over memory-mapped columns, and sends writes to the primary over IPC.
 import { join } from 'node:path';
 import type { ServerConfig } from '../config/server-config.js';
 import { Catalog } from '../storage/catalog.js';
@@ -10,6 +10,7 @@ import type { WorkerToPrimary } from './ipc.js';
 import { startHttpServer } from './http-server.js';
 import { buildHttpDeps } from './http-deps.js';
 import { startIlpTcpListener } from './ilp-tcp-listener.js';
+import { startPgListener } from './pg-listener.js';
 import { parseTokenEntries, TokenRegistry } from '../http/auth/token-registry.js';
 import { readServiceAccounts, SERVICE_ACCOUNTS_RELATIVE_PATH, tokenEntriesOf } from '../http/auth/service-account-file.js';
 import { getLogger } from '../log/logger.js';
@@ -40,19 +41,23 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   // The IPC handler is installed before listening: a shutdown that arrives during start-up must not be lost.
   const starting = startHttpServer(config, handler);
   const startingTcp = startIlpTcpListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db') });
+  const startingPg = startPgListener(config, { catalog, writer, onForeignCancel: (processId, secretKey) => send({ type: 'svc:pg-cancel', processId, secretKey }) });
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
     const running = await starting;
     const tcp = await startingTcp.catch(() => undefined);
+    const pg = await startingPg.catch(() => undefined);
     const closed = running.close(config.shutdownDrainTimeoutMs);
     // TCP connections commit what they hold while the primary still answers (it waits for the workers to exit).
     const tcpClosed = tcp?.close(config.shutdownDrainTimeoutMs);
+    const pgClosed = pg?.server.close(config.shutdownDrainTimeoutMs);
     const aborted = activeImports.abortAll('server is shutting down');
     if (aborted > 0) log.info(`shutdown: rolled back ${aborted} import(s) in progress`);
     await closed;
     await tcpClosed;
+    await pgClosed;
     process.exit(0);
   };
   process.on('message', (raw: unknown) => {
@@ -60,6 +65,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (message === undefined) return;
     if (message.type === 'svc:reply') writer.onReply(message);
     else if (message.type === 'svc:shutdown') void stop();
+    else if (message.type === 'svc:pg-cancel') void startingPg.then((pg) => pg?.cancels.cancel(message.processId, message.secretKey)).catch(() => undefined);
     else if (message.type === 'svc:tokens') {
       tokens.replace(parseTokenEntries(message.tokens));
       send({ type: 'svc:tokens-ack', version: message.version });
@@ -75,7 +81,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   });
   process.on('SIGTERM', () => { /* the primary orchestrates shutdown */ });
   process.on('SIGINT', () => { /* the primary orchestrates shutdown */ });
-  await Promise.all([starting, startingTcp]);
+  await Promise.all([starting, startingTcp, startingPg]);
   send({ type: 'svc:ready' });
   log.info(`worker ${process.pid} serving http://${config.httpBindHost}:${config.httpBindPort}`);
 }

@@ -14,7 +14,8 @@ import { commitImport } from '../engine/import-commit.js';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
 import { SvcError, asLimitError, asStorageError } from '../core/errors.js';
-import { parseStatement } from '../sql/compiler.js';
+import { fillParameters, parseStatement } from '../sql/compiler.js';
+import type { ParameterValue } from '../sql/compiler.js';
 import type { ServiceAccounts } from '../http/auth/service-accounts.js';
 import type { TokenEntry } from '../http/auth/token-registry.js';
 import { SnapshotGate, snapshotKindOf } from './snapshot-gate.js';
@@ -71,7 +72,7 @@ export class WriterService {
     return run;
   }
 
-  executeWrite(sql: string, timeoutMs: number): Promise<WriteResult> {
+  executeWrite(sql: string, timeoutMs: number, parameters?: readonly ParameterValue[]): Promise<WriteResult> {
     const accounts = this.accounts;
     if (accounts !== undefined && SERVICE_ACCOUNT_HINT.test(sql)) {
       const run = this.tail.then(() => applyAccountStatement(accounts, sql), () => applyAccountStatement(accounts, sql));
@@ -100,7 +101,7 @@ export class WriterService {
     }
     let statement: ReturnType<typeof parseStatement>;
     try {
-      statement = parseStatement(sql);
+      statement = fillParameters(parseStatement(sql), parameters ?? []);
     } catch (error) {
       return Promise.reject(error);
     }

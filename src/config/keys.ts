@@ -6,7 +6,7 @@
 export type KeyType = 'string' | 'int' | 'boolean' | 'duration' | 'size' | 'enum' | 'address' | 'double';
 
 /** Headings of the generated server.conf and README table, in display order. */
-export const KEY_GROUPS = ['HTTP server', 'HTTP security', 'Health and metrics server', 'Queries', 'Storage', 'Line protocol (ILP)', 'Process'] as const;
+export const KEY_GROUPS = ['HTTP server', 'HTTP security', 'Health and metrics server', 'Queries', 'Storage', 'Line protocol (ILP)', 'PostgreSQL wire protocol', 'Process'] as const;
 export type KeyGroup = (typeof KEY_GROUPS)[number];
 
 export interface ServerKey {
@@ -125,6 +125,38 @@ const KEY_TABLE = [
     description: 'Parsed bytes a TCP connection holds before committing them early; bounds the memory of each connection.' },
   { name: 'line.tcp.auth.db.path', type: 'string', default: null, group: 'Line protocol (ILP)',
     description: 'File of ECDSA P-256 public keys (`<key id> ec-p-256-sha256 <x> <y>` per line, x and y base64url; a relative path is under the root directory); when set, every TCP connection must authenticate with one of them before sending lines.' },
+
+  // PostgreSQL wire protocol
+  { name: 'pg.enabled', type: 'boolean', default: 'true', group: 'PostgreSQL wire protocol',
+    description: 'Serve the PostgreSQL wire protocol (v3: simple and extended query) on pg.net.bind.to, served by the workers.' },
+  { name: 'pg.net.bind.to', type: 'address', default: '0.0.0.0:8812', group: 'PostgreSQL wire protocol',
+    description: 'Address of the PostgreSQL wire protocol listener, host:port. Port 0 picks a free port.' },
+  { name: 'pg.net.connection.limit', type: 'int', default: '64', min: 1, max: 65536, group: 'PostgreSQL wire protocol',
+    description: 'PostgreSQL connections each serving process (every worker, or the primary when http.worker.count=0) holds at once; more are refused with SQLSTATE 53300.' },
+  { name: 'pg.user', type: 'string', default: 'admin', group: 'PostgreSQL wire protocol',
+    description: 'User of PostgreSQL connections, with read and write access.' },
+  { name: 'pg.password', type: 'string', default: 'quest', sensitive: true, group: 'PostgreSQL wire protocol',
+    description: 'Password of pg.user.' },
+  { name: 'pg.readonly.user.enabled', type: 'boolean', default: 'false', group: 'PostgreSQL wire protocol',
+    description: 'Also accept pg.readonly.user, whose connections may only read (writes fail with SQLSTATE 42501).' },
+  { name: 'pg.readonly.user', type: 'string', default: 'user', group: 'PostgreSQL wire protocol',
+    description: 'Name of the read-only PostgreSQL user.' },
+  { name: 'pg.readonly.password', type: 'string', default: 'quest', sensitive: true, group: 'PostgreSQL wire protocol',
+    description: 'Password of pg.readonly.user.' },
+  { name: 'pg.security.readonly', type: 'boolean', default: 'false', group: 'PostgreSQL wire protocol',
+    description: 'Refuse writes (DDL, INSERT, UPDATE) from every PostgreSQL connection; http.security.readonly does the same.' },
+  { name: 'pg.auth.method', type: 'enum', default: 'scram-sha-256', enumValues: ['cleartext', 'md5', 'scram-sha-256'], group: 'PostgreSQL wire protocol',
+    description: 'How clients prove the password: scram-sha-256 (the password never crosses the network; psql, node-postgres, postgres.js, psycopg and lib/pq all speak it), md5 (salted per connection) or cleartext (QuestDB\'s only method, for clients that know nothing else).' },
+  { name: 'pg.tls.cert.path', type: 'string', default: null, group: 'PostgreSQL wire protocol',
+    description: 'PEM certificate (chain) for TLS on PostgreSQL connections (a relative path is under the root directory); with pg.tls.key.path, a client\'s SSLRequest is answered S and the connection is encrypted. Unset: SSLRequest is answered N (sslmode=prefer falls back to plain text).' },
+  { name: 'pg.tls.key.path', type: 'string', default: null, sensitive: true, group: 'PostgreSQL wire protocol',
+    description: 'PEM private key of pg.tls.cert.path (a relative path is under the root directory).' },
+  { name: 'pg.net.idle.timeout', type: 'duration', default: '300s', min: 1, group: 'PostgreSQL wire protocol',
+    description: 'A connection with nothing received or sent for this long, and no statement running, is closed.' },
+  { name: 'pg.net.handshake.timeout', type: 'duration', default: '10s', min: 1, group: 'PostgreSQL wire protocol',
+    description: 'Time a new connection has to send its start-up packet and authenticate.' },
+  { name: 'pg.recv.buffer.size', type: 'size', default: '1m', min: 1024, max: 256 * 1024 * 1024, group: 'PostgreSQL wire protocol',
+    description: 'Largest message a client may send (a Query text, a Bind with its values); a larger one closes the connection with SQLSTATE 08P01. Also the input a connection queues before the server stops reading from it.' },
 
   // Process
   { name: 'shutdown.drain.timeout', type: 'duration', default: '10s', min: 0, group: 'Process',

@@ -94,6 +94,23 @@ export interface ServerConfig {
   /** null = TCP connections need no authentication. */
   readonly ilpTcpAuthDbPath: string | null;
 
+  readonly pgEnabled: boolean;
+  readonly pgBindHost: string;
+  readonly pgBindPort: number;
+  readonly pgConnectionsMax: number;
+  readonly pgUser: string;
+  readonly pgPassword: string;
+  readonly pgReadOnlyUserEnabled: boolean;
+  readonly pgReadOnlyUser: string;
+  readonly pgReadOnlyPassword: string;
+  readonly pgReadOnly: boolean;
+  readonly pgAuthMethod: string;
+  readonly pgIdleTimeoutMs: number;
+  readonly pgHandshakeTimeoutMs: number;
+  readonly pgMessageBytesMax: number;
+  readonly pgTlsCertPath: string | null;
+  readonly pgTlsKeyPath: string | null;
+
   readonly shutdownDrainTimeoutMs: number;
   readonly snapshotPrepareTimeoutMs: number;
   readonly configValidationStrict: boolean;
@@ -144,6 +161,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
   const httpBind = read.address('http.net.bind.to');
   const minBind = read.address('http.min.net.bind.to');
   const tcpBind = read.address('line.tcp.net.bind.to');
+  const pgBind = read.address('pg.net.bind.to');
   const workerCount = read.int('http.worker.count');
   const httpUser = read.stringOrNull('http.user');
   const httpPassword = read.stringOrNull('http.password');
@@ -194,6 +212,22 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     ilpTcpCommitIntervalMs: read.ms('line.tcp.commit.interval.default'),
     ilpTcpUncommittedBytesMax: read.bytes('line.tcp.max.uncommitted.size'),
     ilpTcpAuthDbPath: read.stringOrNull('line.tcp.auth.db.path'),
+    pgEnabled: read.boolean('pg.enabled'),
+    pgBindHost: pgBind.host,
+    pgBindPort: pgBind.port,
+    pgConnectionsMax: read.int('pg.net.connection.limit'),
+    pgUser: read.stringOrNull('pg.user') ?? '',
+    pgPassword: read.stringOrNull('pg.password') ?? '',
+    pgReadOnlyUserEnabled: read.boolean('pg.readonly.user.enabled'),
+    pgReadOnlyUser: read.stringOrNull('pg.readonly.user') ?? '',
+    pgReadOnlyPassword: read.stringOrNull('pg.readonly.password') ?? '',
+    pgReadOnly: read.boolean('pg.security.readonly'),
+    pgAuthMethod: read.enumValue('pg.auth.method'),
+    pgIdleTimeoutMs: read.ms('pg.net.idle.timeout'),
+    pgHandshakeTimeoutMs: read.ms('pg.net.handshake.timeout'),
+    pgMessageBytesMax: read.bytes('pg.recv.buffer.size'),
+    pgTlsCertPath: read.stringOrNull('pg.tls.cert.path'),
+    pgTlsKeyPath: read.stringOrNull('pg.tls.key.path'),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
     configValidationStrict: read.boolean('config.validation.strict'),

@@ -19,6 +19,8 @@ export const CHANNEL_NAMES = {
   ilp: 'svc:ilp',
   ilpConnection: 'svc:ilp:connection',
   sqlCompile: 'svc:sql:compile',
+  pgConnection: 'svc:pg:connection',
+  pgQuery: 'svc:pg:query',
 } as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[keyof typeof CHANNEL_NAMES];
@@ -62,6 +64,16 @@ export interface IlpCommitEvent {
 export interface IlpConnectionEvent {
   readonly transport: IlpTransport;
   readonly delta: 1 | -1;
+}
+
+/** Published when a PostgreSQL wire protocol connection opens (+1) or closes (-1). */
+export interface PgConnectionEvent {
+  readonly delta: 1 | -1;
+}
+
+/** Published once per statement run over the PostgreSQL wire protocol (a simple Query's statements, an Execute). */
+export interface PgQueryEvent {
+  readonly outcome: QueryOutcome;
 }
 
 /** Published by the import route after the primary answered the import commit. */
@@ -166,6 +178,8 @@ export const unhandledErrorChannel = typedChannel<UnhandledErrorEvent>(CHANNEL_N
 export const ilpChannel = typedChannel<IlpCommitEvent>(CHANNEL_NAMES.ilp);
 export const ilpConnectionChannel = typedChannel<IlpConnectionEvent>(CHANNEL_NAMES.ilpConnection);
 export const sqlCompileChannel = typedChannel<SqlCompileEvent>(CHANNEL_NAMES.sqlCompile);
+export const pgConnectionChannel = typedChannel<PgConnectionEvent>(CHANNEL_NAMES.pgConnection);
+export const pgQueryChannel = typedChannel<PgQueryEvent>(CHANNEL_NAMES.pgQuery);
 
 /** Map a request pathname on :9000 (no query string) to its endpoint label. */
 export function httpEndpointOf(path: string): HttpEndpoint {

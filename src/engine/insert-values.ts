@@ -69,5 +69,9 @@ function toVector(values: readonly Value[], exacts: readonly (bigint | undefined
   if (values.every((value) => typeof value === 'boolean' || value === null) && types.some((type) => type === 'BOOLEAN')) {
     return { type: 'BOOLEAN', data: Int8Array.from(values, (value) => (value === true ? 1 : 0)) };
   }
+  // Bytes come only from BINARY bind parameters (SQL has no binary literal); they stay bytes for a BINARY column.
+  if (values.every((value) => value instanceof Uint8Array || value === null) && types.some((type) => type === 'BINARY')) {
+    return { type: 'BINARY', data: values.map((value) => (value instanceof Uint8Array ? value : null)) };
+  }
   return { type: 'STRING', data: values.map((value) => (value === null ? null : value instanceof Uint8Array ? null : typeof value === 'number' ? (Number.isNaN(value) ? null : String(value)) : String(value))) };
 }

@@ -10,6 +10,8 @@ import {
   importRowsChannel,
   ilpChannel,
   ilpConnectionChannel,
+  pgConnectionChannel,
+  pgQueryChannel,
   ILP_TRANSPORTS,
   type IlpTransport,
   QUERY_OUTCOMES,
@@ -52,6 +54,13 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
       const transport = transportLabel(event.transport);
       if (event.delta === 1) metrics.ilpConnections.inc({ transport });
       else if (event.delta === -1) metrics.ilpConnections.dec({ transport });
+    }),
+    pgConnectionChannel.subscribe((event) => {
+      if (event.delta === 1) metrics.pgConnections.inc();
+      else if (event.delta === -1) metrics.pgConnections.dec();
+    }),
+    pgQueryChannel.subscribe((event) => {
+      metrics.pgQueries.inc({ outcome: outcomeLabel(event.outcome) });
     }),
     queryChannel.subscribe((event) => {
       const endpoint = endpointLabel(event.endpoint);

@@ -61,6 +61,8 @@ export const METRIC_DEFINITIONS = {
   sqlCompileCacheHits: counter('svc_sql_compile_cache_hits_total', 'Expression functions reused from the compile cache.', []),
   sqlCompileCacheEvictions: counter('svc_sql_compile_cache_evictions_total', 'Least recently used expression functions dropped from a full compile cache.', []),
   sqlCompileCacheEntries: gauge('svc_sql_compile_cache_entries', 'Expression functions in the compile cache of each process.', [], 'per-process'),
+  pgConnections: gauge('svc_pg_connections', 'Open PostgreSQL wire protocol connections (port 8812), summed over processes.', [], 'sum'),
+  pgQueries: counter('svc_pg_queries_total', 'Statements run over the PostgreSQL wire protocol (simple Query statements and Executes), by outcome.', ['outcome']),
   workerRestarts: counter('svc_worker_restarts_total', 'HTTP worker processes restarted after they died.', []),
   tables: gauge('svc_tables', 'Tables in the catalog (largest value any process reports).', [], 'max'),
   tableRows: gauge('svc_table_rows', 'Committed rows per table (largest value any process reports).', ['table'], 'max'),

@@ -22,7 +22,10 @@ export type { ColumnBatch, Vector, VectorData } from './exec/batch.js';
 export type { QueryFactory, Cursor, ExecContext, Cancellation } from './exec/operator.js';
 export { createExecContext, drain } from './exec/operator.js';
 export type { OutputColumn } from './bind/bound.js';
-export type { Statement, QueryExpr, ServiceAccountStatement } from './syntax/ast.js';
+export type { Statement, QueryExpr, ServiceAccountStatement, ParameterValue } from './syntax/ast.js';
+export { fillParameters, parameterCountOf } from './bind/bind-parameters.js';
+export { inferParameterTypes } from './bind/infer-parameter-types.js';
+export type { ParameterType } from './bind/infer-parameter-types.js';
 export { createRuntime } from './codegen/runtime.js';
 
 export type CompiledStatement =
@@ -121,6 +124,8 @@ export function limitFactory(factory: QueryFactory, lo: number, hi: number | und
 export type { Catalog } from '../storage/catalog.js';
 // Pieces the engine's INSERT path and the HTTP routes use directly.
 export { parseStatement, isEmptyStatement } from './syntax/parser.js';
+export { splitStatements } from './syntax/split-statements.js';
+export type { StatementPiece } from './syntax/split-statements.js';
 export { bindExpression } from './bind/bind-expression.js';
 export { Scope } from './bind/scope.js';
 export { compileProjection } from './codegen/compile.js';

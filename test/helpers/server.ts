@@ -29,6 +29,8 @@ export interface StartOptions {
   readonly minPort?: number;
   /** ILP TCP port (line.tcp.net.bind.to); a free one by default, so concurrent test servers never share 9009. */
   readonly ilpTcpPort?: number;
+  /** PostgreSQL wire protocol port (pg.net.bind.to); a free one by default. */
+  readonly pgPort?: number;
   /** main.js to run instead of the checkout's dist/main.js (an installed release tree). */
   readonly entryScript?: string;
   readonly cwd?: string;
@@ -39,6 +41,7 @@ export interface TestServer {
   readonly httpPort: number;
   readonly minPort: number;
   readonly ilpTcpPort: number;
+  readonly pgPort: number;
   readonly baseUrl: string;
   readonly adminUrl: string;
   readonly process: ChildProcess;
@@ -53,11 +56,13 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const httpPort = options.httpPort ?? (await freePort());
   const minPort = options.minPort ?? (await freePort());
   const ilpTcpPort = options.ilpTcpPort ?? (await freePort());
+  const pgPort = options.pgPort ?? (await freePort());
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     SVC_HTTP_NET_BIND_TO: `127.0.0.1:${httpPort}`,
     SVC_HTTP_MIN_NET_BIND_TO: `127.0.0.1:${minPort}`,
     SVC_LINE_TCP_NET_BIND_TO: `127.0.0.1:${ilpTcpPort}`,
+    SVC_PG_NET_BIND_TO: `127.0.0.1:${pgPort}`,
     SVC_HTTP_WORKER_COUNT: String(options.workers ?? 2),
     SVC_LOG_W_STDOUT_LEVEL: 'ERROR',
     ...options.env,
@@ -68,7 +73,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   const server: TestServer = {
-    rootDir, httpPort, minPort, ilpTcpPort, process: child,
+    rootDir, httpPort, minPort, ilpTcpPort, pgPort, process: child,
     baseUrl: `http://127.0.0.1:${httpPort}`,
     adminUrl: `http://127.0.0.1:${minPort}`,
     output: () => output,

@@ -18,6 +18,7 @@ import { sqlSemanticError } from '../../core/errors.js';
 import { assertNever } from '../../core/assert.js';
 import { parseIntervalString } from '../../types/intervals.js';
 import { parseTimestamp } from '../../types/timestamp.js';
+import { bindParameter } from './bind-parameters.js';
 
 export interface BindContext {
   readonly scope: Scope;
@@ -69,6 +70,7 @@ export function bindExpression(expr: Expr, ctx: BindContext): BoundExpr {
     case 'isNull': return call(expr.negated ? 'isnotnull' : 'isnull', [bindExpression(expr.operand, ctx)], expr.position);
     case 'subquery': return bindScalarSubquery(subqueryFactory(expr.query, ctx, expr.position), expr.position);
     case 'array': case 'arrayIndex': throw sqlSemanticError('arrays are not supported yet', expr.position);
+    case 'parameter': return bindParameter(expr);
     default: return assertNever(expr, 'expression');
   }
 }

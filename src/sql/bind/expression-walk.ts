@@ -7,7 +7,7 @@ import { assertNever } from '../../core/assert.js';
 /** Direct sub-expressions of a node (window PARTITION BY / ORDER BY included, subqueries excluded). */
 export function childrenOf(expr: Expr): readonly Expr[] {
   switch (expr.kind) {
-    case 'literal': case 'column': case 'star': case 'subquery': return [];
+    case 'literal': case 'column': case 'star': case 'subquery': case 'parameter': return [];
     case 'unary': return [expr.operand];
     case 'binary': return [expr.left, expr.right];
     case 'call': return expr.over === undefined ? expr.args : [...expr.args, ...expr.over.partitionBy, ...expr.over.orderBy.map((item) => item.expr)];
@@ -48,7 +48,7 @@ export function mapExpr(expr: Expr, replace: (node: Expr) => Expr | undefined): 
   if (replaced !== undefined) return replaced;
   const map = (node: Expr): Expr => mapExpr(node, replace);
   switch (expr.kind) {
-    case 'literal': case 'column': case 'star': case 'subquery': return expr;
+    case 'literal': case 'column': case 'star': case 'subquery': case 'parameter': return expr;
     case 'unary': return { ...expr, operand: map(expr.operand) };
     case 'binary': return { ...expr, left: map(expr.left), right: map(expr.right) };
     case 'call': return { ...expr, args: expr.args.map(map) };
@@ -93,6 +93,7 @@ function sameNodeFields(a: Expr, b: Expr): boolean {
     case 'in': return b.kind === 'in' && a.negated === b.negated && a.subquery === undefined && b.subquery === undefined;
     case 'between': return b.kind === 'between' && a.negated === b.negated;
     case 'isNull': return b.kind === 'isNull' && a.negated === b.negated;
+    case 'parameter': return b.kind === 'parameter' && a.index === b.index && a.value === b.value;
     case 'star': case 'subquery': return false;
     default: return true;
   }

@@ -150,9 +150,30 @@ export interface ArrayIndexExpr {
   readonly indexes: readonly Expr[];
 }
 
+/**
+ * A bind parameter `$n` (PostgreSQL extended query protocol). The parser leaves `value` unset; the protocol
+ * layer fills it from the client's Bind values (bind/bind-parameters.ts) and the binder makes it a typed constant.
+ */
+export interface ParameterExpr {
+  readonly kind: 'parameter';
+  readonly position: number;
+  /** 1-based, as written after the `$`. */
+  readonly index: number;
+  readonly value?: ParameterValue;
+}
+
+/**
+ * A parameter's value as plain data (it crosses IPC to the primary for writes): the type it binds as and the
+ * value's canonical text (numbers in decimal, TIMESTAMP/DATE as epoch µs/ms, BINARY in hex), or null.
+ */
+export interface ParameterValue {
+  readonly type: 'BOOLEAN' | 'SHORT' | 'INT' | 'LONG' | 'FLOAT' | 'DOUBLE' | 'TIMESTAMP' | 'DATE' | 'VARCHAR' | 'UUID' | 'CHAR' | 'BINARY';
+  readonly text: string | null;
+}
+
 export type Expr =
   | LiteralExpr | ColumnRefExpr | StarExpr | UnaryExpr | BinaryExpr | CallExpr | CastExpr
-  | CaseExpr | InExpr | BetweenExpr | IsNullExpr | SubqueryExpr | ArrayExpr | ArrayIndexExpr;
+  | CaseExpr | InExpr | BetweenExpr | IsNullExpr | SubqueryExpr | ArrayExpr | ArrayIndexExpr | ParameterExpr;
 
 // ---------- window specifications ----------
 

@@ -1,7 +1,7 @@
 // Primary expression terms: constants, column references (t.col, t.*), parenthesised expressions, scalar
 // subqueries, CASE, CAST, ARRAY[...], typed constants (timestamp '2024-01-01') and function calls.
 // Nested expressions are parsed through cursor.hooks.parseExpression, which keeps this file free of import cycles.
-import type { ArrayExpr, CaseExpr, CastExpr, ColumnRefExpr, Expr, LiteralExpr, StarExpr } from './ast.js';
+import type { ArrayExpr, CaseExpr, CastExpr, ColumnRefExpr, Expr, LiteralExpr, ParameterExpr, StarExpr } from './ast.js';
 import type { Token } from './token.js';
 import { isOperator, isReservedWord, reservedNameMessage, wordOf } from './token.js';
 import type { ParseCursor } from './parse-cursor.js';
@@ -39,6 +39,7 @@ export function parsePrimary(c: ParseCursor): Expr {
     case 'quotedIdentifier':
       return parseNameTerm(c);
     case 'identifier':
+      if (PARAMETER_PATTERN.test(token.text)) return parseParameter(c, token);
       return parseWordTerm(c, token);
     case 'operator':
       if (token.text === '(') return parseParenthesized(c);
@@ -46,6 +47,18 @@ export function parsePrimary(c: ParseCursor): Expr {
     case 'eof':
       throw c.error('Expression expected', token);
   }
+}
+
+/** `$1` .. `$65535`: the lexer reads `$` as a name character, so a parameter arrives as an identifier token. */
+const PARAMETER_PATTERN = /^\$[1-9][0-9]{0,4}$/;
+/** The protocol's Bind message counts parameters in an int16. */
+const PARAMETER_INDEX_MAX = 65535;
+
+function parseParameter(c: ParseCursor, token: Token): ParameterExpr {
+  const index = Number(token.text.slice(1));
+  if (index > PARAMETER_INDEX_MAX) throw c.error(`parameter index out of range [max=${PARAMETER_INDEX_MAX}]`, token);
+  c.next();
+  return { kind: 'parameter', position: token.start, index };
 }
 
 function literal(token: Token, literalType: LiteralExpr['literalType'], value: LiteralExpr['value']): LiteralExpr {

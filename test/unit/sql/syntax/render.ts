@@ -29,6 +29,7 @@ export function renderExpr(e: Expr): string {
     case 'subquery': return '(subquery)';
     case 'array': return `[${e.elements.map(renderExpr).join(', ')}]`;
     case 'arrayIndex': return `(index ${renderExpr(e.operand)} [${e.indexes.map(renderExpr).join(', ')}])`;
+    case 'parameter': return `$${e.index}`;
     default: return assertNever(e);
   }
 }

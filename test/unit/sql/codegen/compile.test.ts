@@ -184,3 +184,28 @@ test.serial('the cache is an LRU: beyond its capacity the least recently used fu
     configureCompileCache(compileCacheEntriesDefault);
   }
 });
+
+test('the generated source reads every constant into a local before the row loop', (t) => {
+  t.is(compileFilter(bind("x > 1.5 and s = 'a''b'")).source, [
+    "'use strict';",
+    'const v0 = V[0];',
+    'const v2 = V[2];',
+    'const k0 = +K[0];',
+    'const k1 = K[1];',
+    'let k = 0;',
+    'for (let i = 0; i < n; i++) { if (((v0[i] > k0) && (v2[i] === k1))) sel[k++] = i; }',
+    'return k;',
+  ].join('\n'));
+  t.is(compileProjection([bind("coalesce(i, 7) + cast(s as int)")]).source, [
+    "'use strict';",
+    'const v1 = V[1];',
+    'const v2 = V[2];',
+    'const k0 = +K[0];',
+    'const k1 = +K[1];',
+    'const o0 = O[0];',
+    'for (let i = 0; i < n; i++) {',
+    "{ const r = (rt.coalesceNum((v1[i] === -2147483648 ? NaN : v1[i]), k0) + rt.parseNumber(v2[i], 'INT', 'STRING', k1)); o0[i] = r !== r ? -2147483648 : r | 0; }",
+    '}',
+    'return n;',
+  ].join('\n'));
+});

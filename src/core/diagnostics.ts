@@ -18,6 +18,7 @@ export const CHANNEL_NAMES = {
   unhandledError: 'svc:error:unhandled',
   ilp: 'svc:ilp',
   ilpConnection: 'svc:ilp:connection',
+  objectStoreRetry: 'svc:objectstore:retry',
 } as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[keyof typeof CHANNEL_NAMES];
@@ -112,6 +113,17 @@ export interface UnhandledErrorEvent {
   readonly error: unknown;
 }
 
+/** Published by objectstore/ before each retry of a request that failed transiently (5xx, timeout, connection). */
+export interface ObjectStoreRetryEvent {
+  /** The store's description (kind, endpoint, bucket, root; never credentials). */
+  readonly store: string;
+  readonly operation: string;
+  readonly key: string;
+  readonly attemptIndex: number;
+  readonly delayMs: number;
+  readonly cause: string;
+}
+
 /** A channel whose messages have one payload type. */
 export interface TypedChannel<T> {
   readonly name: ChannelName;
@@ -155,6 +167,7 @@ export const workerRestartChannel = typedChannel<WorkerRestartEvent>(CHANNEL_NAM
 export const unhandledErrorChannel = typedChannel<UnhandledErrorEvent>(CHANNEL_NAMES.unhandledError);
 export const ilpChannel = typedChannel<IlpCommitEvent>(CHANNEL_NAMES.ilp);
 export const ilpConnectionChannel = typedChannel<IlpConnectionEvent>(CHANNEL_NAMES.ilpConnection);
+export const objectStoreRetryChannel = typedChannel<ObjectStoreRetryEvent>(CHANNEL_NAMES.objectStoreRetry);
 
 /** Map a request pathname on :9000 (no query string) to its endpoint label. */
 export function httpEndpointOf(path: string): HttpEndpoint {

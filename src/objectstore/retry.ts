@@ -29,17 +29,21 @@ export async function withRetries<T>(
   let timedOut = false;
   for (let attemptIndex = 0; attemptIndex < options.attemptsMax; attemptIndex++) {
     throwIfCallerAborted(site, callerSignal);
-    const timeout = AbortSignal.timeout(options.requestTimeoutMs);
-    const signal = callerSignal === undefined ? timeout : AbortSignal.any([callerSignal, timeout]);
+    // A referenced timer, unlike AbortSignal.timeout's: a process waiting only on this request stays alive.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), options.requestTimeoutMs);
+    const signal = callerSignal === undefined ? timeout.signal : AbortSignal.any([callerSignal, timeout.signal]);
     try {
       return await settleOrAbort(attempt(signal), signal);
     } catch (error) {
       throwIfCallerAborted(site, callerSignal);
       if (error instanceof ObjectStoreError) throw error;
-      timedOut = timeout.aborted;
+      timedOut = timeout.signal.aborted;
       const classified: Classified = timedOut ? { kind: 'transient', cause: `no answer within ${options.requestTimeoutMs} ms` } : classify(error);
       if (classified.kind !== 'transient') throw objectStoreError(classified.kind, site.operation, site.store, site.key, classified.cause);
       lastCause = classified.cause;
+    } finally {
+      clearTimeout(timer);
     }
     if (attemptIndex + 1 < options.attemptsMax) {
       const delayMs = backoffDelayMs(attemptIndex, options);

@@ -57,6 +57,8 @@ export class FsObjectStore implements ObjectStore {
         return 'created';
       } catch (error) {
         if (errnoOf(error) === 'EEXIST') return 'exists';
+        // File systems without hard links (some SMB mounts): callers fall back as on a store without conditional PUT.
+        if (errnoOf(error) === 'ENOTSUP' || errnoOf(error) === 'EOPNOTSUPP') return 'unsupported';
         throw error;
       } finally {
         await unlink(scratch).catch(() => undefined);
@@ -181,20 +183,24 @@ export class FsObjectStore implements ObjectStore {
 
   /** Every regular file under `directory` as a key; the scratch directory is skipped if it lies inside root. */
   private async listFiles(directory: string): Promise<string[]> {
-    let entries;
-    try {
-      entries = await readdir(directory, { withFileTypes: true, recursive: true });
-    } catch (error) {
-      if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return [];
-      throw error;
-    }
     const keys: string[] = [];
-    const scratch = this.location.atomicWriteDir + sep;
-    for (const entry of entries) {
-      if (!entry.isFile()) continue;
-      const path = join(entry.parentPath, entry.name);
-      if (path.startsWith(scratch)) continue;
-      keys.push(relative(this.location.root, path).split(sep).join('/'));
+    // Our own walk rather than readdir's recursive option: Dirent.parentPath is missing on Node 20.11.
+    const pending = [directory];
+    while (pending.length > 0) {
+      const current = pending.pop() ?? directory;
+      if (current === this.location.atomicWriteDir) continue;
+      let entries;
+      try {
+        entries = await readdir(current, { withFileTypes: true });
+      } catch (error) {
+        if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') continue;
+        throw error;
+      }
+      for (const entry of entries) {
+        const path = join(current, entry.name);
+        if (entry.isDirectory()) pending.push(path);
+        else if (entry.isFile()) keys.push(relative(this.location.root, path).split(sep).join('/'));
+      }
     }
     return keys;
   }

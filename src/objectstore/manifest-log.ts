@@ -3,6 +3,7 @@
 // point leaves the previous manifest or the new one as the newest, never one naming a missing object.
 // Readers take the pointer as a hint and list past it, so a crash between manifest and pointer loses nothing.
 // Invariant: only the writer-lease holder commits (asserted before the objects and again before the manifest).
+import { assert } from '../core/assert.js';
 import type { ObjectStore, RequestOptions } from './object-store.js';
 import { objectStoreError, ObjectStoreError } from './object-store-error.js';
 import type { WriterHandle } from './writer-lease.js';
@@ -39,7 +40,11 @@ export class ManifestLog {
       const newestKey = await this.findNewestKey(options);
       if (newestKey === null) return null;
       try {
-        return decodeManifest(await this.store.get(newestKey, options), newestKey, this.store.description);
+        const manifest = decodeManifest(await this.store.get(newestKey, options), newestKey, this.store.description);
+        if (manifestKey(this.prefix, manifest.generation, manifest.version) !== newestKey) {
+          throw objectStoreError('rejected', 'read manifest', this.store.description, newestKey, `its content names generation ${manifest.generation} version ${manifest.version}`);
+        }
+        return manifest;
       } catch (error) {
         // Pruned between listing and reading: list again.
         if (!(error instanceof ObjectStoreError && error.reason === 'not-found') || attempt + 1 >= READ_ATTEMPTS_MAX) throw error;
@@ -63,6 +68,7 @@ export class ManifestLog {
       format: 'svc-manifest', generation: writer.generation, version: (previous?.version ?? 0) + 1,
       instanceId: writer.instanceId, writtenAtMs: Date.now(), objects: [...commit.objects], body: commit.body,
     };
+    assert(manifest.version > (previous?.version ?? 0) && manifest.generation >= (previous?.generation ?? 0), 'a commit orders after the manifest it replaces');
     const key = manifestKey(this.prefix, manifest.generation, manifest.version);
     await this.store.put(key, encodeManifest(manifest), options);
     await this.store.put(pointerKey(this.prefix), Buffer.from(key), options);

@@ -1,4 +1,5 @@
 // Connection string → ObjectStore: the one entry point callers use (cold storage, replication, tests).
+import { assertNever } from '../core/assert.js';
 import type { ObjectStore } from './object-store.js';
 import { parseConnectionString } from './connection-string.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
@@ -20,5 +21,6 @@ export async function openObjectStore(connection: string, options: OpenObjectSto
   switch (location.kind) {
     case 's3': return S3ObjectStore.open(location, storeOptions, signal);
     case 'fs': return FsObjectStore.open(location, storeOptions);
+    default: return assertNever(location, 'store location');
   }
 }

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import {
   S3Client, PutObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, DeleteObjectsCommand,
   HeadBucketCommand, CreateBucketCommand, S3ServiceException, CreateMultipartUploadCommand, UploadPartCommand,
-  CompleteMultipartUploadCommand, AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand, AbortMultipartUploadCommand, BucketLocationConstraint,
 } from '@aws-sdk/client-s3';
 import type { ObjectInfo, ObjectStore, PutIfAbsentOutcome, ListOptions, RequestOptions } from './object-store.js';
 import { LIST_KEYS_MAX } from './object-store.js';
@@ -74,7 +74,10 @@ export class S3ObjectStore implements ObjectStore {
     if (exists) return;
     await this.request('create bucket', '', signal, async (attemptSignal) => {
       try {
-        await this.client.send(new CreateBucketCommand({ Bucket }), { abortSignal: attemptSignal });
+        // AWS wants the region named for any bucket outside us-east-1 (and refuses it for us-east-1).
+        const constraint = locationConstraintOf(this.location.region);
+        const configuration = constraint === null ? {} : { CreateBucketConfiguration: { LocationConstraint: constraint } };
+        await this.client.send(new CreateBucketCommand({ Bucket, ...configuration }), { abortSignal: attemptSignal });
       } catch (error) {
         // Another instance created it between our HEAD and CREATE: the bucket is there, which is all we need.
         if (statusOf(error) !== 409) throw error;
@@ -257,6 +260,17 @@ export function classifyS3Error(error: unknown): Classified {
   if (errno !== null) return { kind: 'transient', cause: `${errno} ${text}` };
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { kind: 'transient', cause: text };
   return { kind: 'rejected', cause: text };
+}
+
+const KNOWN_LOCATION_CONSTRAINTS: readonly string[] = Object.values(BucketLocationConstraint);
+
+function isLocationConstraint(region: string): region is BucketLocationConstraint {
+  return KNOWN_LOCATION_CONSTRAINTS.includes(region);
+}
+
+/** The constraint AWS needs for a region other than us-east-1; null for us-east-1 and for regions of other stores. */
+function locationConstraintOf(region: string): BucketLocationConstraint | null {
+  return region !== 'us-east-1' && isLocationConstraint(region) ? region : null;
 }
 
 function checkRange(offset: number, lengthBytes: number): void {

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from './object-store.js';
-import { WriterLeaseError } from './object-store-error.js';
+import { ObjectStoreError, WriterLeaseError } from './object-store-error.js';
 import {
   type WriterLeaseRecord, leaseKey, generationOfLeaseKey, encodeLeaseRecord, decodeLeaseRecord, WRITER_LEASE_DIRECTORY,
 } from './writer-lease-record.js';
@@ -71,7 +71,11 @@ export async function readNewestLease(store: ObjectStore, prefix: string, signal
   let newestKey: string | null = null;
   for (const item of listed) if (generationOfLeaseKey(prefix, item.key) !== null) newestKey = item.key;
   if (newestKey === null) return null;
-  return decodeLeaseRecord(await store.get(newestKey, signal === undefined ? {} : { signal }), newestKey, store.description);
+  const record = decodeLeaseRecord(await store.get(newestKey, signal === undefined ? {} : { signal }), newestKey, store.description);
+  if (record.generation !== generationOfLeaseKey(prefix, newestKey)) {
+    throw new ObjectStoreError('rejected', `writer lease object names generation ${record.generation}, not its key's [store=${store.description}, key=${newestKey}]`);
+  }
+  return record;
 }
 
 /** Refuses at once while the holder's own clock says it renewed recently; else watches it for leaseMs. */

@@ -19,7 +19,11 @@ export interface StoreFixture {
   open(overrides?: Partial<StoreOptions>): Promise<ObjectStore>;
   /** A local directory for files to upload. */
   readonly scratchDir: () => string;
-  /** Lease timing suited to the store (the fallback claim's settle delay must exceed its PUT latency). */
+  /**
+   * Lease timing suited to the store: settleMs must exceed its PUT latency (fallback claim); leaseMs is the
+   * short lease of the takeover case only. Other cases hold a long lease, so a loaded machine that slows
+   * renewals cannot make them lose it.
+   */
   readonly lease: { readonly leaseMs: number; readonly settleMs: number };
 }
 
@@ -125,8 +129,11 @@ export function registerObjectStoreCases(fixture: StoreFixture): void {
   registerManifestCases(fixture, name);
 }
 
+const LONG_LEASE_MS = 60_000;
+
 function registerLeaseCases(fixture: StoreFixture, name: (what: string) => string): void {
-  const { leaseMs, settleMs } = fixture.lease;
+  const { settleMs } = fixture.lease;
+  const leaseMs = LONG_LEASE_MS;
 
   test.serial(name('writer lease: a second instance is refused at once; after release it takes over'), (t) => withStore(fixture, t, {}, async (store) => {
     const first = await claimWriter(store, 'root', 'instance-a', { leaseMs, settleMs });
@@ -159,6 +166,7 @@ function registerLeaseCases(fixture: StoreFixture, name: (what: string) => strin
   }));
 
   test.serial(name('writer lease: a holder that stops renewing is replaced after the lease, and then knows it'), (t) => withStore(fixture, t, {}, async (store) => {
+    const { leaseMs } = fixture.lease;
     // renewIntervalMs far beyond the test: the holder behaves like a paused or partitioned process.
     const paused = await claimWriter(store, 'stale', 'instance-a', { leaseMs, settleMs, renewIntervalMs: 3_600_000 });
     await new Promise((done) => setTimeout(done, leaseMs + 50));
@@ -173,7 +181,8 @@ function registerLeaseCases(fixture: StoreFixture, name: (what: string) => strin
 }
 
 function registerManifestCases(fixture: StoreFixture, name: (what: string) => string): void {
-  const { leaseMs, settleMs } = fixture.lease;
+  const { settleMs } = fixture.lease;
+  const leaseMs = LONG_LEASE_MS;
 
   test.serial(name('manifest: a commit interrupted at every write leaves the old or the new manifest, never a missing object'), (t) => withStore(fixture, t, {}, async (store) => {
     const writer = await claimWriter(store, 'tbl', 'instance-a', { leaseMs, settleMs });

@@ -107,10 +107,14 @@ async function claimWriterBySettle(store: ObjectStore, prefix: string, record: W
 }
 
 async function pruneOldLeases(store: ObjectStore, prefix: string, generation: number): Promise<void> {
-  const listed = await store.list(prefix + WRITER_LEASE_DIRECTORY);
-  const old = listed.filter((item) => (generationOfLeaseKey(prefix, item.key) ?? generation) < generation - KEPT_OLD_GENERATIONS).map((item) => item.key);
-  // Pruning only saves listing time; a failure leaves old generations, which are never read as current.
-  if (old.length > 0) await store.delete(old).catch(() => undefined);
+  try {
+    const listed = await store.list(prefix + WRITER_LEASE_DIRECTORY);
+    const old = listed.filter((item) => (generationOfLeaseKey(prefix, item.key) ?? generation) < generation - KEPT_OLD_GENERATIONS).map((item) => item.key);
+    if (old.length > 0) await store.delete(old);
+  } catch {
+    // Pruning only saves listing time, and the claim already succeeded: a failure leaves old generations,
+    // which are never read as current.
+  }
 }
 
 function where(store: ObjectStore, prefix: string): string {

@@ -15,11 +15,22 @@ const base = mkdtempSync(join(tmpdir(), 'svc-objstore-s3-'));
 const bucket = `svc-objstore-${randomBytes(4).toString('hex')}`;
 let service: S3Service | null = null;
 let rootCount = 0;
+// The restart case's own instance starts while the other cases run (Swift takes seconds to come up).
+let privateService: Promise<S3Service> | null = null;
 
 test.before(async () => {
+  // The shared instance first: if the Debian packages are missing, its start.sh installs them, and two
+  // installs at once would fight over the dpkg lock.
   service = await sharedS3();
+  privateService = privateS3(join(base, 'private-s3'));
+  // Handled by the restart case; without this, a failed start would be an unhandled rejection until then.
+  privateService.catch(() => undefined);
 });
-test.after.always(() => rmSync(base, { recursive: true, force: true }));
+test.after.always(async () => {
+  const own = await privateService?.catch(() => null);
+  if (own !== null && own !== undefined) await stopS3(own, true);
+  rmSync(base, { recursive: true, force: true });
+});
 
 function s3(): S3Service {
   if (service === null) throw new Error('the S3 store did not start (see test.before)');
@@ -66,8 +77,8 @@ test('s3: wrong credentials are refused at once, without retries and without the
 });
 
 test('s3: the store stopped under an operation: it fails with a clear error within its bound, or succeeds after a restart', async (t) => {
-  const own = await privateS3(join(base, 'private-s3'));
-  t.teardown(() => stopS3(own, true));
+  if (privateService === null) throw new Error('the private S3 instance was not started (see test.before)');
+  const own = await privateService;
   const options = { env: credentialsEnv(own), requestTimeoutMs: 2_000, attemptsMax: 3, backoffBaseMs: 200, backoffMaxMs: 500 };
   const connection = `s3::bucket=restart;root=r;region=${own.region};endpoint=${own.endpoint};`;
   const store = await openObjectStore(connection, options);

@@ -107,6 +107,10 @@ function parseConnectionStringS3(entries: Map<string, Entry>, fail: (message: st
   if (endpoint !== undefined && !/^https?:\/\/[^\s/]+/.test(endpoint.value)) {
     fail(`endpoint at position ${endpoint.position} must be an http:// or https:// URL`);
   }
+  // The endpoint is printed in every error and log line: it must not carry credentials of its own.
+  if (endpoint !== undefined && /^https?:\/\/[^/]*@/.test(endpoint.value)) {
+    fail(`endpoint at position ${endpoint.position} must not contain user:password@ (use access_key_id and secret_access_key)`);
+  }
   const virtualHost = entries.get('enable_virtual_host_style');
   if (virtualHost !== undefined && virtualHost.value !== 'true' && virtualHost.value !== 'false') {
     fail(`enable_virtual_host_style at position ${virtualHost.position} must be true or false`);

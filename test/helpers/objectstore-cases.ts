@@ -149,6 +149,16 @@ function registerLeaseCases(fixture: StoreFixture, name: (what: string) => strin
     await second.release();
   }));
 
+  test.serial(name('writer lease: the same instance restarted after a crash takes its lease back at once'), (t) => withStore(fixture, t, {}, async (store) => {
+    const beforeCrash = await claimWriter(store, 'restart', 'instance-a', { leaseMs, settleMs });
+    t.teardown(() => beforeCrash.release());
+    const afterRestart = await claimWriter(store, 'restart', 'instance-a', { leaseMs, settleMs });
+    t.is(afterRestart.generation, beforeCrash.generation + 1);
+    await t.throwsAsync(beforeCrash.assertStillWriter(), { instanceOf: WriterLeaseError });
+    await t.throwsAsync(claimWriter(store, 'restart', 'instance-b', { leaseMs, settleMs }), { instanceOf: WriterLeaseError });
+    await afterRestart.release();
+  }));
+
   test.serial(name('writer lease: two contenders at once, exactly one wins'), (t) => withStore(fixture, t, {}, async (store) => {
     for (let round = 0; round < 3; round++) {
       const root = `race-${round}`;

@@ -65,6 +65,7 @@ test('secrets never appear in errors', (t) => {
     `s3::bucket=b12;access_key_id=${secret};`,
     `s3::bucket=b12;access_key_id=x;secret_access_key=${secret};extra=1;`,
     `s3::bucket=b12;secret_access_key=${secret};secret_access_key=${secret};`,
+    `s3::bucket=b12;endpoint=http://user:${secret}@host:9000;`,
   ]) {
     const message = errorOf(text);
     t.false(message.includes(secret), message);

@@ -254,6 +254,8 @@ export function classifyS3Error(error: unknown): Classified {
     if (status === 404) return { kind: 'not-found', cause };
     if (status === 501) return { kind: 'unsupported', cause };
     if (status >= 500 || status === 429 || status === 408) return { kind: 'transient', cause };
+    // AWS: a conditional write that raced another write to the key; retrying yields 200 or 412.
+    if (status === 409 && error instanceof Error && error.name === 'ConditionalRequestConflict') return { kind: 'transient', cause };
     return { kind: 'rejected', cause };
   }
   const errno = isTransientNetworkError(error);

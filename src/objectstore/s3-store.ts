@@ -251,6 +251,9 @@ export function classifyS3Error(error: unknown): Classified {
   const text = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : String(error).slice(0, 300);
   if (status !== null) {
     const cause = `HTTP ${status} ${text}`;
+    // A missing bucket (we created it at open) is what Swift answers while its container servers are still
+    // starting: retried within the bounded attempts, then reported with the cause, never as a missing object.
+    if (status === 404 && error instanceof Error && error.name === 'NoSuchBucket') return { kind: 'transient', cause };
     if (status === 404) return { kind: 'not-found', cause };
     if (status === 501) return { kind: 'unsupported', cause };
     if (status >= 500 || status === 429 || status === 408) return { kind: 'transient', cause };

@@ -227,6 +227,10 @@ function registerManifestCases(fixture: StoreFixture, name: (what: string) => st
     // Writes: 2 objects, the manifest, the pointer. A crash before the manifest keeps the old state; a crash at
     // the pointer (after the manifest) already shows the new one, found by listing past the stale pointer.
     t.deepEqual(outcomes, ['crashed-old', 'crashed-old', 'crashed-old', 'crashed-new', 'committed']);
+    // Pruning keeps the newest versions: the latest manifest reads the same afterwards.
+    const latest = await log.readLatest();
+    t.is(await log.prune(2), 1);
+    t.deepEqual(await log.readLatest(), latest);
   }));
 
   test.serial(name('manifest: a superseded writer cannot commit, and its late writes are never read'), (t) => withStore(fixture, t, {}, async (store) => {

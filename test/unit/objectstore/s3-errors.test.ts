@@ -12,6 +12,8 @@ test('statuses map to failure kinds', (t) => {
   const kinds = [500, 503, 429, 408, 404, 501, 403, 400, 416, 409].map((status) => `${status}:${classifyS3Error(serviceError(status)).kind}`);
   t.deepEqual(kinds, ['500:transient', '503:transient', '429:transient', '408:transient', '404:not-found', '501:unsupported', '403:rejected', '400:rejected', '416:rejected', '409:rejected']);
   t.is(classifyS3Error(serviceError(409, 'ConditionalRequestConflict')).kind, 'transient');
+  t.is(classifyS3Error(serviceError(404, 'NoSuchBucket')).kind, 'transient');
+  t.is(classifyS3Error(serviceError(404, 'NoSuchKey')).kind, 'not-found');
 });
 
 test('connection errors anywhere on the cause chain are transient; unknown errors are refusals', (t) => {

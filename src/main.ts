@@ -4,6 +4,7 @@
 import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config/server-config.js';
+import { parseConnectionString } from './objectstore/connection-string.js';
 import { SvcError } from './core/errors.js';
 import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   const config = loadServerConfig({ rootDir: commandLine.rootDir, env: process.env, createMissing: cluster.isPrimary });
   // Every process compiles expressions: workers for queries, the primary for INSERT, UPDATE and ALTER.
   configureCompileCache(config.compileCacheEntriesMax);
+  // A malformed connection string fails the start, naming the bad key, before anything touches the root.
+  if (config.coldStorageObjectStore !== null) parseConnectionString(config.coldStorageObjectStore, 'cold.storage.object.store', process.env);
   if (cluster.isPrimary) {
     // The lock comes first: a refused second start must not touch the root, not even its log directory.
     realFiles.mkdirs(config.rootDir);

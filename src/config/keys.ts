@@ -97,6 +97,8 @@ const KEY_TABLE = [
     description: 'Upper limit of the time window kept in memory to absorb out-of-order rows before merging them; /imp o3MaxLag overrides it per import.' },
   { name: 'cairo.wal.segment.size', type: 'size', default: '64m', min: 1024 * 1024, group: 'Storage',
     description: 'WAL segment size after which the writer starts a new segment once the current one is applied.' },
+  { name: 'cold.storage.object.store', type: 'string', default: null, sensitive: true, group: 'Storage',
+    description: 'Object store for cold partitions, as a connection string: s3::bucket=...;root=...;region=...;endpoint=...; or fs::root=...;atomic_write_dir=...; (README "Object stores"). Unset or empty: cold storage is off.' },
   { name: 'snapshot.prepare.timeout', type: 'duration', default: '5m', min: 1000, max: 3_600_000, group: 'Storage',
     description: 'How long SNAPSHOT PREPARE (or CHECKPOINT CREATE) holds writes back waiting for SNAPSHOT COMPLETE; after it writes resume and COMPLETE reports the copy as not consistent.' },
 

@@ -113,6 +113,8 @@ export interface ServerConfig {
 
   readonly shutdownDrainTimeoutMs: number;
   readonly snapshotPrepareTimeoutMs: number;
+  /** Connection string of the cold-storage object store; null when unset or empty (cold storage off). */
+  readonly coldStorageObjectStore: string | null;
   readonly configValidationStrict: boolean;
 
   /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
@@ -230,6 +232,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     pgTlsKeyPath: read.stringOrNull('pg.tls.key.path'),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
+    coldStorageObjectStore: read.stringOrNull('cold.storage.object.store') || null,
     configValidationStrict: read.boolean('config.validation.strict'),
   };
 }

@@ -21,6 +21,7 @@ export const CHANNEL_NAMES = {
   sqlCompile: 'svc:sql:compile',
   pgConnection: 'svc:pg:connection',
   pgQuery: 'svc:pg:query',
+  objectStoreRetry: 'svc:objectstore:retry',
 } as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[keyof typeof CHANNEL_NAMES];
@@ -134,6 +135,17 @@ export interface SqlCompileEvent {
   readonly cacheEntries: number;
 }
 
+/** Published by objectstore/ before each retry of a request that failed transiently (5xx, timeout, connection). */
+export interface ObjectStoreRetryEvent {
+  /** The store's description (kind, endpoint, bucket, root; never credentials). */
+  readonly store: string;
+  readonly operation: string;
+  readonly key: string;
+  readonly attemptIndex: number;
+  readonly delayMs: number;
+  readonly cause: string;
+}
+
 /** A channel whose messages have one payload type. */
 export interface TypedChannel<T> {
   readonly name: ChannelName;
@@ -180,6 +192,7 @@ export const ilpConnectionChannel = typedChannel<IlpConnectionEvent>(CHANNEL_NAM
 export const sqlCompileChannel = typedChannel<SqlCompileEvent>(CHANNEL_NAMES.sqlCompile);
 export const pgConnectionChannel = typedChannel<PgConnectionEvent>(CHANNEL_NAMES.pgConnection);
 export const pgQueryChannel = typedChannel<PgQueryEvent>(CHANNEL_NAMES.pgQuery);
+export const objectStoreRetryChannel = typedChannel<ObjectStoreRetryEvent>(CHANNEL_NAMES.objectStoreRetry);
 
 /** Map a request pathname on :9000 (no query string) to its endpoint label. */
 export function httpEndpointOf(path: string): HttpEndpoint {

@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   SVC_ILP_NOT_SUPPORTED: 'an ILP request asks for something svc does not do (precision, Content-Encoding, field type)',
   SVC_ILP_TOO_LARGE: 'an ILP line is longer than its transport\'s line size limit',
   SVC_PG_PROTOCOL: 'a PostgreSQL wire protocol message is malformed, too large or out of order',
+  SVC_OBJECT_STORE: 'an object-store request failed (store unreachable after retries, refused, missing object, timed out)',
+  SVC_OBJECT_STORE_WRITER: 'another instance manages the object-store root, or this instance lost the writer lease',
   SVC_INTERNAL: 'a bug: an invariant did not hold',
 } as const;
 

@@ -9,7 +9,10 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const servicesDir = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'services', 's3');
+/** SVC_S3_SERVICE_DIR (set by .ci/run), else shared/ beside the repository, else the workplace's /work/shared. */
+const servicesDir = process.env['SVC_S3_SERVICE_DIR']
+  ?? [resolve(import.meta.dirname, '..', '..', '..', 'shared', 'services', 's3'), '/work/shared/services/s3'].find((dir) => existsSync(resolve(dir, 'start.sh')))
+  ?? resolve(import.meta.dirname, '..', '..', '..', 'shared', 'services', 's3');
 const START_TIMEOUT_MS = 240_000;
 
 export interface S3Service {

@@ -21,7 +21,12 @@ interface BenchQuery {
   readonly goal: string;
   /** Columns (0-based) of the first row compared between the engines; default all numeric ones. */
   readonly compare?: readonly number[];
+  /** Another row's name: svc's time for this row over svc's time for that one is printed beside `baselineGoal`. */
+  readonly baseline?: string;
+  readonly baselineGoal?: string;
 }
+
+const SYMBOLS_32 = Array.from({ length: 32 }, (_, k) => `'S${k * 3}'`).join(', ');
 
 const QUERIES: readonly BenchQuery[] = [
   { name: 'count(*)', svc: 'select count(*) from t', duck: 'select count(*) from t', goal: '≤ 1.0' },
@@ -39,6 +44,19 @@ const QUERIES: readonly BenchQuery[] = [
     duck: 'select * from t qualify row_number() over (partition by sym order by ts desc) = 1',
     goal: '≤ 0.1',
   },
+  {
+    name: "GROUP BY timestamp_floor('1h', ts) avg/min/max/count",
+    svc: "select timestamp_floor('1h', ts) h, avg(price), min(price), max(price), count() from t group by h",
+    duck: "select time_bucket(interval '1 hour', ts) h, avg(price), min(price), max(price), count(*) from t group by 1 order by 1",
+    goal: '≤ 0.5', baseline: 'SAMPLE BY 1h avg/min/max/count', baselineGoal: '≤ 1.1',
+  },
+  { name: "count where sym='S42'", svc: "select count(*) from t where sym = 'S42'", duck: "select count(*) from t where sym = 'S42'", goal: '≤ 1.5' },
+  {
+    name: 'count where sym IN (32 values)', svc: `select count(*) from t where sym in (${SYMBOLS_32})`, duck: `select count(*) from t where sym in (${SYMBOLS_32})`,
+    goal: '≤ 1.5', baseline: "count where sym='S42'", baselineGoal: '≤ 1.2',
+  },
+  { name: 'avg(price) DOUBLE', svc: 'select avg(price) from t', duck: 'select avg(price) from t', goal: '≤ 1.0' },
+  { name: 'avg(amount) LONG', svc: 'select avg(amount) from t', duck: 'select avg(amount) from t', goal: '≤ 1.0', baseline: 'avg(price) DOUBLE', baselineGoal: '≤ 1.1' },
   { name: "count where sym='S42' and price>500", svc: "select count(*) from t where sym = 'S42' and price > 500", duck: "select count(*) from t where sym = 'S42' and price > 500", goal: '≤ 1.5' },
   {
     name: 'one-day interval count+avg',
@@ -82,11 +100,24 @@ async function main(): Promise<void> {
       figures.push({ name: `${query.name} (ms)`, svc: svcMs, duckdb: duckMs, unit: 'ms', goal: query.goal });
     }
     printFigures(`SQL bench, ${rowCount} rows, median of ${runs}; svc 2 workers through HTTP vs DuckDB 2 threads in-process`, figures);
+    printBaselineRatios(figures);
     for (const note of notes) process.stdout.write(`note: ${note}\n`);
   } finally {
     duck.closeSync();
     await server.stop();
     server.cleanup();
+  }
+}
+
+/** svc against svc: a query form beside the form it should cost the same as (GROUP BY bucket vs SAMPLE BY...). */
+function printBaselineRatios(figures: readonly FigureRow[]): void {
+  const svcMs = new Map(figures.map((row) => [row.name, row.svc]));
+  for (const query of QUERIES) {
+    if (query.baseline === undefined) continue;
+    const own = svcMs.get(`${query.name} (ms)`);
+    const base = svcMs.get(`${query.baseline} (ms)`);
+    if (own === undefined || base === undefined) continue;
+    process.stdout.write(`svc ratio: ${query.name} / ${query.baseline} = ${(own / base).toFixed(2)} (goal ${query.baselineGoal ?? ''})\n`);
   }
 }
 

@@ -70,7 +70,7 @@ function namesDeclaredColumns(cells: readonly string[], columns: readonly Declar
 function parsesAs(column: DeclaredColumn, buf: Uint8Array, s: number, e: number): boolean {
   switch (column.type) {
     case 'INT': case 'SHORT': case 'BYTE': return integerInRange(column.type, parseIntBytes(buf, s, e));
-    case 'LONG': return !Number.isNaN(parseLongBytes(buf, s, e)) || parseLongBigBytes(buf, s, e) !== undefined;
+    case 'LONG': return isLong(buf, s, e);
     case 'DOUBLE': case 'FLOAT': return !Number.isNaN(parseDoubleBytes(buf, s, e)) || isNanLiteral(buf, s, e);
     case 'BOOLEAN': return parseBooleanBytes(buf, s, e) >= 0;
     case 'UUID': return parseUuidBytes(buf, s, e) !== undefined;
@@ -79,6 +79,10 @@ function parsesAs(column: DeclaredColumn, buf: Uint8Array, s: number, e: number)
     // Text takes any value; other types are not judged from text.
     default: return true;
   }
+}
+
+function isLong(buf: Uint8Array, s: number, e: number): boolean {
+  return !Number.isNaN(parseLongBytes(buf, s, e)) || parseLongBigBytes(buf, s, e) !== undefined;
 }
 
 function integerInRange(type: ColumnType, value: number): boolean {
@@ -93,7 +97,7 @@ function integerInRange(type: ColumnType, value: number): boolean {
  * formats. Generous on purpose: a data line mistaken for a header would be lost.
  */
 function parsesAsTemporal(patterns: ReadonlyArray<string>, buf: Uint8Array, s: number, e: number): boolean {
-  if (!Number.isNaN(parseIsoTimestampBytes(buf, s, e)) || !Number.isNaN(parseLongBytes(buf, s, e))) return true;
+  if (!Number.isNaN(parseIsoTimestampBytes(buf, s, e)) || isLong(buf, s, e)) return true;
   const candidates = [...patterns, ...DEFAULT_DATE_PATTERNS, ...DEFAULT_TIMESTAMP_PATTERNS, ...EXTRA_TIMESTAMP_PATTERNS];
   return candidates.some((pattern) => !Number.isNaN(compileImportTimestampPattern(pattern).parseBytes(buf, s, e)));
 }

@@ -9,10 +9,16 @@ import { isTextType } from '../../types/casts.js';
 /** Lists up to this long stay equality chains on text: a few string compares beat a hash lookup. */
 const textChainItemsMax = 4;
 
+/** Stands for a missing dictionary (a vector of null keys only). */
+const NO_DICTIONARY: readonly string[] = [];
+
 /** The membership of a list of symbol texts, as a bitmap over the keys of whichever dictionary a batch has. */
 export class SymbolKeySet {
-  /** The dictionary the bitmap was built for, its length then, and the bitmap; read by the emitted test. */
-  table: readonly string[] | undefined;
+  /**
+   * The dictionary the bitmap was built for, its length then, and the bitmap; read by the emitted test. Never
+   * undefined, so a batch without a dictionary fails the identity test instead of reading `length` of nothing.
+   */
+  table: readonly string[] = NO_DICTIONARY;
   tableLength = -1;
   bitmap = new Uint8Array(1);
 
@@ -22,7 +28,8 @@ export class SymbolKeySet {
    * Membership by key + 1 (slot 0 is the null key -1). Dictionaries only grow by appending, and a scan hands
    * out the same array for every batch, so the bitmap is rebuilt only when the dictionary or its length changes.
    */
-  of(table: readonly string[]): Uint8Array {
+  of(dictionary: readonly string[] | undefined): Uint8Array {
+    const table = dictionary ?? NO_DICTIONARY;
     if (table === this.table && table.length === this.tableLength) return this.bitmap;
     const bitmap = new Uint8Array(table.length + 1);
     bitmap[0] = this.values.has(null) ? 1 : 0;

@@ -93,10 +93,13 @@ export function bindAggregation(
   const visibleKeys = keyItems.length;
   // GROUP BY may name keys the select list does not show: they group, then are projected away.
   const keyNames = keyItems.map((item) => item.name);
+  // GROUP BY expressions the select list lacks, by structure: ORDER BY may repeat one (`ORDER BY floor(ts)`).
+  const hiddenKeys = new Map<string, number>();
   for (const expr of clauses.groupBy ?? []) {
     if (groupKeyIndex(expr, keyItems) >= 0 || items.some((item) => leadingIndexOf(item) >= 0 && sameExpr(item.expr, expr))) continue;
     pre.push(bindExpression(expr, sourceContext));
     keyNames.push(expr.kind === 'column' ? expr.name : `key${pre.length}`);
+    hiddenKeys.set(exprKey(expr), pre.length - 1);
   }
   const groupColumns = pre.length;
   const specs: AggregateSpec[] = [];
@@ -135,7 +138,11 @@ export function bindAggregation(
   const groupNames = [...leading.map((_, k) => clauses.leadingNames?.[k] ?? ''), ...keyNames];
   const groupScope = new Scope(groupNames.map((name, k) => ({ name, type: (pre[k] as BoundExpr).type, qualifiers: [] })), false);
   const having = clauses.having === undefined ? undefined : bindHaving(clauses.having, groupScope, leading.length, onAggregate);
-  const bindOverGroups = (expr: Expr, clause: string): BoundExpr => bindExpression(expr, { scope: groupScope, clause, onAggregate });
+  const bindOverGroups = (expr: Expr, clause: string): BoundExpr => {
+    const hidden = hiddenKeys.get(exprKey(expr));
+    if (hidden !== undefined) return { kind: 'column', type: (pre[hidden] as BoundExpr).type, index: hidden, position: expr.position };
+    return bindExpression(expr, { scope: groupScope, clause, onAggregate });
+  };
   const binding = { pre, keyCount: groupColumns - leading.length, visibleKeys, specs, post, bindOverGroups };
   return having === undefined ? binding : { ...binding, having };
 }

@@ -24,10 +24,28 @@ export class Catalog {
   /** Table directory names, i.e. table names as created. */
   listTableNames(): string[] {
     if (!fs.existsSync(this.dbDir)) return [];
-    return fs.readdirSync(this.dbDir, { withFileTypes: true })
+    const names = fs.readdirSync(this.dbDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && isTableDirName(entry.name) && fs.existsSync(join(this.dbDir, entry.name, '_txn')))
       .map((entry) => entry.name)
       .sort();
+    this.forgetTablesOtherThan(new Set(names.map((name) => join(this.dbDir, name))));
+    return names;
+  }
+
+  /**
+   * Drops the cached metadata and symbol texts of tables that are gone (dropped, or renamed away): the
+   * primary tells readers nothing when a table goes, so each full listing sweeps, and a table directory that
+   * now holds another table (a new id) replaces its predecessor's entries when it is first read.
+   */
+  private forgetTablesOtherThan(liveDirs: ReadonlySet<string>): void {
+    for (const [key, meta] of this.metaCache) {
+      if (!liveDirs.has(key.slice(0, key.lastIndexOf('#')))) this.forgetTable(key, meta.tableId);
+    }
+  }
+
+  private forgetTable(metaKey: string, tableId: number): void {
+    this.metaCache.delete(metaKey);
+    this.symbolCache.forget(`${tableId}:`);
   }
 
   /** The stored spelling of a table name, matched case-insensitively; undefined when absent. */
@@ -67,6 +85,9 @@ export class Catalog {
       return undefined;
     }
     if (meta.tableId !== tableId || meta.structureVersion !== structureVersion) return undefined;
+    for (const [other, previous] of this.metaCache) {
+      if (other !== key && other.startsWith(`${dir}#`)) this.forgetTable(other, previous.tableId);
+    }
     this.metaCache.set(key, meta);
     return meta;
   }

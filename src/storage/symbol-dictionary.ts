@@ -133,6 +133,11 @@ export class SymbolTableCache {
     return values;
   }
 
+  /** Dictionaries held (for tests and the leak checks). */
+  get size(): number {
+    return this.tables.size;
+  }
+
   forget(cacheKeyPrefix: string): void {
     for (const key of this.tables.keys()) {
       if (key.startsWith(cacheKeyPrefix)) this.tables.delete(key);

@@ -162,8 +162,6 @@ type BuiltFields = Omit<ServerConfig, 'rootDir' | 'confFilePath' | 'confFileCrea
 function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
   const httpBind = read.address('http.net.bind.to');
   const minBind = read.address('http.min.net.bind.to');
-  const tcpBind = read.address('line.tcp.net.bind.to');
-  const pgBind = read.address('pg.net.bind.to');
   const workerCount = read.int('http.worker.count');
   const httpUser = read.stringOrNull('http.user');
   const httpPassword = read.stringOrNull('http.password');
@@ -201,6 +199,19 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     uncommittedRowsMax: read.int('cairo.max.uncommitted.rows'),
     o3LagMaxMs: read.ms('cairo.o3.max.lag'),
     walSegmentBytesMax: read.bytes('cairo.wal.segment.size'),
+    ...ilpFields(read),
+    ...pgFields(read),
+    shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
+    snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
+    coldStorageObjectStore: read.stringOrNull('cold.storage.object.store') || null,
+    configValidationStrict: read.boolean('config.validation.strict'),
+  };
+}
+
+/** The line protocol's keys (HTTP /write and TCP). */
+function ilpFields(read: KeyReader) {
+  const tcpBind = read.address('line.tcp.net.bind.to');
+  return {
     ilpHttpEnabled: read.boolean('line.http.enabled'),
     ilpHttpLineBytesMax: read.bytes('line.http.max.line.size'),
     ilpAutoCreateTables: read.boolean('line.auto.create.new.tables'),
@@ -214,6 +225,13 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     ilpTcpCommitIntervalMs: read.ms('line.tcp.commit.interval.default'),
     ilpTcpUncommittedBytesMax: read.bytes('line.tcp.max.uncommitted.size'),
     ilpTcpAuthDbPath: read.stringOrNull('line.tcp.auth.db.path'),
+  };
+}
+
+/** The PostgreSQL wire protocol's keys. */
+function pgFields(read: KeyReader) {
+  const pgBind = read.address('pg.net.bind.to');
+  return {
     pgEnabled: read.boolean('pg.enabled'),
     pgBindHost: pgBind.host,
     pgBindPort: pgBind.port,
@@ -230,10 +248,6 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     pgMessageBytesMax: read.bytes('pg.recv.buffer.size'),
     pgTlsCertPath: read.stringOrNull('pg.tls.cert.path'),
     pgTlsKeyPath: read.stringOrNull('pg.tls.key.path'),
-    shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
-    snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
-    coldStorageObjectStore: read.stringOrNull('cold.storage.object.store') || null,
-    configValidationStrict: read.boolean('config.validation.strict'),
   };
 }
 

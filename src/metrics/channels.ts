@@ -44,24 +44,7 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
       if (seconds !== undefined) metrics.httpRequestDuration.observe({ endpoint }, seconds);
       if (endpoint === 'write') metrics.ilpRequests.inc({ status: statusLabel(event.status) });
     }),
-    ilpChannel.subscribe((event) => {
-      const transport = transportLabel(event.transport);
-      metrics.ilpRows.inc({ transport }, countOf(event.rows));
-      const seconds = durationSeconds(event.commitMs);
-      if (seconds !== undefined) metrics.ilpCommitDuration.observe({ transport }, seconds);
-    }),
-    ilpConnectionChannel.subscribe((event) => {
-      const transport = transportLabel(event.transport);
-      if (event.delta === 1) metrics.ilpConnections.inc({ transport });
-      else if (event.delta === -1) metrics.ilpConnections.dec({ transport });
-    }),
-    pgConnectionChannel.subscribe((event) => {
-      if (event.delta === 1) metrics.pgConnections.inc();
-      else if (event.delta === -1) metrics.pgConnections.dec();
-    }),
-    pgQueryChannel.subscribe((event) => {
-      metrics.pgQueries.inc({ outcome: outcomeLabel(event.outcome) });
-    }),
+    ...subscribeProtocolChannels(metrics),
     queryChannel.subscribe((event) => {
       const endpoint = endpointLabel(event.endpoint);
       metrics.queries.inc({ endpoint, outcome: outcomeLabel(event.outcome) });
@@ -108,6 +91,30 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
       for (const unsubscribe of unsubscribers) unsubscribe();
     },
   };
+}
+
+/** The ingestion and PostgreSQL protocol channels: rows, commits and connections per transport, PG statements. */
+function subscribeProtocolChannels(metrics: SvcMetrics): (() => void)[] {
+  return [
+    ilpChannel.subscribe((event) => {
+      const transport = transportLabel(event.transport);
+      metrics.ilpRows.inc({ transport }, countOf(event.rows));
+      const seconds = durationSeconds(event.commitMs);
+      if (seconds !== undefined) metrics.ilpCommitDuration.observe({ transport }, seconds);
+    }),
+    ilpConnectionChannel.subscribe((event) => {
+      const transport = transportLabel(event.transport);
+      if (event.delta === 1) metrics.ilpConnections.inc({ transport });
+      else if (event.delta === -1) metrics.ilpConnections.dec({ transport });
+    }),
+    pgConnectionChannel.subscribe((event) => {
+      if (event.delta === 1) metrics.pgConnections.inc();
+      else if (event.delta === -1) metrics.pgConnections.dec();
+    }),
+    pgQueryChannel.subscribe((event) => {
+      metrics.pgQueries.inc({ outcome: outcomeLabel(event.outcome) });
+    }),
+  ];
 }
 
 function onWalEvent(metrics: SvcMetrics, event: WalEvent): void {

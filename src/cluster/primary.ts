@@ -41,6 +41,8 @@ import { TokenRegistry, type TokenEntry } from '../http/auth/token-registry.js';
 import type { RecoveryReport } from '../engine/engine.js';
 import type { RootLock } from './root-lock.js';
 import { ActiveImports } from '../http/active-imports.js';
+import { parquetPartitionEncoder, partitionEncodingOf } from '../output/parquet-partition-encoder.js';
+import { loadParquetCodecs } from '../output/parquet-codecs.js';
 
 const log = getLogger('server-main');
 
@@ -70,9 +72,12 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   process.on('SIGTERM', () => stopSignal('SIGTERM'));
   process.on('SIGINT', () => stopSignal('SIGINT'));
   for (const dir of ['conf', 'db', 'log', 'public']) realFiles.mkdirs(join(config.rootDir, dir));
+  // CONVERT PARTITION may write ZSTD and rewrites decode Parquet partitions, synchronously.
+  await loadParquetCodecs();
   const engine = new Engine({
     rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
     uncommittedRowsMax: config.uncommittedRowsMax, o3LagMaxMs: config.o3LagMaxMs,
+    parquetEncoder: parquetPartitionEncoder(partitionEncodingOf(config.parquetRowGroupRows, config.parquetCodec, config.parquetCompressionLevel)),
   });
   logRecovery(engine.recover(), lock, version, config.rootDir);
   // Service accounts live in the primary; token changes reach the workers (or the local handler) before the

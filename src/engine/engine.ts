@@ -7,6 +7,7 @@ import { syncTree } from '../core/files.js';
 import type { CommitMode } from '../storage/wal/wal-writer.js';
 import type { TableMeta } from '../storage/table-meta.js';
 import { TableWriter } from '../storage/table-writer.js';
+import type { ParquetPartitionEncoder } from '../storage/parquet/parquet-partition-encoder-contract.js';
 import { readWalRecords } from '../storage/wal/wal-reader.js';
 import { Catalog, isTableDirName } from '../storage/catalog.js';
 import { forgetMappings } from '../storage/mmap.js';
@@ -20,6 +21,8 @@ export interface EngineOptions {
   readonly walSegmentBytesMax: number;
   readonly uncommittedRowsMax: number;
   readonly o3LagMaxMs: number;
+  /** Encodes partitions for CONVERT PARTITION TO PARQUET (output/parquet-partition-encoder.ts, configured by the server). */
+  readonly parquetEncoder?: ParquetPartitionEncoder;
 }
 
 export interface ReplayedTable {

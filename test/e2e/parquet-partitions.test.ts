@@ -24,6 +24,8 @@ const QUERIES = [
   "select * from t where ts between '2024-01-02T23:59:00' and '2024-01-03T00:01:00'",
   "select count(), max(ts) from t where ts > '2024-01-04T12:00:00' and ts < '2024-01-06T06:00:00' and qty % 7 = 0",
   "select count() from t where note is null",
+  'select count(nl), sum(nl), count(nd), round(sum(nd), 6) from t',
+  "select nl, nd, i from t where ts in '2024-01-03T07' and (nl is null or nd is null)",
   "select note, count() from t where note like 'n1%' order by note limit 5",
   'select ts, sym, price from t order by price desc, ts limit 7',
   'select * from t limit -3',
@@ -49,7 +51,8 @@ async function createTables(server: TestServer): Promise<void> {
   const total = DAYS * ROWS_PER_DAY;
   const stepMicros = Math.floor((86_400_000_000 * DAYS) / total);
   await execOk(server.baseUrl, `create table t as (select rnd_symbol('a','b','c','d') sym, rnd_double() * 100 price, x % 1000 qty, `
-    + `cast(x as int) i, rnd_str('n1','n2','n10',null) note, rnd_boolean() flag, timestamp_sequence('2024-01-01', ${stepMicros}L) ts `
+    + `cast(x as int) i, rnd_str('n1','n2','n10',null) note, rnd_boolean() flag, case when x % 11 = 0 then null else x end nl, `
+    + `case when x % 13 = 0 then null else rnd_double() end nd, timestamp_sequence('2024-01-01', ${stepMicros}L) ts `
     + `from long_sequence(${total})) timestamp(ts) partition by day`);
   await execOk(server.baseUrl, `create table q as (select rnd_symbol('a','b','c','d') sym, rnd_double() bid, timestamp_sequence('2024-01-01', 3600000000L) ts `
     + `from long_sequence(${24 * DAYS})) timestamp(ts) partition by day`);

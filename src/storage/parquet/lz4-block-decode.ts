@@ -21,7 +21,12 @@ export function decompressLz4Block(input: Uint8Array, outputBytes: number): Uint
       }
     }
     if (inPos + literalBytes > inEnd || outPos + literalBytes > outputBytes) throw corrupt();
-    output.set(input.subarray(inPos, inPos + literalBytes), outPos);
+    if (literalBytes < 32) {
+      // Short runs dominate typical pages: a byte loop beats creating a subarray per run.
+      for (let k = 0; k < literalBytes; k++) output[outPos + k] = input[inPos + k] as number;
+    } else {
+      output.set(input.subarray(inPos, inPos + literalBytes), outPos);
+    }
     inPos += literalBytes;
     outPos += literalBytes;
     if (inPos >= inEnd) break; // the last sequence has literals only
@@ -38,14 +43,13 @@ export function decompressLz4Block(input: Uint8Array, outputBytes: number): Uint
     }
     const from = outPos - offset;
     if (offset === 0 || from < 0 || outPos + matchBytes > outputBytes) throw corrupt();
-    if (offset >= matchBytes) {
+    if (matchBytes >= 64 && offset >= matchBytes) {
       output.copyWithin(outPos, from, from + matchBytes);
-      outPos += matchBytes;
     } else {
-      // Overlapping match: bytes repeat with period `offset`, copied one at a time.
+      // Short or overlapping matches (bytes repeating with period `offset`) are copied one byte at a time.
       for (let k = 0; k < matchBytes; k++) output[outPos + k] = output[from + k] as number;
-      outPos += matchBytes;
     }
+    outPos += matchBytes;
   }
   if (outPos !== outputBytes) throw corrupt();
   return output;

@@ -7,6 +7,7 @@ import type { ColumnMetaData, DecodedArray, PageHeader, SchemaElement, SchemaTre
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/datapage.js';
 import { readPlain } from 'hyparquet/src/plain.js';
+import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import type { ColumnType } from '../../types/column-type.js';
 import { STORAGE_WIDTH_BYTES, isVariableSize } from '../../types/column-type.js';
 import type { ColumnData } from '../row-chunk.js';
@@ -58,6 +59,11 @@ export function decodeColumnChunk(bytes: Uint8Array, column: ChunkColumn, rowCou
         const daph = header.data_page_header;
         assert(daph !== undefined, 'a DATA_PAGE has its header');
         const raw = decompressPage(pageBytes, header.uncompressed_page_size, decoder.codec, decoder.compressors);
+        const copied = placePlainPage(sink, row, rowCount, raw, daph.num_values, daph.encoding, column);
+        if (copied > 0) {
+          row += copied;
+          continue;
+        }
         const decoded = readDataPage(raw, daph, decoder);
         page = { definitionLevels: decoded.definitionLevels, dataPage: decoded.dataPage, encoding: daph.encoding };
       } else if (header.type === 'DATA_PAGE_V2') {
@@ -80,6 +86,33 @@ export function decodeColumnChunk(bytes: Uint8Array, column: ChunkColumn, rowCou
     throw new StorageError(`could not decode parquet column [column=${column.element.name}, error=${(error as Error).message}]`);
   }
   return sink.finish();
+}
+
+const PHYSICAL_WIDTH_BYTES: Readonly<Record<string, number>> = { INT32: 4, INT64: 8, FLOAT: 4, DOUBLE: 8 };
+
+/**
+ * The hot path for the pages svc itself writes (v1, PLAIN, flat): definition levels decoded into a byte array
+ * and values copied as bytes, skipping hyparquet's per-value arrays. Returns the rows placed, 0 when the page
+ * needs the general path.
+ */
+function placePlainPage(sink: ValueSink, row: number, rowCount: number, raw: Uint8Array, pageRows: number, encoding: string, column: ChunkColumn): number {
+  const physicalWidth = PHYSICAL_WIDTH_BYTES[column.meta.type];
+  if (encoding !== 'PLAIN' || physicalWidth === undefined || column.schemaPath.length !== 2) return 0;
+  if (row + pageRows > rowCount) throw new StorageError(`parquet page holds more rows than its row group [column=${column.element.name}]`);
+  let levels: Uint8Array | undefined;
+  let valuesStart = 0;
+  if (column.element.repetition_type === 'OPTIONAL') {
+    const reader = { view: new DataView(raw.buffer, raw.byteOffset, raw.byteLength), offset: 0 };
+    const levelBytes = reader.view.getUint32(0, true);
+    reader.offset = 4;
+    levels = new Uint8Array(pageRows);
+    readRleBitPackedHybrid(reader, 1, levels, levelBytes);
+    valuesStart = 4 + levelBytes;
+    let present = 0;
+    for (let k = 0; k < pageRows; k++) present += levels[k] as number;
+    if (present === pageRows) levels = undefined;
+  }
+  return sink.putPlainBytes(row, pageRows, levels, raw.subarray(valuesStart), physicalWidth) ? pageRows : 0;
 }
 
 /** Writes one page's rows: values in order, nulls where the definition level is below the maximum (1). */

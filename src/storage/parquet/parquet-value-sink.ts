@@ -13,6 +13,11 @@ export interface ValueSink {
   /** Rows [row, row + count) take values[from .. from + count), through `dictionary` when given. */
   putRun(row: number, values: DecodedArray, from: number, count: number, dictionary: DecodedArray | undefined): void;
   putNull(row: number): void;
+  /**
+   * A PLAIN page of values whose bytes already have the storage layout (same width, no unit scaling): copied
+   * as bytes, with nulls where `levels` is 0. Returns false when the column needs conversion instead.
+   */
+  putPlainBytes(row: number, pageRows: number, levels: Uint8Array | undefined, valueBytes: Uint8Array, physicalWidth: number): boolean;
   finish(): ColumnData;
 }
 
@@ -94,6 +99,26 @@ export function createFixedSink(column: ChunkColumn, rowCount: number, width: nu
     putNull(row) {
       nullBytes.copy(bytes, row * width);
     },
+    putPlainBytes(row, pageRows, levels, valueBytes, physicalWidth) {
+      if (physicalWidth !== width || scaled) return false;
+      assert(row + pageRows <= rowCount, 'a page stays inside its row group');
+      if (levels === undefined) {
+        assert(valueBytes.length >= pageRows * width, 'a PLAIN page without nulls holds a value per row');
+        bytes.set(valueBytes.subarray(0, pageRows * width), row * width);
+        return true;
+      }
+      let source = 0;
+      for (let k = 0; k < pageRows; k++) {
+        const at = (row + k) * width;
+        if (levels[k] === 0) {
+          for (let b = 0; b < width; b++) bytes[at + b] = nullBytes[b] as number;
+          continue;
+        }
+        for (let b = 0; b < width; b++) bytes[at + b] = valueBytes[source + b] as number;
+        source += width;
+      }
+      return true;
+    },
     finish() {
       return { kind: 'fixed', width, bytes };
     },
@@ -119,6 +144,9 @@ export function createVarSink(column: ChunkColumn, rowCount: number): ValueSink 
     },
     putNull(row) {
       cells[row] = null;
+    },
+    putPlainBytes() {
+      return false;
     },
     finish() {
       const bytes = Buffer.allocUnsafe(totalBytes + 4 * rowCount);

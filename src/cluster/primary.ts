@@ -77,6 +77,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   const engine = new Engine({
     rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
     uncommittedRowsMax: config.uncommittedRowsMax, o3LagMaxMs: config.o3LagMaxMs,
+    sqlCopyRoot: config.sqlCopyRoot,
     parquetEncoder: parquetPartitionEncoder(partitionEncodingOf(config.parquetRowGroupRows, config.parquetCodec, config.parquetCompressionLevel)),
   });
   logRecovery(engine.recover(), lock, version, config.rootDir);
@@ -112,12 +113,12 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     pool.start();
   } else if (config.httpEnabled) {
     const handler = createHttpHandler(buildHttpDeps(config, {
-      catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir, tokens: localTokens, activeImports,
+      catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir, tokens: localTokens, activeImports,
     }));
     localHttp = await startHttpServer(config, handler);
   }
   if (pool === undefined) {
-    localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
+    localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
   }
   const admin = config.httpMinEnabled ? await startAdminServer({
     host: config.httpMinBindHost, port: config.httpMinBindPort, metricsEnabled: config.metricsEnabled,

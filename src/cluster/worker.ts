@@ -31,7 +31,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   await loadParquetCodecs();
   const metrics = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
-  const catalog = new Catalog(join(config.rootDir, 'db'));
+  const catalog = new Catalog(join(config.rootDir, 'db'), config.sqlCopyRoot);
   // Tokens as of start-up; from here on the primary broadcasts every change (and waits for the ack).
   const tokens = new TokenRegistry();
   tokens.replace(tokenEntriesOf(readServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH))));

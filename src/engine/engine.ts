@@ -23,6 +23,8 @@ export interface EngineOptions {
   readonly o3LagMaxMs: number;
   /** Encodes partitions for CONVERT PARTITION TO PARQUET (output/parquet-partition-encoder.ts, configured by the server). */
   readonly parquetEncoder?: ParquetPartitionEncoder;
+  /** cairo.sql.copy.root: where read_parquet() reads (INSERT ... SELECT FROM read_parquet binds in the primary). */
+  readonly sqlCopyRoot?: string;
 }
 
 export interface ReplayedTable {
@@ -53,7 +55,7 @@ export class Engine {
   constructor(readonly options: EngineOptions) {
     this.dbDir = join(options.rootDir, 'db');
     options.files.mkdirs(this.dbDir);
-    this.catalog = new Catalog(this.dbDir);
+    this.catalog = new Catalog(this.dbDir, options.sqlCopyRoot);
   }
 
   /** Opens every table, replaying the WAL where _txn lags it. */

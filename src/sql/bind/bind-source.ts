@@ -11,6 +11,7 @@ import { tableColumnsFactory, tablePartitionsFactory, tablesFactory } from './me
 import { sqlSemanticError } from '../../core/errors.js';
 import { bindLiteral } from './bind-expression.js';
 import { bindJoin } from './bind-join.js';
+import { bindReadParquet } from './read-parquet-source.js';
 
 export interface BoundSource {
   readonly scope: Scope;
@@ -82,6 +83,11 @@ function bindFunctionSource(name: string, source: Extract<FromSource, { kind: 'f
     case 'tables': return fixed(tablesFactory(env.catalog));
     case 'table_columns': return fixed(tableColumnsFactory(env.catalog, textArgument(source), source.call.position));
     case 'table_partitions': return fixed(tablePartitionsFactory(env.catalog, textArgument(source), source.call.position));
+    case 'read_parquet': {
+      const arg = args[0];
+      const path = args.length === 1 && arg?.kind === 'literal' ? arg.value : undefined;
+      return bindReadParquet(env.catalog.copyRoot, path, arg?.position ?? source.call.position, qualifiers, source.timestamp);
+    }
     default: throw sqlSemanticError(`unknown function name: ${name}`, source.call.position);
   }
 }

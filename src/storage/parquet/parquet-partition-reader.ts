@@ -27,8 +27,22 @@ export class ParquetPartitionReader {
   private footerValue: ParquetFooter | undefined;
   private stems: readonly string[] | undefined;
 
-  /** `source` is this partition's file; the reader owns it and closes it after each read. */
-  constructor(private readonly source: ByteRangeSource, readonly rowCount: number) {}
+  /**
+   * `source` is this partition's file; the reader owns it and closes it after each read. `byName`: columns are
+   * looked up by their Parquet names (read_parquet of any file) instead of by svc file stems.
+   */
+  constructor(private readonly source: ByteRangeSource, readonly rowCount: number, private readonly byName = false) {}
+
+  /** Any Parquet file (read_parquet): the row count comes from its footer. */
+  static file(source: ByteRangeSource): ParquetPartitionReader {
+    let footer: ParquetFooter;
+    try {
+      footer = parquetFooterOf(source);
+    } finally {
+      source.close();
+    }
+    return new ParquetPartitionReader(source, footer.rowCount, true);
+  }
 
   static local(partitionDir: string, sizeBytes: number, rowCount: number): ParquetPartitionReader {
     const path = parquetPartitionPath(partitionDir);
@@ -51,6 +65,7 @@ export class ParquetPartitionReader {
 
   /** Parquet column index of a table column's file stem, or -1 when the partition predates the column. */
   leafOf(stem: string): number {
+    if (this.stems === undefined && this.byName) this.stems = this.footer.leaves.map((leaf) => leaf.name);
     if (this.stems === undefined) {
       const text = this.footer.keyValues.get(PARQUET_STEMS_KEY);
       const parsed: unknown = text === undefined ? undefined : JSON.parse(text);

@@ -142,6 +142,24 @@ export class ParquetPartitionReader {
     return { kind: 'var', bytes: Buffer.from(column.data.subarray(start, Number(index[hi]))), offsets };
   }
 
+  /** Row groups: first row of each, and the row count at the end (length = row groups + 1). */
+  get rowGroupStarts(): Float64Array {
+    return this.footer.rowGroupStarts;
+  }
+
+  /**
+   * Min/max statistics of a column in a row group as numbers, when the file has them and they are exact as
+   * numbers (64-bit values beyond ±2^53 are ignored); undefined otherwise.
+   */
+  numericStatistics(stem: string, group: number): { min: number; max: number } | undefined {
+    const leaf = this.leafOf(stem);
+    if (leaf < 0) return undefined;
+    const statistics = this.footer.metadata.row_groups[group]?.columns[leaf]?.meta_data?.statistics;
+    const min = exactNumber(statistics?.min_value ?? statistics?.min);
+    const max = exactNumber(statistics?.max_value ?? statistics?.max);
+    return min === undefined || max === undefined ? undefined : { min, max };
+  }
+
   /**
    * Rows [from, to) that can hold timestamps in [lo, hi] by the row groups' min/max statistics of the designated
    * timestamp column; the whole partition when the file has no statistics.
@@ -180,4 +198,10 @@ export class ParquetPartitionReader {
     }
     return decodeColumnChunk(bytes, { meta, element: schema.element, schemaPath: schema.schemaPath, type }, rows);
   }
+}
+
+function exactNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'bigint') return value >= -(2n ** 53n) && value <= 2n ** 53n ? Number(value) : undefined;
+  return undefined;
 }

@@ -7,6 +7,7 @@ import type { ColumnMetaData, DecodedArray, PageHeader, SchemaElement, SchemaTre
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { decompressPage, readDataPage, readDataPageV2 } from 'hyparquet/src/datapage.js';
 import { readPlain } from 'hyparquet/src/plain.js';
+import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import type { ColumnType } from '../../types/column-type.js';
 import { STORAGE_WIDTH_BYTES, isVariableSize } from '../../types/column-type.js';
@@ -37,7 +38,7 @@ export function decodeColumnChunk(bytes: Uint8Array, column: ChunkColumn, rowCou
     schemaPath: column.schemaPath,
     codec: column.meta.codec,
     compressors: PARQUET_DECOMPRESSORS,
-    parsers: undefined as never,
+    parsers: DEFAULT_PARSERS,
   };
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
   let dictionary: DecodedArray | undefined;

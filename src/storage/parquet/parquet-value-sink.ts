@@ -21,6 +21,8 @@ export interface ValueSink {
   finish(): ColumnData;
 }
 
+const utf8 = new TextDecoder();
+
 type Scalar = number | bigint | boolean | Uint8Array | string | null | undefined;
 
 /** Multiplier and divisor turning the file's time unit into the storage unit (µs for TIMESTAMP, ms for DATE). */
@@ -49,7 +51,7 @@ function toNumber(value: Scalar): number {
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'string') return value.length > 0 ? value.charCodeAt(0) : 0;
-  if (value instanceof Uint8Array) return value.length > 0 ? new TextDecoder().decode(value).charCodeAt(0) : 0;
+  if (value instanceof Uint8Array) return value.length > 0 ? utf8.decode(value).charCodeAt(0) : 0;
   return 0;
 }
 

@@ -124,6 +124,10 @@ test('out-of-order rows and UPDATE rewrite a Parquet partition as native; errors
     t.is(formats.get('2024-01-02'), false, 'the O3 write left the partition native');
     t.is(formats.get('2024-01-03'), false, 'the UPDATE left the partition native');
     t.is(formats.get('2024-01-01'), true, 'untouched partitions stay Parquet');
+    const shown = await exec(server.baseUrl, 'show partitions from t');
+    const shownColumns = (shown.json as { columns: { name: string }[] }).columns.map((column) => column.name);
+    t.deepEqual(shownColumns.slice(-2), ['isParquet', 'parquetFileSize'], 'SHOW PARTITIONS ends with QuestDB\'s Parquet columns');
+    t.deepEqual((await rows(server.baseUrl, 'show partitions from t'))[0]?.slice(-2)[0], true);
 
     const missing = await exec(server.baseUrl, "alter table t convert partition to parquet list '2025-06-01'");
     t.is(missing.status, 400);

@@ -1,15 +1,18 @@
 // LZ4 block decoder (the raw block format Parquet calls LZ4_RAW): tokens of literal and match lengths, 16-bit
 // little-endian match offsets, lengths extended by 255-bytes (lz4 doc/lz4_Block_format.md). The output size is
 // known from the page header, so the output is allocated once and every copy is bounds-checked against it.
+// Short copies run as byte loops (creating a subarray per sequence cost more than the copy for PLAIN pages).
 import { StorageError } from '../../core/errors.js';
 
 const MIN_MATCH_BYTES = 4;
+/** Copies at least this long go through set/copyWithin; shorter ones are byte loops. */
+const BULK_COPY_BYTES = 32;
 
 export function decompressLz4Block(input: Uint8Array, outputBytes: number): Uint8Array {
   const output = new Uint8Array(outputBytes);
+  const inEnd = input.length;
   let inPos = 0;
   let outPos = 0;
-  const inEnd = input.length;
   while (inPos < inEnd) {
     const token = input[inPos++] as number;
     let literalBytes = token >>> 4;
@@ -20,15 +23,15 @@ export function decompressLz4Block(input: Uint8Array, outputBytes: number): Uint
         literalBytes += extra;
       }
     }
-    if (inPos + literalBytes > inEnd || outPos + literalBytes > outputBytes) throw corrupt();
-    if (literalBytes < 32) {
-      // Short runs dominate typical pages: a byte loop beats creating a subarray per run.
-      for (let k = 0; k < literalBytes; k++) output[outPos + k] = input[inPos + k] as number;
+    const literalEnd = inPos + literalBytes;
+    if (literalEnd > inEnd || outPos + literalBytes > outputBytes) throw corrupt();
+    if (literalBytes >= BULK_COPY_BYTES) {
+      output.set(input.subarray(inPos, literalEnd), outPos);
+      outPos += literalBytes;
+      inPos = literalEnd;
     } else {
-      output.set(input.subarray(inPos, inPos + literalBytes), outPos);
+      while (inPos < literalEnd) output[outPos++] = input[inPos++] as number;
     }
-    inPos += literalBytes;
-    outPos += literalBytes;
     if (inPos >= inEnd) break; // the last sequence has literals only
     if (inPos + 2 > inEnd) throw corrupt();
     const offset = (input[inPos] as number) | ((input[inPos + 1] as number) << 8);
@@ -41,15 +44,16 @@ export function decompressLz4Block(input: Uint8Array, outputBytes: number): Uint
         matchBytes += extra;
       }
     }
-    const from = outPos - offset;
-    if (offset === 0 || from < 0 || outPos + matchBytes > outputBytes) throw corrupt();
-    if (matchBytes >= 64 && offset >= matchBytes) {
+    let from = outPos - offset;
+    const matchEnd = outPos + matchBytes;
+    if (offset === 0 || from < 0 || matchEnd > outputBytes) throw corrupt();
+    if (matchBytes >= BULK_COPY_BYTES && offset >= matchBytes) {
       output.copyWithin(outPos, from, from + matchBytes);
+      outPos = matchEnd;
     } else {
-      // Short or overlapping matches (bytes repeating with period `offset`) are copied one byte at a time.
-      for (let k = 0; k < matchBytes; k++) output[outPos + k] = output[from + k] as number;
+      // Overlapping matches repeat the last `offset` bytes: a forward byte loop reproduces that by construction.
+      while (outPos < matchEnd) output[outPos++] = output[from++] as number;
     }
-    outPos += matchBytes;
   }
   if (outPos !== outputBytes) throw corrupt();
   return output;

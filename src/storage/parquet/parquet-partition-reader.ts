@@ -142,6 +142,24 @@ export class ParquetPartitionReader {
     return { kind: 'var', bytes: Buffer.from(column.data.subarray(start, Number(index[hi]))), offsets };
   }
 
+  /**
+   * The byte ranges a read of rows [lo, hi) of the given columns needs: one per column chunk, in file order. A
+   * remote source fetches (and coalesces) exactly these before the scan runs; columns the file lacks need none.
+   */
+  chunkRanges(stems: readonly string[], lo: number, hi: number): { offset: number; length: number }[] {
+    const footer = this.footer;
+    const ranges: { offset: number; length: number }[] = [];
+    if (hi <= lo) return ranges;
+    const last = rowGroupOf(footer, hi - 1);
+    for (let group = rowGroupOf(footer, lo); group <= last; group++) {
+      for (const stem of stems) {
+        const leaf = this.leafOf(stem);
+        if (leaf >= 0) ranges.push(columnChunkRange(footer, group, leaf));
+      }
+    }
+    return ranges.sort((a, b) => a.offset - b.offset);
+  }
+
   /** Row groups: first row of each, and the row count at the end (length = row groups + 1). */
   get rowGroupStarts(): Float64Array {
     return this.footer.rowGroupStarts;

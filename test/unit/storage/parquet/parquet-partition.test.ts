@@ -109,6 +109,15 @@ test('row-group statistics narrow timestamp searches and bound numeric columns',
     t.truthy(statistics);
     t.true((statistics?.min ?? 0) >= -500 && (statistics?.max ?? 0) <= 500 && (statistics?.min ?? 1) < (statistics?.max ?? 0));
     t.is(reader.numericStatistics('vc.stem', 0), undefined, 'text columns give no numeric bounds');
+    // The ranges a remote source would fetch: one chunk per column and row group, inside the file, disjoint.
+    const ranges = reader.chunkRanges(['double.stem', 'timestamp.stem', 'added.later'], 900, 1100);
+    t.is(ranges.length, 4);
+    for (let k = 0; k < ranges.length; k++) {
+      const range = ranges[k] as { offset: number; length: number };
+      t.true(range.offset >= 4 && range.length > 0 && range.offset + range.length <= bytes.length);
+      if (k > 0) t.true(range.offset >= (ranges[k - 1]?.offset ?? 0) + (ranges[k - 1]?.length ?? 0));
+    }
+    t.deepEqual(reader.chunkRanges(['double.stem'], 2100, 2200).length, 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -42,6 +42,8 @@ import { TokenRegistry, type TokenEntry } from '../http/auth/token-registry.js';
 import type { RecoveryReport } from '../engine/engine.js';
 import type { RootLock } from './root-lock.js';
 import { ActiveImports } from '../http/active-imports.js';
+import { parquetPartitionEncoder, partitionEncodingOf } from '../output/parquet-partition-encoder.js';
+import { loadParquetCodecs } from '../output/parquet-codecs.js';
 
 const log = getLogger('server-main');
 
@@ -71,9 +73,13 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   process.on('SIGTERM', () => stopSignal('SIGTERM'));
   process.on('SIGINT', () => stopSignal('SIGINT'));
   for (const dir of ['conf', 'db', 'log', 'public']) realFiles.mkdirs(join(config.rootDir, dir));
+  // CONVERT PARTITION may write ZSTD and rewrites decode Parquet partitions, synchronously.
+  await loadParquetCodecs();
   const engine = new Engine({
     rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
     uncommittedRowsMax: config.uncommittedRowsMax, o3LagMaxMs: config.o3LagMaxMs,
+    sqlCopyRoot: config.sqlCopyRoot,
+    parquetEncoder: parquetPartitionEncoder(partitionEncodingOf(config.parquetRowGroupRows, config.parquetCodec, config.parquetCompressionLevel)),
   });
   logRecovery(engine.recover(), lock, version, config.rootDir);
   // Service accounts live in the primary; token changes reach the workers (or the local handler) before the
@@ -111,13 +117,13 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     pool.start();
   } else if (config.httpEnabled) {
     const handler = createHttpHandler(buildHttpDeps(config, {
-      catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir, tokens: localTokens, activeImports,
+      catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir, tokens: localTokens, activeImports,
     }));
     localHttp = await startHttpServer(config, handler);
   }
   if (pool === undefined) {
-    localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
-    localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs) });
+    localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
+    localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs) });
   }
   const admin = config.httpMinEnabled ? await startAdminServer({
     host: config.httpMinBindHost, port: config.httpMinBindPort, metricsEnabled: config.metricsEnabled,

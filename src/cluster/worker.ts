@@ -1,6 +1,7 @@
 // A worker process: serves :9000, the ILP TCP port and the PostgreSQL port (all shared through node:cluster),
 // compiles every statement, runs reads over memory-mapped columns, and sends writes to the primary over IPC.
 import { join } from 'node:path';
+import { loadParquetCodecs } from '../output/parquet-codecs.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { Catalog } from '../storage/catalog.js';
 import { createHttpHandler } from '../http/app.js';
@@ -27,9 +28,11 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (process.connected) process.send?.(message);
   };
   configureWorkerLogging((record) => send({ type: 'svc:log', record }));
+  // ZSTD pages of Parquet partitions and read_parquet files decode synchronously inside scans.
+  await loadParquetCodecs();
   const metrics = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
-  const catalog = new Catalog(join(config.rootDir, 'db'));
+  const catalog = new Catalog(join(config.rootDir, 'db'), config.sqlCopyRoot);
   // Tokens as of start-up; from here on the primary broadcasts every change (and waits for the ack).
   const tokens = new TokenRegistry();
   tokens.replace(tokenEntriesOf(readServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH))));

@@ -2,7 +2,7 @@
 // Every key is parsed (a malformed value stops start-up with a ConfigError naming the key, the value and its origin)
 // and every key is read into exactly one field; a test checks that no key is left unread.
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { assert } from '../core/assert.js';
 import { COMMIT_MODES, envNameForKey, type CommitMode, type KeyType, type ServerKeyName } from './keys.js';
@@ -78,6 +78,11 @@ export interface ServerConfig {
   readonly uncommittedRowsMax: number;
   readonly o3LagMaxMs: number;
   readonly walSegmentBytesMax: number;
+  readonly parquetRowGroupRows: number;
+  readonly parquetCodec: string;
+  readonly parquetCompressionLevel: number;
+  /** Absolute directory read_parquet() is confined to. */
+  readonly sqlCopyRoot: string;
 
   readonly ilpHttpEnabled: boolean;
   readonly ilpHttpLineBytesMax: number;
@@ -133,7 +138,7 @@ export function loadServerConfig(options: LoadServerConfigOptions): ServerConfig
     cli: options.cliOverrides ?? {},
   });
   const reader = createKeyReader(layered.values);
-  const config = buildServerConfig(reader, options.cpuCount ?? availableParallelism());
+  const config = buildServerConfig(reader, options.cpuCount ?? availableParallelism(), options.rootDir);
   assert(reader.unreadKeys().length === 0, `every server key is read into ServerConfig; unread: ${reader.unreadKeys().join(', ')}`);
 
   const firstUnknown = layered.unknownConfKeys[0];
@@ -159,7 +164,7 @@ export function loadServerConfig(options: LoadServerConfigOptions): ServerConfig
 type BuiltFields = Omit<ServerConfig, 'rootDir' | 'confFilePath' | 'confFileCreated' | 'warnings' | 'entries'>;
 
 /** Key → field. Plain straight-line reads; the reader has already validated types and bounds. */
-function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
+function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): BuiltFields {
   const httpBind = read.address('http.net.bind.to');
   const minBind = read.address('http.min.net.bind.to');
   const workerCount = read.int('http.worker.count');
@@ -199,6 +204,10 @@ function buildServerConfig(read: KeyReader, cpuCount: number): BuiltFields {
     uncommittedRowsMax: read.int('cairo.max.uncommitted.rows'),
     o3LagMaxMs: read.ms('cairo.o3.max.lag'),
     walSegmentBytesMax: read.bytes('cairo.wal.segment.size'),
+    parquetRowGroupRows: read.int('cairo.partition.encoder.parquet.row.group.size'),
+    parquetCodec: read.enumValue('cairo.partition.encoder.parquet.compression.codec'),
+    parquetCompressionLevel: read.int('cairo.partition.encoder.parquet.compression.level'),
+    sqlCopyRoot: resolve(rootDir, read.stringOrNull('cairo.sql.copy.root') ?? 'import'),
     ...ilpFields(read),
     ...pgFields(read),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),

@@ -45,3 +45,9 @@ export const ilpTcpCommitRetryDelayMaxMs = 1000;
 export const ilpTcpRefusalLogIntervalMs = 10_000;
 /** How long GET /warnings reuses its readings of the open-file limit, vm.max_map_count and free disk space. */
 export const systemWarningsCacheMs = 5_000;
+
+/**
+ * Decoded Parquet partition columns kept per process across queries (bytes of storage-form values). A column
+ * larger than this is decoded for its query and not kept.
+ */
+export const parquetDecodedCacheBytesMax = 512 * 1024 * 1024;

@@ -12,7 +12,7 @@ import { bindQueryExpr, createSourceEnv } from '../sql/compiler.js';
 import type { QueryFactory } from '../sql/compiler.js';
 import { applySettings, dedupKeyNames } from './ddl-table-settings.js';
 import { alterColumnType } from './ddl-column-type.js';
-import { dropPartitions } from './ddl-partitions.js';
+import { convertPartitions, dropPartitions } from './ddl-partitions.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { checkTableName } from './table-name.js';
 import { uniqueStem } from './column-stems.js';
@@ -114,12 +114,18 @@ export function executeAlterTable(statement: AlterTableStatement, engine: Engine
       alterColumns(writer, action);
       return;
     case 'alterColumnType': {
+      if (writer.txn.partitions.some((entry) => entry.parquetBytes !== undefined)) {
+        throw sqlSemanticError(`cannot change a column type while partitions are in Parquet; convert them to native first [table=${meta.name}]`, action.position);
+      }
       const stems = new Set(meta.columns.map((column) => column.fileStem.toLowerCase()));
       alterColumnType(writer, action, engine, uniqueStem(`${action.column.name}.${meta.structureVersion + 1}`, stems));
       return;
     }
     case 'dropPartition':
       dropPartitions(writer, action, nowMicros);
+      return;
+    case 'convertPartition':
+      convertPartitions(writer, action, nowMicros, engine.options.parquetEncoder);
       return;
     case 'setParam':
       writer.replaceMeta({ ...applySettings(meta, action.settings), structureVersion: meta.structureVersion + 1 });

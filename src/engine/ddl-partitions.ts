@@ -11,10 +11,13 @@ import { partitionSpanOf } from '../storage/partition-layout.js';
 import { parseTimestamp } from '../types/timestamp-parse.js';
 import { formatTimestamp, partitionFloor } from '../types/timestamp.js';
 import { sqlSemanticError } from '../core/errors.js';
+import { assert } from '../core/assert.js';
+import type { ParquetPartitionEncoder } from '../storage/parquet/parquet-partition-encoder-contract.js';
 
 type DropPartition = Extract<AlterTableStatement['action'], { kind: 'dropPartition' }>;
+type ConvertPartition = Extract<AlterTableStatement['action'], { kind: 'convertPartition' }>;
 
-function listedPartition(writer: TableWriter, expr: Expr): PartitionEntry {
+function listedPartition(writer: TableWriter, expr: Expr, convertTo?: string): PartitionEntry {
   const meta = writer.meta;
   const text = expr.kind === 'literal' && expr.value !== null ? String(expr.value) : undefined;
   if (text === undefined) throw sqlSemanticError('partition name expected', expr.position);
@@ -24,6 +27,7 @@ function listedPartition(writer: TableWriter, expr: Expr): PartitionEntry {
   if (micros === undefined) throw sqlSemanticError(`Invalid date [str=${text}]`, expr.position);
   const name = partitionSpanOf(micros, meta.partitionBy).name;
   const found = writer.txn.partitions.find((entry) => entry.name === name);
+  if (found === undefined && convertTo !== undefined) throw sqlSemanticError(`cannot convert partition to ${convertTo}, partition does not exist`, expr.position);
   if (found === undefined) {
     const floor = formatTimestamp(partitionFloor(micros, meta.partitionBy));
     throw sqlSemanticError(`could not remove partition [table=${meta.name}, partitionTimestamp=${floor}, partitionBy=${meta.partitionBy}]`, expr.position);
@@ -52,4 +56,25 @@ export function dropPartitions(writer: TableWriter, action: DropPartition, nowMi
   if (dropped.length === 0) return;
   const empty: RowChunk = { rowCount: 0, columns: [] };
   writer.rewritePartitions(new Map(dropped.map((entry) => [entry.name, empty])));
+}
+
+/**
+ * ALTER TABLE t CONVERT PARTITION TO PARQUET | NATIVE. The active (newest) partition is never converted: as in
+ * QuestDB it is skipped, not refused, so `WHERE ts > 0` converts every other partition. One _txn for all.
+ */
+const unreachableEncoder: ParquetPartitionEncoder = () => {
+  assert(false, 'conversions to native never encode Parquet');
+  return Buffer.alloc(0);
+};
+
+export function convertPartitions(writer: TableWriter, action: ConvertPartition, nowMicros: number, encode: ParquetPartitionEncoder | undefined): void {
+  if (writer.meta.partitionBy === 'NONE') throw sqlSemanticError('table is not partitioned', action.position);
+  const format = action.toParquet ? 'parquet' : 'native';
+  const chosen = action.where !== undefined ? matchingPartitions(writer, action.where, nowMicros) : (action.list ?? []).map((expr) => listedPartition(writer, expr, format));
+  const partitions = writer.txn.partitions;
+  const active = partitions[partitions.length - 1]?.name;
+  const names = chosen.map((entry) => entry.name).filter((name) => name !== active);
+  if (names.length === 0) return;
+  assert(encode !== undefined || !action.toParquet, 'the server wires a Parquet encoder into the engine');
+  writer.convertPartitions(names, action.toParquet, encode ?? unreachableEncoder);
 }

@@ -8,6 +8,7 @@ import { syncTree } from '../core/files.js';
 import type { CommitMode } from '../storage/wal/wal-writer.js';
 import type { TableMeta } from '../storage/table-meta.js';
 import { TableWriter } from '../storage/table-writer.js';
+import type { ParquetPartitionEncoder } from '../storage/parquet/parquet-partition-encoder-contract.js';
 import { readWalRecords } from '../storage/wal/wal-reader.js';
 import { Catalog, isTableDirName } from '../storage/catalog.js';
 import { forgetMappings } from '../storage/mmap.js';
@@ -21,6 +22,10 @@ export interface EngineOptions {
   readonly walSegmentBytesMax: number;
   readonly uncommittedRowsMax: number;
   readonly o3LagMaxMs: number;
+  /** Encodes partitions for CONVERT PARTITION TO PARQUET (output/parquet-partition-encoder.ts, configured by the server). */
+  readonly parquetEncoder?: ParquetPartitionEncoder;
+  /** cairo.sql.copy.root: where read_parquet() reads (INSERT ... SELECT FROM read_parquet binds in the primary). */
+  readonly sqlCopyRoot?: string;
 }
 
 export interface ReplayedTable {
@@ -51,7 +56,7 @@ export class Engine {
   constructor(readonly options: EngineOptions) {
     this.dbDir = join(options.rootDir, 'db');
     options.files.mkdirs(this.dbDir);
-    this.catalog = new Catalog(this.dbDir);
+    this.catalog = new Catalog(this.dbDir, options.sqlCopyRoot);
   }
 
   /** Opens every table, replaying the WAL where _txn lags it. */

@@ -5,7 +5,7 @@
 import { ByteWriter } from 'hyparquet-writer';
 import { writeBlooms } from 'hyparquet-writer/src/bloom.js';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
-import type { ColumnChunk, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
+import type { ColumnChunk, KeyValue, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { assert, assertNever } from '../core/assert.js';
 import { VECTOR_KIND } from '../types/column-type.js';
 import type { ValueType } from '../types/column-type.js';
@@ -78,6 +78,8 @@ export class ParquetFileWriter implements ParquetExportWriter {
     private readonly columns: readonly ExportColumn[],
     private readonly options: ParquetExportOptions,
     private readonly emit: ParquetEmit,
+    /** File-level key-value metadata (Parquet partitions name their column file stems there). */
+    private readonly keyValues?: readonly KeyValue[],
   ) {
     assert(columns.length > 0, 'a query result has at least one column');
     const elements = columns.map((column) => parquetSchemaElement(column.name, column.type));
@@ -144,6 +146,7 @@ export class ParquetFileWriter implements ParquetExportWriter {
       num_rows: BigInt(this.totalRows),
       row_groups: this.rowGroups,
       created_by: CREATED_BY,
+      ...(this.keyValues === undefined ? {} : { key_value_metadata: [...this.keyValues] }),
       metadata_length: 0, // not serialized: writeMetadata appends the real length after the footer
     });
     this.out.push(tail.getBytes());

@@ -19,7 +19,8 @@ export class Catalog {
   private readonly metaCache = new Map<string, TableMeta>();
   readonly symbolCache = new SymbolTableCache();
 
-  constructor(readonly dbDir: string) {}
+  /** `copyRoot`: the directory read_parquet() may read from (cairo.sql.copy.root); unset = read_parquet refused. */
+  constructor(readonly dbDir: string, readonly copyRoot?: string) {}
 
   /** Table directory names, i.e. table names as created. */
   listTableNames(): string[] {

@@ -9,6 +9,7 @@ import { mapFileRange, mapFileRangeIfExists } from './mmap.js';
 import type { SymbolTableCache } from './symbol-dictionary.js';
 import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
+import { ParquetPartitionReader } from './parquet/parquet-partition-reader.js';
 
 export type ColumnView =
   | { readonly kind: 'fixed'; readonly bytes: Buffer }
@@ -19,6 +20,8 @@ export type ColumnView =
 export interface PartitionView {
   readonly entry: PartitionEntry;
   readonly dir: string;
+  /** Set for a Parquet partition: its columns come from the file instead of mapped column files. */
+  readonly parquet: ParquetPartitionReader | undefined;
 }
 
 export class TableSnapshot {
@@ -27,21 +30,35 @@ export class TableSnapshot {
 
   constructor(readonly dir: string, readonly meta: TableMeta, readonly txn: TxnState, private readonly symbolCache: SymbolTableCache) {
     assert(meta.structureVersion === txn.structureVersion, 'snapshot meta and txn agree on the structure version');
-    this.partitions = txn.partitions.map((entry) => ({ entry, dir: join(dir, partitionDirName(entry)) }));
+    this.partitions = txn.partitions.map((entry) => {
+      const partitionDir = join(dir, partitionDirName(entry));
+      const parquet = entry.parquetBytes === undefined ? undefined : ParquetPartitionReader.local(partitionDir, entry.parquetBytes, entry.rowCount);
+      return { entry, dir: partitionDir, parquet };
+    });
   }
 
   get rowCount(): number {
     return this.txn.rowCount;
   }
 
-  /** Maps the given columns of every partition now, so later partition clean-up cannot pull files away. */
+  /**
+   * Maps the given columns of every native partition now, so later partition clean-up cannot pull files away.
+   * Parquet partitions are decoded on demand instead (clean-up of a replaced version waits for readers).
+   */
   pinColumns(columnIndexes: readonly number[]): void {
     for (let p = 0; p < this.partitions.length; p++) {
+      if (this.partitions[p]?.parquet !== undefined) continue;
       for (const column of columnIndexes) this.column(p, column);
     }
   }
 
-  column(partitionIndex: number, columnIndex: number): ColumnView {
+  /**
+   * A column of a partition. Rows [lo, hi) (all rows by default) are guaranteed readable: a Parquet partition
+   * decodes only the row groups holding them, so scans pass the rows of each batch.
+   */
+  column(partitionIndex: number, columnIndex: number, lo?: number, hi?: number): ColumnView {
+    const parquet = this.partitions[partitionIndex]?.parquet;
+    if (parquet !== undefined) return this.parquetColumn(parquet, columnIndex, lo ?? 0, hi ?? parquet.rowCount);
     const key = `${partitionIndex}:${columnIndex}`;
     let view = this.views.get(key);
     if (view === undefined) {
@@ -57,6 +74,26 @@ export class TableSnapshot {
     assert(column !== undefined && column.type === 'SYMBOL', 'symbols() is asked of a SYMBOL column');
     const count = this.txn.symbolCounts[columnIndex] ?? 0;
     return this.symbolCache.load(`${this.meta.tableId}:${column.fileStem}`, this.dir, column.fileStem, count);
+  }
+
+  /** Rows of a partition that can hold designated timestamps in [lo, hi] (row-group statistics for Parquet). */
+  timestampCandidateRows(partitionIndex: number, lo: number, hi: number): { from: number; to: number } {
+    const partition = this.partitions[partitionIndex];
+    const column = this.meta.columns[this.meta.timestampIndex];
+    assert(partition !== undefined && column !== undefined, 'timestamp candidates are asked of a partition of a table with a designated timestamp');
+    if (partition.parquet === undefined) return { from: 0, to: partition.entry.rowCount };
+    return partition.parquet.timestampCandidateRows(column.fileStem, lo, hi);
+  }
+
+  private parquetColumn(parquet: ParquetPartitionReader, columnIndex: number, lo: number, hi: number): ColumnView {
+    const column = this.meta.columns[columnIndex];
+    assert(column !== undefined, 'column view indexes are in range');
+    if (parquet.leafOf(column.fileStem) < 0) return { kind: 'absent' };
+    if (isVariableSize(column.type)) {
+      const decoded = parquet.varColumn(column.fileStem, column.type);
+      return { kind: 'var', data: decoded.data, index: decoded.index };
+    }
+    return { kind: 'fixed', bytes: parquet.fixedColumn(column.fileStem, column.type, lo, hi) };
   }
 
   private mapColumn(partitionIndex: number, columnIndex: number): ColumnView {

@@ -13,7 +13,7 @@ import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js'
 import type { ColumnData, RowChunk, VarColumnData } from './row-chunk.js';
 import { assertChunk, concatChunks, gatherChunk, sliceChunk } from './row-chunk.js';
 import type { WriteSession } from './column-files.js';
-import { appendColumn, copyColumnPrefixes, firstRowAtOrAfter, readPartitionChunk, readPartitionRows } from './column-files.js';
+import { appendColumn, copyColumnPrefixes, firstRowAtOrAfter, readPartitionRows } from './column-files.js';
 import { SymbolDictionaryWriter } from './symbol-dictionary.js';
 import type { CommitMode } from './wal/wal-writer.js';
 import { WalWriter } from './wal/wal-writer.js';
@@ -22,6 +22,9 @@ import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition
 import { dedupRows } from './dedup.js';
 import { adoptPartitionFiles, type AdoptedPartition } from './partition-adoption.js';
 import { symbolKeysOf } from './symbol-keys.js';
+import { readPartitionEntry } from './read-partition.js';
+import type { ParquetPartitionEncoder } from './parquet/parquet-partition-encoder-contract.js';
+import { parquetPartitionPath } from './parquet/parquet-partition-reader.js';
 
 export interface TableWriterOptions {
   readonly files: FilesFacade;
@@ -275,7 +278,57 @@ export class TableWriter {
 
   /** Reads a committed partition (all current columns) into memory, SYMBOL columns as int32 keys. */
   readPartition(entry: PartitionEntry): RowChunk {
-    return readPartitionChunk(this.options.files, join(this.dir, partitionDirName(entry)), this.metaValue.columns, entry.rowCount);
+    return readPartitionEntry(this.options.files, join(this.dir, partitionDirName(entry)), entry, this.metaValue.columns);
+  }
+
+  /**
+   * CONVERT PARTITION: each named partition becomes a new version `<name>.<txn>` holding the same rows as one
+   * Parquet file (`toParquet`) or as native column files, all swapped in by one _txn. The new files are written
+   * and fsynced before _txn names them, so a crash leaves either the old or the new state; the old versions are
+   * deleted once readers had time to finish. Partitions already in the asked format are left alone.
+   */
+  convertPartitions(names: readonly string[], toParquet: boolean, encode: ParquetPartitionEncoder): number {
+    assert(this.pending === undefined, 'Engine.writer settles a pending group record before a partition conversion');
+    const files = this.options.files;
+    const nextTxn = this.txnValue.txn + 1;
+    const wanted = new Set(names);
+    const replaced: PartitionEntry[] = [];
+    const created: string[] = [];
+    try {
+      const partitions = this.txnValue.partitions.map((entry) => {
+        if (!wanted.has(entry.name) || (entry.parquetBytes !== undefined) === toParquet) return entry;
+        const rows = this.readPartition(entry);
+        const dir = join(this.dir, partitionDirName({ name: entry.name, version: nextTxn }));
+        files.removeTree(dir);
+        files.mkdirs(dir);
+        created.push(dir);
+        replaced.push(entry);
+        const converted: PartitionEntry = { name: entry.name, version: nextTxn, rowCount: entry.rowCount, minTimestamp: entry.minTimestamp, maxTimestamp: entry.maxTimestamp };
+        if (!toParquet) {
+          this.writeColumns(dir, rows, 0, true);
+          return converted;
+        }
+        const bytes = encode(this.metaValue.columns, rows);
+        const fd = files.openWrite(parquetPartitionPath(dir));
+        try {
+          files.write(fd, bytes, 0);
+          files.fsync(fd);
+        } finally {
+          files.close(fd);
+        }
+        return { ...converted, parquetBytes: bytes.length };
+      });
+      if (replaced.length === 0) return 0;
+      for (const dir of created) files.fsyncDir(dir);
+      files.fsyncDir(this.dir);
+      this.publish({ ...this.txnValue, txn: nextTxn, partitions });
+    } catch (error) {
+      // Not referenced by _txn: a directory the disk refuses to remove now goes at the next start.
+      for (const dir of created) removeTreeQuietly(files, dir);
+      throw error;
+    }
+    for (const entry of replaced) schedulePartitionRemoval(files, join(this.dir, partitionDirName(entry)));
+    return replaced.length;
   }
 
   /** Text of a symbol key of column `columnIndex`. */
@@ -377,10 +430,13 @@ export class TableWriter {
       if (rows.rowCount !== timestamps.length) timestamps = timestampsOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount);
     }
     if (existing === undefined) return this.writeNewPartition(name, rows, nextTxn, minTs, maxTs);
-    if (timestamps === undefined || minTs > existing.maxTimestamp || (minTs === existing.maxTimestamp && dedupKeys.length === 0)) {
+    // Rows never go into a Parquet file in place: the partition is merged into a new native version instead.
+    const appendable = existing.parquetBytes === undefined;
+    if (appendable && (timestamps === undefined || minTs > existing.maxTimestamp || (minTs === existing.maxTimestamp && dedupKeys.length === 0))) {
       this.writeColumns(join(this.dir, partitionDirName(existing)), rows, existing.rowCount);
       return { ...existing, rowCount: existing.rowCount + rows.rowCount, maxTimestamp: Math.max(existing.maxTimestamp, maxTs), minTimestamp: existing.rowCount === 0 ? minTs : existing.minTimestamp };
     }
+    assert(timestamps !== undefined, 'only partitions of a table with a designated timestamp are merged (PARTITION BY NONE is never converted)');
     superseded.push(existing);
     return this.mergeIntoNewVersion(existing, rows, timestamps, nextTxn, dedupKeys);
   }
@@ -394,8 +450,10 @@ export class TableWriter {
     const tsIndex = this.metaValue.timestampIndex;
     const columns = this.metaValue.columns;
     const oldDir = join(this.dir, partitionDirName(existing));
-    const kept = firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex] as ColumnMeta, existing.rowCount, timestamps[0] as number);
-    const tail = readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount);
+    // A Parquet partition has no column files to copy from: all of it is read and rewritten as native columns.
+    const parquet = existing.parquetBytes !== undefined;
+    const kept = parquet ? 0 : firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex] as ColumnMeta, existing.rowCount, timestamps[0] as number);
+    const tail = parquet ? this.readPartition(existing) : readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount);
     const order = mergePermutation(timestampsOf(tail.columns[tsIndex] as ColumnData, tail.rowCount), timestamps);
     let merged = gatherChunk(concatChunks(tail, rows), order, 0, order.length);
     if (dedupKeys.length > 0) merged = dedupRows(merged, timestampsOf(merged.columns[tsIndex] as ColumnData, merged.rowCount), dedupKeys);
@@ -435,8 +493,8 @@ export class TableWriter {
     return { name, version, rowCount: rows.rowCount, minTimestamp: min, maxTimestamp: max };
   }
 
-  private writeColumns(partitionDir: string, rows: RowChunk, existingRows: number): void {
-    const session: WriteSession = { files: this.options.files, durable: this.options.commitMode === 'sync' };
+  private writeColumns(partitionDir: string, rows: RowChunk, existingRows: number, durable = false): void {
+    const session: WriteSession = { files: this.options.files, durable: durable || this.options.commitMode === 'sync' };
     this.metaValue.columns.forEach((column, k) => appendColumn(session, partitionDir, column, rows.columns[k] as ColumnData, existingRows));
   }
 

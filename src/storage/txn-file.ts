@@ -12,6 +12,11 @@ export interface PartitionEntry {
   /** Smallest and largest designated timestamp in µs; 0 when the table has none. */
   readonly minTimestamp: number;
   readonly maxTimestamp: number;
+  /**
+   * Set when the partition is stored as one Parquet file (`<dir>/data.parquet`) instead of column files: the
+   * file's size in bytes. Absent for native partitions (and in every _txn written before Parquet partitions).
+   */
+  readonly parquetBytes?: number;
 }
 
 export interface TxnState {
@@ -64,13 +69,15 @@ export function decodeTxn(bytes: Buffer, path: string): TxnState {
 function narrowPartition(value: unknown, path: string): PartitionEntry {
   if (typeof value !== 'object' || value === null) throw new StorageError(`corrupt _txn partition [path=${path}]`);
   const record = value as Record<string, unknown>;
-  return {
+  const entry: PartitionEntry = {
     name: String(record['name']),
     version: Number(record['version']),
     rowCount: Number(record['rowCount']),
     minTimestamp: Number(record['minTimestamp']),
     maxTimestamp: Number(record['maxTimestamp']),
   };
+  const parquetBytes = record['parquetBytes'];
+  return parquetBytes === undefined ? entry : { ...entry, parquetBytes: Number(parquetBytes) };
 }
 
 export function assertTxn(state: TxnState, why: string): void {
@@ -79,6 +86,7 @@ export function assertTxn(state: TxnState, why: string): void {
   for (const partition of state.partitions) {
     assert(partition.rowCount > 0, `${why}: partitions listed in _txn are not empty`);
     assert(partition.minTimestamp <= partition.maxTimestamp, `${why}: partition timestamps ordered`);
+    assert(partition.parquetBytes === undefined || (Number.isInteger(partition.parquetBytes) && partition.parquetBytes > 0), `${why}: a Parquet partition has a file size`);
     total += partition.rowCount;
   }
   assert(total === state.rowCount, `${why}: rowCount is the sum of partition row counts`);

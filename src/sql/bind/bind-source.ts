@@ -12,6 +12,7 @@ import { sqlSemanticError } from '../../core/errors.js';
 import { bindLiteral } from './bind-expression.js';
 import { bindJoin } from './bind-join.js';
 import { bindCatalogSource, catalogRelationOf } from './bind-catalog.js';
+import { bindReadParquet } from './read-parquet-source.js';
 
 export interface BoundSource {
   readonly scope: Scope;
@@ -88,6 +89,11 @@ function bindFunctionSource(name: string, source: Extract<FromSource, { kind: 'f
     case 'tables': return fixed(tablesFactory(env.catalog));
     case 'table_columns': return fixed(tableColumnsFactory(env.catalog, textArgument(source), source.call.position));
     case 'table_partitions': return fixed(tablePartitionsFactory(env.catalog, textArgument(source), source.call.position));
+    case 'read_parquet': {
+      const arg = args[0];
+      const path = args.length === 1 && arg?.kind === 'literal' ? arg.value : undefined;
+      return bindReadParquet(env.catalog.copyRoot, path, arg?.position ?? source.call.position, qualifiers, source.timestamp);
+    }
     default: throw sqlSemanticError(`unknown function name: ${name}`, source.call.position);
   }
 }

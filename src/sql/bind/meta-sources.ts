@@ -95,7 +95,7 @@ export function tablePartitionsFactory(catalog: Catalog, table: string, position
     { name: 'minTimestamp', type: 'TIMESTAMP' }, { name: 'maxTimestamp', type: 'TIMESTAMP' }, { name: 'numRows', type: 'LONG' },
     { name: 'diskSize', type: 'LONG' }, { name: 'diskSizeHuman', type: 'STRING' }, { name: 'readOnly', type: 'BOOLEAN' },
     { name: 'active', type: 'BOOLEAN' }, { name: 'attached', type: 'BOOLEAN' }, { name: 'detached', type: 'BOOLEAN' },
-    { name: 'attachable', type: 'BOOLEAN' },
+    { name: 'attachable', type: 'BOOLEAN' }, { name: 'isParquet', type: 'BOOLEAN' }, { name: 'parquetFileSize', type: 'LONG' },
   ] as const;
   return new MaterializedFactory(columns, () => {
     const snapshot = catalog.openSnapshot(stored);
@@ -108,6 +108,8 @@ export function tablePartitionsFactory(catalog: Catalog, table: string, position
       return [
         k, snapshot.meta.partitionBy, entry.name, hasTimestamp ? entry.minTimestamp : null, hasTimestamp ? entry.maxTimestamp : null,
         entry.rowCount, bytes, humanSize(bytes), false, k === last, true, false, false,
+        // QuestDB reports -1 as the Parquet size of a native partition.
+        entry.parquetBytes !== undefined, entry.parquetBytes ?? -1,
       ];
     });
   }, `table_partitions('${stored}')`);

@@ -7,13 +7,21 @@ import { FilterFactory } from './basic-operators.js';
 import { TableScanFactory } from './scan.js';
 import { extractIntervals } from '../optimize/intervals.js';
 import { pruneToRowRanges } from '../optimize/partition-pruning.js';
+import { pruneRowGroups } from '../optimize/row-group-pruning.js';
 
 /** Takes ownership of `base`: returns it, or a factory wrapping it, that yields the rows matching `predicate`. */
 export function filterSource(base: QueryFactory, predicate: BoundExpr | undefined): QueryFactory {
   if (predicate === undefined) return base;
   const pruned = pruneScan(base, predicate);
-  if (pruned !== undefined) return pruned.residual === undefined ? pruned.scan : new FilterFactory(pruned.scan, pruned.residual);
-  return new FilterFactory(base, predicate);
+  if (pruned !== undefined) return pruned.residual === undefined ? pruned.scan : new FilterFactory(skipRowGroups(pruned.scan, pruned.residual), pruned.residual);
+  return new FilterFactory(base instanceof TableScanFactory ? skipRowGroups(base, predicate) : base, predicate);
+}
+
+/** Parquet partitions: row groups whose column statistics rule the predicate out leave the scan. */
+function skipRowGroups(scan: TableScanFactory, predicate: BoundExpr): TableScanFactory {
+  const ranges = scan.rowRanges();
+  const kept = pruneRowGroups(scan.snapshot, scan.columnIndexes, ranges, predicate);
+  return kept === ranges ? scan : scan.withRanges(kept);
 }
 
 /** The scan limited to the predicate's timestamp intervals, and the part of the predicate still to evaluate. */

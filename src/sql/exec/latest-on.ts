@@ -118,7 +118,7 @@ export class LatestOnScanFactory implements QueryFactory {
       const range = ranges[r] as PartitionRange;
       const hi = r === rangeIndex ? remainingHi : range.hi;
       if (hi <= range.lo) continue;
-      const view = this.scan.snapshot.column(range.partitionIndex, keyColumn);
+      const view = this.scan.snapshot.column(range.partitionIndex, keyColumn, range.lo, hi);
       const keys = view.kind === 'fixed' ? new Int32Array(view.bytes.buffer, view.bytes.byteOffset, hi) : undefined;
       const found = keys === undefined ? hi - 1 : keys.subarray(range.lo, hi).lastIndexOf(-1);
       if (found < 0) continue;

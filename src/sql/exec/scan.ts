@@ -130,7 +130,7 @@ function boundText(micros: number): string {
 
 function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex: number, start: number, count: number): Vector {
   const type = snapshot.meta.columns[columnIndex]?.type as ColumnType;
-  const view = snapshot.column(partitionIndex, columnIndex);
+  const view = snapshot.column(partitionIndex, columnIndex, start, start + count);
   if (view.kind === 'absent') return nullVector(type, count);
   if (view.kind === 'var') return readVarVector(view, type, start, count);
   const bytes = view.bytes;

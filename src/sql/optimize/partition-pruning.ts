@@ -19,16 +19,20 @@ export function pruneToRowRanges(snapshot: TableSnapshot, intervals: readonly Ti
   snapshot.partitions.forEach((partition, partitionIndex) => {
     const { rowCount, minTimestamp, maxTimestamp } = partition.entry;
     if (rowCount === 0) return;
-    let words: Int32Array | undefined;
+    let words: Int32Array;
     for (const interval of intervals) {
       if (interval.hi < minTimestamp || interval.lo > maxTimestamp) continue;
       if (interval.lo <= minTimestamp && interval.hi >= maxTimestamp) {
         ranges.push({ partitionIndex, lo: 0, hi: rowCount });
         continue;
       }
-      words ??= timestampWords(snapshot, partitionIndex, timestampColumn, rowCount);
-      const lo = interval.lo <= minTimestamp ? 0 : firstRowAtOrAfter(words, 0, rowCount, interval.lo);
-      const hi = interval.hi >= maxTimestamp ? rowCount : firstRowAtOrAfter(words, lo, rowCount, interval.hi + 1);
+      // Parquet partitions narrow the search to the row groups whose statistics meet the interval, and decode
+      // only those groups of the timestamp column; native partitions search all rows.
+      const candidates = snapshot.timestampCandidateRows(partitionIndex, interval.lo, interval.hi);
+      if (candidates.to <= candidates.from) continue;
+      words = timestampWords(snapshot, partitionIndex, timestampColumn, rowCount, candidates.from, candidates.to);
+      const lo = interval.lo <= minTimestamp ? 0 : firstRowAtOrAfter(words, candidates.from, candidates.to, interval.lo);
+      const hi = interval.hi >= maxTimestamp ? rowCount : firstRowAtOrAfter(words, lo, candidates.to, interval.hi + 1);
       if (hi > lo) ranges.push({ partitionIndex, lo, hi });
     }
   });
@@ -37,8 +41,8 @@ export function pruneToRowRanges(snapshot: TableSnapshot, intervals: readonly Ti
 }
 
 /** The designated timestamp column of a partition as int32 pairs (little-endian low word first). */
-function timestampWords(snapshot: TableSnapshot, partitionIndex: number, columnIndex: number, rowCount: number): Int32Array {
-  const view = snapshot.column(partitionIndex, columnIndex);
+function timestampWords(snapshot: TableSnapshot, partitionIndex: number, columnIndex: number, rowCount: number, from: number, to: number): Int32Array {
+  const view = snapshot.column(partitionIndex, columnIndex, from, to);
   assert(view.kind === 'fixed', 'the designated timestamp is a fixed-width column present in every partition');
   assert(view.bytes.byteOffset % 4 === 0, 'mapped column files are word aligned');
   return new Int32Array(view.bytes.buffer, view.bytes.byteOffset, rowCount * 2);

@@ -446,6 +446,8 @@ export type AlterAction =
   | { readonly kind: 'renameColumn'; readonly position: number; readonly from: Name; readonly to: Name }
   | { readonly kind: 'alterColumnType'; readonly position: number; readonly column: Name; readonly typeName: string; readonly typePosition: number }
   | { readonly kind: 'dropPartition'; readonly position: number; readonly list?: readonly Expr[]; readonly where?: Expr }
+  /** CONVERT PARTITION TO PARQUET | NATIVE, LIST or WHERE as in DROP PARTITION. */
+  | { readonly kind: 'convertPartition'; readonly position: number; readonly toParquet: boolean; readonly list?: readonly Expr[]; readonly where?: Expr }
   | { readonly kind: 'setParam'; readonly position: number; readonly settings: readonly { readonly key: Name; readonly value: Expr }[] }
   | { readonly kind: 'dedup'; readonly position: number; readonly enable: boolean; readonly keys: readonly Name[] }
   | { readonly kind: 'other'; readonly position: number; readonly text: string };

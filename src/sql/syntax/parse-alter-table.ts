@@ -13,7 +13,7 @@ import { parseTypeName } from './parse-type-name.js';
 const ACTION_EXPECTED = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash' expected";
 
 /** Actions QuestDB has that we accept without modelling them. */
-const OTHER_ACTIONS = new Set(['ATTACH', 'DETACH', 'SQUASH', 'RESUME', 'SUSPEND', 'CONVERT', 'FORCE']);
+const OTHER_ACTIONS = new Set(['ATTACH', 'DETACH', 'SQUASH', 'RESUME', 'SUSPEND', 'FORCE']);
 
 export function parseAlterTable(c: ParseCursor, alterToken: Token): AlterTableStatement {
   c.expectWord('table', "'table' expected");
@@ -40,6 +40,7 @@ function parseAction(c: ParseCursor, actionToken: Token): AlterAction {
     case 'ALTER': return parseAlterColumn(c, actionToken);
     case 'SET': return parseSet(c, actionToken);
     case 'DEDUP': case 'DEDUPLICATE': return parseDedup(c);
+    case 'CONVERT': return parseConvertPartition(c);
     default:
       if (OTHER_ACTIONS.has(word)) return { kind: 'other', position, text: c.skipToStatementEnd(actionToken) };
       throw c.error(ACTION_EXPECTED, actionToken);
@@ -84,6 +85,33 @@ function parseDrop(c: ParseCursor): AlterAction {
   }
   if (c.acceptWord('where')) return { kind: 'dropPartition', position, where: parseCondition(c, 'empty where clause') };
   throw c.error("'list' or 'where' expected");
+}
+
+/**
+ * `CONVERT PARTITION[S] TO PARQUET | NATIVE LIST ... | WHERE ... [WITH (...)]`; the WITH options (bloom filters)
+ * are accepted and not applied. `CONVERT TO WAL`-style forms stay 'other'.
+ */
+function parseConvertPartition(c: ParseCursor): AlterAction {
+  const convertToken = c.next();
+  const position = convertToken.start;
+  if (!c.acceptWord('partition') && !c.acceptWord('partitions')) return { kind: 'other', position, text: c.skipToStatementEnd(convertToken) };
+  c.expectWord('to');
+  let toParquet: boolean;
+  if (c.acceptWord('parquet')) toParquet = true;
+  else if (c.acceptWord('native')) toParquet = false;
+  else throw c.error("'parquet' or 'native' expected");
+  let action: AlterAction;
+  if (c.acceptWord('list')) {
+    if (c.atStatementEnd()) throw c.error('partition name expected');
+    action = { kind: 'convertPartition', position, toParquet, list: parseArguments(c) };
+  } else if (c.acceptWord('where')) {
+    action = { kind: 'convertPartition', position, toParquet, where: parseCondition(c, 'empty where clause') };
+  } else {
+    throw c.error("'list' or 'where' expected");
+  }
+  const withToken = c.acceptWord('with');
+  if (withToken !== undefined) c.skipToStatementEnd(withToken);
+  return action;
 }
 
 /** `ALTER COLUMN c TYPE T [symbol options]` is modelled; ADD/DROP INDEX, CACHE, NOCACHE, SYMBOL CAPACITY are 'other'. */

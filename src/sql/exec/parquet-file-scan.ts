@@ -1,0 +1,107 @@
+// read_parquet('<file>') as a table source: row group after row group of the file, decoded by the Parquet
+// partition reader into storage form and handed out as column batches of at most batchRowsMax rows. Only the
+// columns the query uses are decoded. The designated timestamp (TIMESTAMP(col) after the call) is trusted to be
+// ascending, as for a derived table.
+import type { ColumnBatch, Vector } from './batch.js';
+import type { Cursor, ExecContext, QueryFactory } from './operator.js';
+import { indent } from './operator.js';
+import type { OutputColumn } from '../bind/bound.js';
+import type { ColumnType } from '../../types/column-type.js';
+import type { ParquetPartitionReader } from '../../storage/parquet/parquet-partition-reader.js';
+import type { ColumnData } from '../../storage/row-chunk.js';
+import { batchRowsMax } from '../../core/limits.js';
+import { uuidFromBytes } from '../../types/uuid-ipv4.js';
+import { int64WordsToNumbers } from '../../types/int64-words.js';
+import { assert } from '../../core/assert.js';
+
+/** A column of the file: its Parquet name and the svc type its values take. */
+export interface ParquetFileColumn {
+  readonly name: string;
+  readonly type: ColumnType;
+}
+
+export class ParquetFileScanFactory implements QueryFactory {
+  readonly columns: readonly OutputColumn[];
+
+  /** `used` are indexes into `fileColumns`, in output order. */
+  constructor(
+    private readonly path: string,
+    private readonly reader: ParquetPartitionReader,
+    private readonly fileColumns: readonly ParquetFileColumn[],
+    private readonly used: readonly number[],
+    readonly timestampIndex: number,
+  ) {
+    this.columns = used.map((index) => {
+      const column = fileColumns[index];
+      assert(column !== undefined, 'used columns index the file columns');
+      return { name: column.name, type: column.type };
+    });
+  }
+
+  open(ctx: ExecContext): Cursor {
+    const reader = this.reader;
+    const starts = reader.footer.rowGroupStarts;
+    const columns = this.used.map((index) => this.fileColumns[index] as ParquetFileColumn);
+    let group = 0;
+    let row = 0;
+    let decoded: ColumnData[] = [];
+    return {
+      nextBatch(): ColumnBatch | undefined {
+        while (group < starts.length - 1) {
+          const groupStart = starts[group] as number;
+          const groupEnd = starts[group + 1] as number;
+          if (row >= groupEnd) {
+            group++;
+            decoded = [];
+            continue;
+          }
+          ctx.checkCancelled();
+          if (decoded.length === 0 && columns.length > 0) decoded = columns.map((column) => reader.readRows(column.name, column.type, groupStart, groupEnd));
+          const count = Math.min(batchRowsMax, groupEnd - row);
+          const vectors = columns.map((column, k) => storageVector(column.type, decoded[k] as ColumnData, row - groupStart, count));
+          row += count;
+          return { rowCount: count, vectors };
+        }
+        return undefined;
+      },
+      close(): void {},
+    };
+  }
+
+  explain(depth: number): string[] {
+    return [indent(depth, `parquet file scan: ${this.path}`)];
+  }
+}
+
+/** Aligned copy when the bytes do not start on an 8-byte boundary (pool-allocated buffers may not). */
+function aligned(bytes: Buffer): Buffer {
+  return bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
+}
+
+function storageVector(type: ColumnType, data: ColumnData, start: number, count: number): Vector {
+  if (data.kind === 'var') {
+    const values = new Array<string | Uint8Array | null>(count);
+    for (let k = 0; k < count; k++) {
+      const offset = data.offsets[start + k] as number;
+      const length = data.bytes.readInt32LE(offset);
+      values[k] = length < 0 ? null : type === 'BINARY' ? data.bytes.subarray(offset + 4, offset + 4 + length) : data.bytes.toString('utf8', offset + 4, offset + 4 + length);
+    }
+    return type === 'BINARY' ? { type, data: values as (Uint8Array | null)[] } : { type, data: values as (string | null)[] };
+  }
+  const bytes = aligned(data.bytes);
+  const base = bytes.byteOffset;
+  switch (type) {
+    case 'DOUBLE': return { type, data: new Float64Array(bytes.buffer, base + start * 8, count) };
+    case 'FLOAT': return { type, data: new Float32Array(bytes.buffer, base + start * 4, count) };
+    case 'INT': case 'IPV4': case 'SYMBOL': return { type, data: new Int32Array(bytes.buffer, base + start * 4, count) };
+    case 'SHORT': return { type, data: new Int16Array(bytes.buffer, base + start * 2, count) };
+    case 'CHAR': return { type, data: new Uint16Array(bytes.buffer, base + start * 2, count) };
+    case 'BYTE': case 'BOOLEAN': return { type, data: new Int8Array(bytes.buffer, base + start, count) };
+    case 'LONG': case 'DATE': case 'TIMESTAMP':
+      return { type, exact: new BigInt64Array(bytes.buffer, base + start * 8, count), data: int64WordsToNumbers(new Int32Array(bytes.buffer, base + start * 8, count * 2), count) };
+    case 'UUID': return { type, data: Array.from({ length: count }, (_, k) => uuidFromBytes(bytes, (start + k) * 16)) };
+    default:
+      assert(false, `read_parquet maps no column to ${type}`);
+      return { type, data: [] };
+  }
+}

@@ -25,7 +25,7 @@ import { writeForwardedRecord } from '../log/worker-bridge.js';
 import { flushLogsSync, reopenLogFiles, shutdownLogging } from '../log/configure.js';
 import { parseLogRecordPayload } from '../log/log-record.js';
 import { unhandledErrorChannel } from '../core/diagnostics.js';
-import { startAdminServer } from '../admin/admin-server.js';
+import { startAdminServer, type AdminServer } from '../admin/admin-server.js';
 import { startMetricsRuntime } from '../metrics/metrics-runtime.js';
 import type { MetricsRuntime } from '../metrics/metrics-runtime.js';
 import { createClusterMetricsCollector } from '../metrics/cluster-collector.js';
@@ -125,19 +125,8 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
     localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs) });
   }
-  const admin = config.httpMinEnabled ? await startAdminServer({
-    host: config.httpMinBindHost, port: config.httpMinBindPort, metricsEnabled: config.metricsEnabled,
-    pessimisticHealth: config.pessimisticHealthCheckEnabled,
-    collect: metrics === undefined ? async () => '' : createClusterMetricsCollector({
-      takeLocalSnapshot: () => metrics.takeSnapshot(),
-      requestSnapshots: (timeoutMs) => (pool === undefined ? Promise.resolve([]) : metricsRequests.request(pool, timeoutMs)),
-    }).collect,
-    unhandledErrors: () => metrics?.unhandledErrorsSeen() ?? 0,
-    draining: () => stopping,
-  }) : undefined;
-  const tcpAddress = ilpTcpListening(config) ? `${config.ilpTcpBindHost}:${localTcp?.port ?? config.ilpTcpBindPort}` : 'disabled';
-  const pgAddress = config.pgEnabled ? `${config.pgBindHost}:${localPg?.server.port ?? config.pgBindPort}` : 'disabled';
-  log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${admin?.port ?? 'disabled'}, ilp tcp ${tcpAddress}, pg ${pgAddress}`);
+  const admin = await startAdmin(config, metrics, metricsRequests, () => pool, () => stopping);
+  logListening(config, admin?.port, localTcp?.port, localPg?.server.port);
 
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -169,6 +158,33 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     log.info('SIGHUP received: log files reopened');
   });
   process.on('exit', () => flushLogsSync());
+}
+
+/** The health and metrics server (http.min), when enabled: metrics gathered from every process. */
+function startAdmin(
+  config: ServerConfig, metrics: MetricsRuntime | undefined, metricsRequests: MetricsRequests,
+  pool: () => WorkerPool | undefined, draining: () => boolean,
+): Promise<AdminServer | undefined> {
+  if (!config.httpMinEnabled) return Promise.resolve(undefined);
+  return startAdminServer({
+    host: config.httpMinBindHost, port: config.httpMinBindPort, metricsEnabled: config.metricsEnabled,
+    pessimisticHealth: config.pessimisticHealthCheckEnabled,
+    collect: metrics === undefined ? async () => '' : createClusterMetricsCollector({
+      takeLocalSnapshot: () => metrics.takeSnapshot(),
+      requestSnapshots: (timeoutMs) => {
+        const workers = pool();
+        return workers === undefined ? Promise.resolve([]) : metricsRequests.request(workers, timeoutMs);
+      },
+    }).collect,
+    unhandledErrors: () => metrics?.unhandledErrorsSeen() ?? 0,
+    draining,
+  });
+}
+
+function logListening(config: ServerConfig, adminPort: number | undefined, localTcpPort: number | undefined, localPgPort: number | undefined): void {
+  const tcpAddress = ilpTcpListening(config) ? `${config.ilpTcpBindHost}:${localTcpPort ?? config.ilpTcpBindPort}` : 'disabled';
+  const pgAddress = config.pgEnabled ? `${config.pgBindHost}:${localPgPort ?? config.pgBindPort}` : 'disabled';
+  log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${adminPort ?? 'disabled'}, ilp tcp ${tcpAddress}, pg ${pgAddress}`);
 }
 
 function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: WorkerPool, service: WriterService, metricsRequests: MetricsRequests): void {

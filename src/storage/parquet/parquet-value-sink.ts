@@ -104,27 +104,32 @@ export function createFixedSink(column: ChunkColumn, rowCount: number, width: nu
     putPlainBytes(row, pageRows, levels, valueBytes, physicalWidth) {
       if (physicalWidth !== width || scaled) return false;
       assert(row + pageRows <= rowCount, 'a page stays inside its row group');
-      if (levels === undefined) {
-        assert(valueBytes.length >= pageRows * width, 'a PLAIN page without nulls holds a value per row');
-        bytes.set(valueBytes.subarray(0, pageRows * width), row * width);
-        return true;
-      }
-      let source = 0;
-      for (let k = 0; k < pageRows; k++) {
-        const at = (row + k) * width;
-        if (levels[k] === 0) {
-          for (let b = 0; b < width; b++) bytes[at + b] = nullBytes[b] as number;
-          continue;
-        }
-        for (let b = 0; b < width; b++) bytes[at + b] = valueBytes[source + b] as number;
-        source += width;
-      }
+      copyPlainPage(bytes, width, nullBytes, row, pageRows, levels, valueBytes);
       return true;
     },
     finish() {
       return { kind: 'fixed', width, bytes };
     },
   };
+}
+
+/** A PLAIN page of fixed-width values already in storage layout, spread over its rows (nulls where levels say). */
+function copyPlainPage(bytes: Buffer, width: number, nullBytes: Buffer, row: number, pageRows: number, levels: Uint8Array | undefined, valueBytes: Uint8Array): void {
+  if (levels === undefined) {
+    assert(valueBytes.length >= pageRows * width, 'a PLAIN page without nulls holds a value per row');
+    bytes.set(valueBytes.subarray(0, pageRows * width), row * width);
+    return;
+  }
+  let source = 0;
+  for (let k = 0; k < pageRows; k++) {
+    const at = (row + k) * width;
+    if (levels[k] === 0) {
+      for (let b = 0; b < width; b++) bytes[at + b] = nullBytes[b] as number;
+      continue;
+    }
+    for (let b = 0; b < width; b++) bytes[at + b] = valueBytes[source + b] as number;
+    source += width;
+  }
 }
 
 export function createVarSink(column: ChunkColumn, rowCount: number): ValueSink {

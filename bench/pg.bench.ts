@@ -1,15 +1,17 @@
 // PostgreSQL wire protocol bench, beside /exec in the same run: `select 1` round trips per second (PG one at a
 // time with node-postgres, PG pipelined over a raw socket: one Parse, then Bind/Execute pairs and a single Sync;
 // /exec one at a time over keep-alive HTTP), and a 100,000-row result (6 columns) fetched as PG text, PG binary
-// (raw socket, so client-side parsing is not measured) and /exec JSON. Prints medians and CPU seconds of the
-// server's processes are not separated from the client's: the machine is shared, read the figures as rough.
+// (raw socket, so client-side parsing is not measured) and /exec JSON; a bulk load by COPY FROM STDIN and by
+// batched INSERT with parameters beside /imp. Prints medians (loads run once); the machine is shared, so read
+// the figures as rough.
 import pg from 'pg';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { exec, execOk, sqlUrl } from '../test/helpers/http.js';
 import { medianMs } from './lib/figures.js';
 import {
-  bindMessage, executeMessage, hasFrame, openRawPgSocket, parseMessage, passwordMessage, startupMessage, syncMessage, type RawPgSocket,
+  bindMessage, executeMessage, hasFrame, openRawPgSocket, parseMessage, passwordMessage, queryMessage, startupMessage, syncMessage, typedMessage, type RawPgSocket,
 } from '../test/helpers/pg-messages.js';
+import { importCsv } from '../test/helpers/upload.js';
 
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 const roundTrips = Number(process.env['BENCH_PG_ROUND_TRIPS'] ?? 2000);
@@ -107,12 +109,59 @@ async function resultFigures(server: TestServer): Promise<Row[]> {
   ];
 }
 
+const loadRows = Number(process.env['BENCH_PG_LOAD_ROWS'] ?? 1_000_000);
+const insertRows = Number(process.env['BENCH_PG_INSERT_ROWS'] ?? 20_000);
+
+function csvRows(count: number): string {
+  const lines: string[] = [];
+  const start = Date.UTC(2024, 0, 1);
+  for (let k = 0; k < count; k++) lines.push(`${new Date(start + k * 100).toISOString()},s${k % 100},${(k % 1000) / 10},${k}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function copyDataMessages(csv: Buffer): Buffer[] {
+  const messages: Buffer[] = [];
+  for (let offset = 0; offset < csv.length; offset += 65536) messages.push(typedMessage('d', csv.subarray(offset, offset + 65536)));
+  return messages;
+}
+
+/** Bulk load: COPY FROM STDIN (CSV) and batched INSERT with parameters over PG, beside /imp with the same CSV. */
+async function loadFigures(server: TestServer): Promise<Row[]> {
+  const schema = '(ts timestamp, sym symbol, price double, qty long) timestamp(ts) partition by day';
+  for (const name of ['imp_t', 'copy_t', 'ins_t']) await execOk(server.baseUrl, `create table ${name} ${schema}`);
+  const csv = csvRows(loadRows);
+  const started = process.hrtime.bigint();
+  const imported = await importCsv(server.baseUrl, { name: 'imp_t', timestamp: 'ts', partitionBy: 'DAY', fmt: 'json' }, [{ name: 'data', filename: 'load.csv', content: `ts,sym,price,qty\n${csv}` }]);
+  if (imported.status !== 200) throw new Error(imported.text.slice(0, 300));
+  const impMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const raw = await rawSession(server);
+  const copyStarted = process.hrtime.bigint();
+  await raw.exchange(Buffer.concat([queryMessage('copy copy_t from stdin with (format csv)'), ...copyDataMessages(Buffer.from(csv)), typedMessage('c', Buffer.alloc(0))]));
+  const copyMs = Number(process.hrtime.bigint() - copyStarted) / 1e6;
+  const [copied] = (await execOk(server.baseUrl, 'select count(*) from copy_t'))['dataset'] as number[][];
+  if (copied?.[0] !== loadRows) throw new Error(`COPY loaded ${copied?.[0]} rows, expected ${loadRows}`);
+  await raw.exchange(Buffer.concat([parseMessage('ins', 'insert into ins_t values ($1, $2, $3, $4)'), syncMessage()]));
+  const lines = csvRows(insertRows).trimEnd().split('\n').map((line) => line.split(','));
+  const insertStarted = process.hrtime.bigint();
+  for (let first = 0; first < lines.length; first += 1000) {
+    const batch = lines.slice(first, first + 1000).map((fields) => Buffer.concat([bindMessage('', 'ins', fields.map((field) => Buffer.from(field))), executeMessage('')]));
+    await raw.exchange(Buffer.concat([...batch, syncMessage()]));
+  }
+  const insertMs = Number(process.hrtime.bigint() - insertStarted) / 1e6;
+  raw.close();
+  const rate = (rows: number, ms: number): number => rows / (ms / 1000);
+  return [
+    { name: `load ${loadRows} rows: COPY FROM STDIN (CSV) vs /imp, rows/s`, pg: rate(loadRows, copyMs).toFixed(0), exec: rate(loadRows, impMs).toFixed(0), ratio: (impMs / copyMs).toFixed(2) },
+    { name: `load ${insertRows} rows: INSERT with parameters, 1000 per Sync, vs /imp, rows/s`, pg: rate(insertRows, insertMs).toFixed(0), exec: rate(loadRows, impMs).toFixed(0), ratio: (rate(insertRows, insertMs) / rate(loadRows, impMs)).toFixed(2) },
+  ];
+}
+
 async function main(): Promise<void> {
   // Cleartext passwords, so the raw-socket client logs in without SCRAM.
   const server = await startServer({ workers: 2, env: { SVC_PG_AUTH_METHOD: 'cleartext' } });
   try {
-    const rows = [...await roundTripFigures(server), ...await resultFigures(server)];
-    const lines = ['\nPostgreSQL wire protocol beside /exec (medians; shared machine, rough figures)', '| measure | PG | /exec | ratio PG/exec |', '|---|---:|---:|---:|'];
+    const rows = [...await roundTripFigures(server), ...await resultFigures(server), ...await loadFigures(server)];
+    const lines = ['\nPostgreSQL wire protocol beside /exec and /imp (medians, loads once; shared machine, rough figures)', '| measure | PG | /exec or /imp | ratio PG/HTTP |', '|---|---:|---:|---:|'];
     for (const row of rows) lines.push(`| ${row.name} | ${row.pg} | ${row.exec} | ${row.ratio} |`);
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

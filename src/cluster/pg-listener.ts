@@ -14,6 +14,7 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 export interface PgListenerParts {
   readonly catalog: Catalog;
   readonly writer: WriterClient;
+  readonly dbDir: string;
   /** A CancelRequest for a connection this process does not hold (another worker may). */
   readonly onForeignCancel?: (processId: number, secretKey: number) => void;
 }
@@ -68,6 +69,7 @@ export async function startPgListener(config: ServerConfig, parts: PgListenerPar
       idleTimeoutMs: config.pgIdleTimeoutMs,
       handshakeTimeoutMs: config.pgHandshakeTimeoutMs,
       cancels,
+      copy: { dbDir: parts.dbDir, analysisMaxLines: config.importAnalysisLinesMax },
       ...(parts.onForeignCancel === undefined ? {} : { onForeignCancel: parts.onForeignCancel }),
     },
   });

@@ -123,7 +123,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   }
   if (pool === undefined) {
     localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
-    localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs) });
+    localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
   }
   const admin = await startAdmin(config, metrics, metricsRequests, () => pool, () => stopping);
   logListening(config, admin?.port, localTcp?.port, localPg?.server.port);

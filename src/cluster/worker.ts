@@ -44,7 +44,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   // The IPC handler is installed before listening: a shutdown that arrives during start-up must not be lost.
   const starting = startHttpServer(config, handler);
   const startingTcp = startIlpTcpListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db') });
-  const startingPg = startPgListener(config, { catalog, writer, onForeignCancel: (processId, secretKey) => send({ type: 'svc:pg-cancel', processId, secretKey }) });
+  const startingPg = startPgListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), onForeignCancel: (processId, secretKey) => send({ type: 'svc:pg-cancel', processId, secretKey }) });
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;

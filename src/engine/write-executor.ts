@@ -92,6 +92,8 @@ function executeStatement(engine: Engine, statement: Statement, options: WriteOp
       if (writer === undefined) throw sqlSemanticError(`table does not exist [table=${statement.table.name}]`, statement.table.position);
       return { kind: 'update', rows: executeUpdate(statement, engine, writer, now, options.timeoutMs) };
     }
+    case 'copy':
+      throw sqlSemanticError('COPY FROM STDIN is served by the PostgreSQL wire protocol only; over HTTP, use /imp', statement.position);
     default:
       throw sqlSemanticError('statement is not a write', statement.position);
   }

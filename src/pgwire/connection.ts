@@ -6,10 +6,10 @@
 import type { Socket } from 'node:net';
 import type { Catalog } from '../sql/compiler.js';
 import type { WriterClient } from '../engine/writer-client.js';
-import { SqlError, SvcError } from '../core/errors.js';
+import { SqlError } from '../core/errors.js';
 import { pgQueryChannel, type QueryOutcome } from '../core/diagnostics.js';
 import { getLogger } from '../log/logger.js';
-import { MessageReader, protocolError, type FrontendMessage } from './message-reader.js';
+import { MessageReader, parseMessageText, printableType, protocolError, type FrontendMessage } from './message-reader.js';
 import { MessageWriter, type ErrorFields } from './message-writer.js';
 import { parameterStatuses, parseStartupPacket, statementTimeoutOf } from './startup.js';
 import { PasswordAuthentication, type AuthMethod, type PgUser } from './authentication.js';
@@ -17,7 +17,9 @@ import { ExtendedQuery } from './extended-query.js';
 import { runSimpleQuery } from './simple-query.js';
 import { StatementFailure } from './statement-failure.js';
 import type { PgSession, Portal } from './portal.js';
-import { errorFieldsOf } from './sql-state.js';
+import { errorFieldsOf, isProtocolError, outcomeOf } from './sql-state.js';
+import { CopyIn } from './copy-in.js';
+import { BodyReader } from './body-reader.js';
 import type { BackendKey, CancelRegistry } from './cancel-registry.js';
 
 const log = getLogger('pg');
@@ -37,6 +39,8 @@ export interface PgConnectionSettings {
   readonly idleTimeoutMs: number;
   readonly handshakeTimeoutMs: number;
   readonly cancels: CancelRegistry;
+  /** Where COPY FROM STDIN stages its rows (the db directory) and how many lines the import analyses. */
+  readonly copy: { readonly dbDir: string; readonly analysisMaxLines: number };
   /** Called with a CancelRequest whose key is not registered here (another worker may own it). */
   readonly onForeignCancel?: (processId: number, secretKey: number) => void;
 }
@@ -62,6 +66,9 @@ export class PgConnection {
   private session: PgSession | undefined;
   private extended: ExtendedQuery | undefined;
   private simplePortal: Portal | undefined;
+  /** The COPY FROM STDIN a statement just started, and the one taking CopyData (with how it was started). */
+  private startedCopy: CopyIn | undefined;
+  private copy: { readonly copyIn: CopyIn; readonly origin: 'simple' | 'extended' } | undefined;
   private readonly handshakeTimer: NodeJS.Timeout;
   private resolveClosed: () => void = () => undefined;
 
@@ -83,6 +90,8 @@ export class PgConnection {
     clearTimeout(this.handshakeTimer);
     this.cancelRunning('connection closed');
     this.extended?.closeAllPortals();
+    this.copy?.copyIn.abort();
+    this.startedCopy?.abort();
     if (this.key !== undefined) this.settings.cancels.release(this.key.processId);
     this.socket.destroy();
     this.resolveClosed();
@@ -180,6 +189,16 @@ export class PgConnection {
       readOnly: this.settings.readOnly,
       statementTimeoutMs,
       onTransaction: (keyword) => { this.transaction = keyword === 'BEGIN' || keyword === 'START' ? 'T' : 'I'; },
+      beginCopy: (statement) => {
+        const copyIn = new CopyIn(statement, { catalog: this.settings.catalog, writer: this.settings.writer, ...this.settings.copy });
+        this.startedCopy = copyIn;
+        // CopyInResponse: text format overall and per column.
+        this.out.begin('G');
+        this.out.int8(0);
+        this.out.int16(copyIn.columnCount);
+        for (let k = 0; k < copyIn.columnCount; k++) this.out.int16(0);
+        this.out.end();
+      },
       flush: () => this.flush(),
     };
   }
@@ -211,18 +230,24 @@ export class PgConnection {
       this.shutdown();
       return;
     }
+    if (this.copy !== undefined) {
+      await this.copyMessage(this.copy, message);
+      return;
+    }
     switch (message.type) {
       case 'Q': await this.simpleQuery(message.body); return;
       case 'S': this.sync(); return;
       case 'H': await this.flush(); return;
       case 'P': case 'B': case 'D': case 'E': case 'C': await this.extendedMessage(message); return;
-      default: throw protocolError(`unsupported message type '${printable(message.type)}'`);
+      // CopyData/CopyDone/CopyFail after a COPY failed: the client may still be sending; PostgreSQL ignores them.
+      case 'd': case 'c': case 'f': return;
+      default: throw protocolError(`unsupported message type '${printableType(message.type)}'`);
     }
   }
 
   private authenticate(message: FrontendMessage): void {
     const auth = this.auth;
-    if (message.type !== 'p' || auth === undefined) throw protocolError(`expected a password message, got '${printable(message.type)}'`);
+    if (message.type !== 'p' || auth === undefined) throw protocolError(`expected a password message, got '${printableType(message.type)}'`);
     const step = auth.onPasswordMessage(message.body, this.out);
     if (step.kind === 'continue') return;
     if (step.kind === 'failed') {
@@ -247,7 +272,11 @@ export class PgConnection {
     if (session === undefined) throw protocolError('query before start-up');
     let outcome: QueryOutcome = 'ok';
     try {
-      await runSimpleQuery(body, this.out, session, (portal) => { this.simplePortal = portal; });
+      const ended = await runSimpleQuery(body, this.out, session, (portal) => { this.simplePortal = portal; });
+      if (ended === 'copy') {
+        this.enterCopy('simple');
+        return;
+      }
     } catch (error) {
       if (!(error instanceof StatementFailure)) throw error;
       if (isProtocolError(error.error)) throw error.error;
@@ -271,18 +300,58 @@ export class PgConnection {
         case 'D': extended.describe(message.body, this.out); return;
         case 'C': extended.close(message.body, this.out); return;
         default:
-          await extended.execute(message.body, this.out);
-          pgQueryChannel.publish({ outcome: 'ok' });
+          if (await extended.execute(message.body, this.out) === 'copy') this.enterCopy('extended');
+          else pgQueryChannel.publish({ outcome: 'ok' });
       }
     } catch (thrown) {
       const error = thrown instanceof StatementFailure ? thrown.error : thrown;
       if (isProtocolError(error)) throw error;
       if (message.type === 'E') pgQueryChannel.publish({ outcome: outcomeOf(error) });
-      const text = thrown instanceof StatementFailure ? thrown.queryText : message.type === 'P' ? parseText(message.body) : '';
+      const text = thrown instanceof StatementFailure ? thrown.queryText : message.type === 'P' ? parseMessageText(message.body) : '';
       this.out.errorResponse(errorFieldsOf(error, text));
       this.skipUntilSync = true;
       if (this.transaction === 'T') this.transaction = 'E';
     }
+  }
+
+  private enterCopy(origin: 'simple' | 'extended'): void {
+    const copyIn = this.startedCopy;
+    if (copyIn === undefined) throw protocolError('COPY started without its state');
+    this.startedCopy = undefined;
+    this.copy = { copyIn, origin };
+  }
+
+  /**
+   * Copy-in mode: CopyData feeds the import, CopyDone commits it, CopyFail abandons it; Flush and Sync are
+   * ignored meanwhile (PostgreSQL's rule), anything else is a protocol violation.
+   */
+  private async copyMessage(copy: { readonly copyIn: CopyIn; readonly origin: 'simple' | 'extended' }, message: FrontendMessage): Promise<void> {
+    if (message.type === 'H' || message.type === 'S') return;
+    if (message.type !== 'd' && message.type !== 'c' && message.type !== 'f') {
+      throw protocolError(`unexpected message type '${printableType(message.type)}' during COPY FROM STDIN`);
+    }
+    let outcome: QueryOutcome = 'ok';
+    try {
+      if (message.type === 'd') {
+        await copy.copyIn.push(message.body);
+        return;
+      }
+      this.copy = undefined;
+      if (message.type === 'f') {
+        copy.copyIn.abort();
+        throw new SqlError(`COPY from stdin failed: ${new BodyReader(message.body).cstring().slice(0, 256)}`, 0, 'SVC_SQL_CANCELLED');
+      }
+      this.out.commandComplete(`COPY ${await copy.copyIn.finish()}`);
+    } catch (error) {
+      this.copy = undefined;
+      copy.copyIn.abort();
+      outcome = outcomeOf(error);
+      this.out.errorResponse(errorFieldsOf(error));
+      if (copy.origin === 'extended') this.skipUntilSync = true;
+    }
+    pgQueryChannel.publish({ outcome });
+    if (copy.origin === 'simple') this.out.readyForQuery(this.transaction);
+    await this.flush();
   }
 
   private sync(): void {
@@ -322,26 +391,4 @@ export class PgConnection {
       this.socket.on('close', done);
     });
   }
-}
-
-function isProtocolError(error: unknown): boolean {
-  return error instanceof SvcError && error.code === 'SVC_PG_PROTOCOL';
-}
-
-function outcomeOf(error: unknown): QueryOutcome {
-  if (error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT') return 'timeout';
-  if (error instanceof SqlError && error.code === 'SVC_SQL_CANCELLED') return 'cancelled';
-  return 'error';
-}
-
-/** The query text of a Parse message (for the error position), '' when it cannot be read. */
-function parseText(body: Buffer): string {
-  const nameEnd = body.indexOf(0);
-  const textEnd = nameEnd < 0 ? -1 : body.indexOf(0, nameEnd + 1);
-  return textEnd < 0 ? '' : body.toString('utf8', nameEnd + 1, textEnd);
-}
-
-function printable(type: string): string {
-  const code = type.charCodeAt(0);
-  return code >= 32 && code < 127 ? type : `0x${code.toString(16)}`;
 }

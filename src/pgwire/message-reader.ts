@@ -85,3 +85,16 @@ export class MessageReader {
     return Buffer.from(taken);
   }
 }
+
+/** The query text of a Parse message (for an error's position), '' when it cannot be read. */
+export function parseMessageText(body: Buffer): string {
+  const nameEnd = body.indexOf(0);
+  const textEnd = nameEnd < 0 ? -1 : body.indexOf(0, nameEnd + 1);
+  return textEnd < 0 ? '' : body.toString('utf8', nameEnd + 1, textEnd);
+}
+
+/** A message type byte as text for error messages (hex when not printable). */
+export function printableType(type: string): string {
+  const code = type.charCodeAt(0);
+  return code >= 32 && code < 127 ? type : `0x${code.toString(16)}`;
+}

@@ -2,7 +2,7 @@
 // (PortalSuspended between them, the cursor kept open). Queries stream DataRows batch by batch, yielding to the
 // event loop between batches so other connections and CancelRequests are served; writes go to the primary
 // through the WriterClient, the same path /exec takes. The portal owns its cursor: close() releases it.
-import type { Catalog, CompiledStatement, Cursor, ExecContext, OutputColumn, ParameterValue, ColumnBatch } from '../sql/compiler.js';
+import type { Catalog, CompiledStatement, CopyStatement, Cursor, ExecContext, OutputColumn, ParameterValue, ColumnBatch, Statement } from '../sql/compiler.js';
 import { compileStatement, createExecContext, createRuntime } from '../sql/compiler.js';
 import type { WriteResult, WriterClient } from '../engine/writer-client.js';
 import { SqlError } from '../core/errors.js';
@@ -19,6 +19,8 @@ export interface PgSession {
   readonly statementTimeoutMs: number;
   /** Called for BEGIN/COMMIT/ROLLBACK (and their synonyms): the connection tracks the transaction status. */
   onTransaction(keyword: string): void;
+  /** Starts COPY FROM STDIN: the connection answers CopyInResponse and takes the CopyData messages that follow. */
+  beginCopy(statement: CopyStatement): void;
   /** Writes the buffered output to the socket, waiting while the socket is backed up. */
   flush(): Promise<void>;
 }
@@ -35,7 +37,8 @@ export interface RunControl {
   reason?: string;
 }
 
-export type ExecuteOutcome = 'complete' | 'suspended';
+/** `copy`: a COPY FROM STDIN started; its completion comes with CopyDone. */
+export type ExecuteOutcome = 'complete' | 'suspended' | 'copy';
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -64,6 +67,14 @@ export function writeTag(compiled: Extract<CompiledStatement, { kind: 'write' }>
         case 'truncateTable': return 'TRUNCATE TABLE';
         default: return compiled.queryType;
       }
+  }
+}
+
+/** Read-only connections write nothing; service accounts are managed over HTTP only. */
+function checkWritable(statement: Statement, session: PgSession): void {
+  if (session.readOnly) throw new SqlError('Write permission denied', 0, 'SVC_FORBIDDEN', 403);
+  if (statement.kind === 'serviceAccount') {
+    throw new SqlError('Write permission denied: service accounts are managed over HTTP with the http.user credentials', 0, 'SVC_FORBIDDEN', 403);
   }
 }
 
@@ -100,6 +111,12 @@ export class Portal {
       out.empty('I');
       return 'complete';
     }
+    if (compiled.kind === 'write' && compiled.statement.kind === 'copy') {
+      checkWritable(compiled.statement, session);
+      this.finished = true;
+      session.beginCopy(compiled.statement);
+      return 'copy';
+    }
     if (compiled.kind === 'write') {
       out.commandComplete(await this.executeWrite(compiled, session));
       return 'complete';
@@ -118,10 +135,7 @@ export class Portal {
       session.onTransaction(statement.keyword);
       return statement.keyword === 'START' ? 'START TRANSACTION' : statement.keyword;
     }
-    if (session.readOnly) throw new SqlError('Write permission denied', 0, 'SVC_FORBIDDEN', 403);
-    if (statement.kind === 'serviceAccount') {
-      throw new SqlError('Write permission denied: service accounts are managed over HTTP with the http.user credentials', 0, 'SVC_FORBIDDEN', 403);
-    }
+    checkWritable(statement, session);
     const parameters = this.parameters.length === 0 ? undefined : this.parameters;
     const result = await session.writer.executeWrite(this.prepared.text, { timeoutMs: session.statementTimeoutMs, ...(parameters === undefined ? {} : { parameters }) });
     this.finished = true;

@@ -6,11 +6,12 @@ import type { MessageWriter } from './message-writer.js';
 import { prepareStatement } from './prepared-statement.js';
 import { columnDescriptions, Portal, type PgSession } from './portal.js';
 import { BodyReader } from './body-reader.js';
+import { SqlError } from '../core/errors.js';
 import { StatementFailure } from './statement-failure.js';
 
 
 /** Runs every statement of the Query; throws StatementFailure at the first error. `onPortal` sees the running portal (cancel). */
-export async function runSimpleQuery(body: Buffer, out: MessageWriter, session: PgSession, onPortal: (portal: Portal | undefined) => void): Promise<void> {
+export async function runSimpleQuery(body: Buffer, out: MessageWriter, session: PgSession, onPortal: (portal: Portal | undefined) => void): Promise<'done' | 'copy'> {
   const text = new BodyReader(body).cstring();
   let pieces;
   try {
@@ -20,17 +21,20 @@ export async function runSimpleQuery(body: Buffer, out: MessageWriter, session: 
   }
   if (pieces.length === 0) {
     out.empty('I');
-    return;
+    return 'done';
   }
   for (const piece of pieces) {
     let portal: Portal | undefined;
     try {
       const prepared = prepareStatement(piece.text, [], session.catalog, piece.offset);
+      if (prepared.statement?.kind === 'copy' && piece !== pieces[pieces.length - 1]) {
+        throw new SqlError('COPY FROM STDIN must be the last statement of a query', 0, 'SVC_SQL_SEMANTIC');
+      }
       portal = new Portal(prepared, [], [], session);
       const columns = portal.columns;
       if (columns !== undefined) out.rowDescription(columnDescriptions(columns, []));
       onPortal(portal);
-      await portal.execute(0, out, session);
+      if (await portal.execute(0, out, session) === 'copy') return 'copy';
     } catch (error) {
       throw new StatementFailure(error, text, piece.offset);
     } finally {
@@ -38,4 +42,5 @@ export async function runSimpleQuery(body: Buffer, out: MessageWriter, session: 
       portal?.close();
     }
   }
+  return 'done';
 }

@@ -1,7 +1,7 @@
 // Maps svc errors to PostgreSQL ErrorResponse fields: a SQLSTATE per error code, the message, and for SQL
 // errors the `P` field, PostgreSQL's 1-based position in characters (code points) of the whole query text.
 import { SqlError, SvcError, asLimitError, type ErrorCode } from '../core/errors.js';
-import { unhandledErrorChannel } from '../core/diagnostics.js';
+import { unhandledErrorChannel, type QueryOutcome } from '../core/diagnostics.js';
 import type { ErrorFields } from './message-writer.js';
 
 const SQL_STATE_OF: Partial<Record<ErrorCode, string>> = {
@@ -55,4 +55,15 @@ export function errorFieldsOf(thrown: unknown, queryText = '', statementOffset =
   }
   unhandledErrorChannel.publish({ source: 'pg', origin: 'local', error: error instanceof Error ? error : new Error(String(error)) });
   return { severity: 'ERROR', sqlState: 'XX000', message: error instanceof Error ? error.message : String(error) };
+}
+
+export function isProtocolError(error: unknown): boolean {
+  return error instanceof SvcError && error.code === 'SVC_PG_PROTOCOL';
+}
+
+/** The svc_pg_queries_total outcome of a failed statement. */
+export function outcomeOf(error: unknown): QueryOutcome {
+  if (error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT') return 'timeout';
+  if (error instanceof SqlError && error.code === 'SVC_SQL_CANCELLED') return 'cancelled';
+  return 'error';
 }

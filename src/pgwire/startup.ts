@@ -3,6 +3,7 @@
 // values sent after authentication, which clients check (server_version, encodings, DateStyle, integer_datetimes).
 import { BodyReader } from './body-reader.js';
 import { protocolError } from './message-reader.js';
+import { PG_SERVER_VERSION } from '../types/pg-types.js';
 
 export const PROTOCOL_3_0 = 196608;
 export const SSL_REQUEST = 80877103;
@@ -55,7 +56,7 @@ export function statementTimeoutOf(options: string | undefined): number | undefi
 export function parameterStatuses(applicationName: string): ReadonlyArray<readonly [string, string]> {
   return [
     // A PostgreSQL version string, as QuestDB sends: clients parse it to pick protocol features.
-    ['server_version', '12.3 (svc)'],
+    ['server_version', PG_SERVER_VERSION],
     ['server_encoding', 'UTF8'],
     ['client_encoding', 'UTF8'],
     ['DateStyle', 'ISO, MDY'],

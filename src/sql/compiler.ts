@@ -22,7 +22,7 @@ export type { ColumnBatch, Vector, VectorData } from './exec/batch.js';
 export type { QueryFactory, Cursor, ExecContext, Cancellation } from './exec/operator.js';
 export { createExecContext, drain } from './exec/operator.js';
 export type { OutputColumn } from './bind/bound.js';
-export type { Statement, QueryExpr, ServiceAccountStatement, ParameterValue } from './syntax/ast.js';
+export type { Statement, QueryExpr, ServiceAccountStatement, ParameterValue, CopyStatement } from './syntax/ast.js';
 export { fillParameters, parameterCountOf } from './bind/bind-parameters.js';
 export { inferParameterTypes } from './bind/infer-parameter-types.js';
 export type { ParameterType } from './bind/infer-parameter-types.js';
@@ -43,6 +43,7 @@ export function queryTypeOf(statement: Statement): string {
     case 'alterTable': return 'ALTER TABLE';
     case 'insert': return 'INSERT';
     case 'update': return 'UPDATE';
+    case 'copy': return 'COPY';
     case 'noop': return statement.keyword;
     case 'serviceAccount': return statement.action === 'create' ? 'CREATE SERVICE ACCOUNT' : statement.action === 'drop' ? 'DROP SERVICE ACCOUNT' : 'ALTER SERVICE ACCOUNT';
     default: return 'SELECT';
@@ -81,6 +82,10 @@ export function compileStatement(statement: Statement, catalog: Catalog): Compil
       if (inner.kind === 'write') throw sqlSemanticError('EXPLAIN supports queries only', statement.position);
       return { kind: 'explain', factory: explainFactory(inner.factory), statement };
     }
+    case 'copy':
+      // The rows of COPY FROM STDIN arrive as protocol messages: only the PostgreSQL endpoint can run it.
+      checkWriteTargets(statement, catalog);
+      return { kind: 'write', statement, queryType: 'COPY' };
     case 'noop':
       // VACUUM TABLE / REINDEX TABLE do nothing here, but QuestDB still refuses them on a missing table.
       checkWriteTargets(statement, catalog);

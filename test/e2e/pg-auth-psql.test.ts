@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { openRawPgSocket } from '../helpers/pg-messages.js';
 
 let scramServer: TestServer;
 let md5Server: TestServer;
@@ -47,7 +48,7 @@ function logText(server: TestServer): string {
 test.before(async () => {
   [scramServer, md5Server, cleartextServer] = await Promise.all([
     startServer({ workers: 1, env: { SVC_PG_READONLY_USER_ENABLED: 'true', SVC_PG_NET_CONNECTION_LIMIT: '3' } }),
-    startServer({ workers: 1, env: { SVC_PG_AUTH_METHOD: 'md5' } }),
+    startServer({ workers: 1, env: { SVC_PG_AUTH_METHOD: 'md5', SVC_PG_NET_HANDSHAKE_TIMEOUT: '500ms', SVC_PG_NET_IDLE_TIMEOUT: '1000ms' } }),
     startServer({ workers: 1, env: { SVC_PG_AUTH_METHOD: 'cleartext' } }),
   ]);
 });
@@ -129,6 +130,20 @@ test.serial('past pg.net.connection.limit a connection is refused with SQLSTATE 
   }
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.is((await pgQuery(scramServer, 'select 1 x')).rows[0].x, 1);
+});
+
+test.serial('handshake and idle timeouts close silent connections', async (t) => {
+  const silent = await openRawPgSocket(md5Server.pgPort);
+  const handshake = await silent.until(() => false, 5000);
+  t.true(handshake.closed, 'a connection that never logs in is closed after pg.net.handshake.timeout');
+  const idle = new pg.Client({ host: '127.0.0.1', port: md5Server.pgPort, user: 'admin', password: 'quest' });
+  const ended = new Promise<void>((resolve) => idle.on('end', () => resolve()));
+  idle.on('error', () => undefined);
+  await idle.connect();
+  t.is((await idle.query('select 1 x')).rows[0].x, 1);
+  const started = Date.now();
+  await ended;
+  t.true(Date.now() - started >= 800, 'closed after pg.net.idle.timeout of silence');
 });
 
 test.serial('TLS after SSLRequest with pg.tls.cert.path/pg.tls.key.path: psql sslmode=require and node-postgres ssl', async (t) => {

@@ -6,6 +6,7 @@ import type { BoundExpr, OutputColumn } from './bound.js';
 import type { QueryFactory } from '../exec/operator.js';
 import type { BindContext } from './bind-expression.js';
 import { bindExpression, bindLiteral } from './bind-expression.js';
+import { bindParameter } from './bind-parameters.js';
 import type { BoundSource, SourceEnv } from './bind-source.js';
 import { bindSource } from './bind-source.js';
 import { OutputNames, defaultColumnName } from './output-names.js';
@@ -83,9 +84,11 @@ function rowsKeptByLimit(query: SelectQuery): number | undefined {
 function limitValue(expr: Expr): number {
   const negative = expr.kind === 'unary' && expr.op === '-';
   const inner = negative ? (expr as Extract<Expr, { kind: 'unary' }>).operand : expr;
-  if (inner.kind !== 'literal') throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
-  if (inner.literalType === 'NULL') throw sqlSemanticError('invalid type: NULL', inner.position);
-  const value = Number(bindLiteral(inner).value);
+  if (inner.kind !== 'literal' && inner.kind !== 'parameter') throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
+  // `LIMIT $1` takes its bind value as the constant.
+  const constant = inner.kind === 'parameter' ? bindParameter(inner) : bindLiteral(inner);
+  if (constant.type === 'NULL') throw sqlSemanticError('invalid type: NULL', inner.position);
+  const value = Number(constant.value);
   // A fraction (`limit 1e-320`, `limit 1.5`) would become a fractional row count downstream.
   if (!Number.isInteger(value)) throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
   return negative ? -value : value;

@@ -16,7 +16,7 @@ export function checkWriteTargets(statement: Statement, catalog: Catalog): void 
 /** Tables that must already exist for the statement to make sense, in text order. */
 function checkWriteTargetsNames(statement: Statement): readonly Name[] {
   switch (statement.kind) {
-    case 'alterTable': case 'insert': case 'update': return [statement.table];
+    case 'alterTable': case 'insert': case 'update': case 'copy': return [statement.table];
     case 'renameTable': return [statement.from];
     case 'dropTable': return statement.ifExists || statement.all ? [] : statement.tables;
     case 'truncateTable': return statement.ifExists ? [] : statement.tables;

@@ -502,7 +502,23 @@ export interface ServiceAccountStatement {
   readonly token?: { readonly text: string; readonly position: number };
 }
 
+/**
+ * `COPY t FROM STDIN [WITH] (FORMAT csv, HEADER, DELIMITER ',', NULL '')` or the older `WITH CSV HEADER` form:
+ * a bulk load whose rows follow as CopyData messages (PostgreSQL wire protocol only).
+ */
+export interface CopyStatement {
+  readonly kind: 'copy';
+  readonly position: number;
+  readonly table: Name;
+  readonly format: 'text' | 'csv';
+  readonly header: boolean;
+  /** One character; default tab (text) or comma (csv). */
+  readonly delimiter?: string;
+  /** The text that stands for NULL; default `\N` (text) or an empty unquoted field (csv). */
+  readonly nullText?: string;
+}
+
 export type Statement =
   | QueryStatement | CreateTableStatement | DropTableStatement | TruncateTableStatement | RenameTableStatement
   | InsertStatement | UpdateStatement | AlterTableStatement | ShowStatement | ExplainStatement | NoOpStatement
-  | ServiceAccountStatement;
+  | ServiceAccountStatement | CopyStatement;

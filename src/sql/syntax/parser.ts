@@ -16,6 +16,7 @@ import { parseAlterTable } from './parse-alter-table.js';
 import { parseDropTable, parseRenameTable, parseTruncateTable } from './parse-ddl.js';
 import { parseInsert, parseUpdate } from './parse-dml.js';
 import { NO_OP_WORDS, parseNoOp, parseShow } from './parse-utility.js';
+import { parseCopy } from './parse-copy.js';
 import { isServiceAccountStatement, parseServiceAccount } from './parse-service-account.js';
 
 /** True when the text holds nothing but whitespace and comments. */
@@ -34,7 +35,7 @@ export function parseStatement(text: string): Statement {
 }
 
 /** SQL statements QuestDB does not have; rejected at their first word rather than read as a table name. */
-const UNSUPPORTED_WORDS = new Set(['delete', 'merge', 'grant', 'revoke', 'call', 'copy', 'declare', 'prepare', 'execute', 'deallocate', 'refresh', 'compile']);
+const UNSUPPORTED_WORDS = new Set(['delete', 'merge', 'grant', 'revoke', 'call', 'declare', 'prepare', 'execute', 'deallocate', 'refresh', 'compile']);
 
 function parseStatementBody(c: ParseCursor, allowExplain: boolean): Statement {
   const first = c.peek();
@@ -68,6 +69,9 @@ function parseStatementBody(c: ParseCursor, allowExplain: boolean): Statement {
     case 'show':
       c.next();
       return parseShow(c, first);
+    case 'copy':
+      c.next();
+      return parseCopy(c, first);
     case 'explain':
       if (!allowExplain) throw c.error("'create', 'format', 'insert', 'update', 'select' or 'with' expected");
       return parseExplain(c, first);

@@ -70,6 +70,15 @@ test.serial('psql: queries, several statements in one -c, and DDL/INSERT tags', 
   t.is(tags.stdout, 'INSERT 0 1\nUPDATE 1\nBEGIN\nCOMMIT\n');
 });
 
+test.serial('psql: \\dt lists the tables and \\d <table> describes one, through the pg_catalog relations', (t) => {
+  const listed = psql(scramServer, ['-c', '\\dt']);
+  t.is(listed.status, 0, listed.stderr);
+  t.true(listed.stdout.split('\n').includes('public|p|table|admin'), listed.stdout);
+  const described = psql(scramServer, ['-c', '\\d p']);
+  t.is(described.status, 0, described.stderr);
+  t.deepEqual(described.stdout.trim().split('\n'), ['ts|timestamp without time zone||not null|', 'v|bigint|||', 's|character varying|||']);
+});
+
 test.serial('psql: an error shows its message and points at its position', (t) => {
   const run = psql(scramServer, ['-c', 'select v, nope from p']);
   t.is(run.status, 1);

@@ -1,7 +1,7 @@
 // porsager `postgres` (postgres.js 3, unchanged) against a real server: named prepared statements reused across
 // executions, Describe of a statement (parameter and column types), tagged-template parameters, a transaction
-// block, a batched insert. postgres.js reads pg_type at connect unless fetch_types is false; the pg_catalog
-// tables belong to another change, so these tests connect with fetch_types: false.
+// block, a batched insert. postgres.js reads pg_type (its array types) at connect with its default settings,
+// which the pg_catalog relations answer.
 import test from 'ava';
 import postgres from 'postgres';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -11,7 +11,7 @@ let sql: postgres.Sql;
 
 test.before(async () => {
   server = await startServer();
-  sql = postgres({ host: '127.0.0.1', port: server.pgPort, user: 'admin', password: 'quest', database: 'qdb', fetch_types: false, max: 2, prepare: true });
+  sql = postgres({ host: '127.0.0.1', port: server.pgPort, user: 'admin', password: 'quest', database: 'qdb', max: 2, prepare: true });
   await sql`create table readings (ts timestamp, sensor symbol, v double) timestamp(ts) partition by day`;
   await sql`insert into readings select timestamp_sequence('2024-01-01', 1000000L), rnd_symbol('s1', 's2'), x from long_sequence(1000)`;
 });

@@ -193,7 +193,7 @@ test('the generated source reads every constant into a local before the row loop
     'const k0 = +K[0];',
     'const k1 = K[1];',
     'let k = 0;',
-    'for (let i = 0; i < n; i++) { if (((v0[i] > k0) && (v2[i] === k1))) sel[k++] = i; }',
+    'for (let i = 0; i < n; i++) { sel[k] = i; k += (((v0[i] > k0) && (v2[i] === k1))) ? 1 : 0; }',
     'return k;',
   ].join('\n'));
   t.is(compileProjection([bind("coalesce(i, 7) + cast(s as int)")]).source, [

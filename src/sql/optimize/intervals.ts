@@ -153,7 +153,9 @@ export function complementIntervals(a: readonly TimestampInterval[]): TimestampI
     next = range.hi + 1;
   }
   if (next !== Infinity) out.push({ lo: next, hi: Infinity });
-  return out;
+  // Beyond 2^53 µs (the year 2255) `lo - 1` and `hi + 1` round back to the bound itself, so the gaps can
+  // overlap their neighbours (`ts NOT IN 9223372036854775807`); merging keeps the set sorted and disjoint.
+  return unionIntervals(out, []);
 }
 
 function assertNormalized(intervals: readonly TimestampInterval[]): void {

@@ -87,3 +87,16 @@ test('UUID by a schema sent as a file part, quoted and non-ASCII text, a table w
   t.like(again.json, { status: 'OK', rowsImported: 3 });
   t.deepEqual(await rows(server.baseUrl, 'select count(*), count(id) from imp_uuid'), [[6, 2]], 'an appended file converts to the table types');
 });
+
+test('parts after the data part are drained: a second data part is not imported a second time', async (t) => {
+  const response = await importCsv(server.baseUrl, { name: 'imp_two_parts', fmt: 'json' }, [
+    { name: 'data', filename: 'a.csv', content: 'id,v\n1,a\n2,b\n' },
+    { name: 'data', filename: 'b.csv', content: 'id,v\n3,c\n' },
+    { name: 'other', filename: 'c.csv', content: 'id,v\n4,d\n' },
+  ]);
+  t.is(response.status, 200, response.text);
+  t.is((response.json as ImportReport).rowsImported, 2);
+  t.deepEqual(await rows(server.baseUrl, 'select id, v from imp_two_parts order by id'), [[1, 'a'], [2, 'b']]);
+  // The connection answers the next request: the drained parts did not leave the body half read.
+  t.is((await importText({ name: 'imp_two_parts' }, 'id,v\n5,e\n')).rowsImported, 1);
+});

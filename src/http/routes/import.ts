@@ -1,6 +1,8 @@
 // POST /imp: streams a multipart upload (busboy) through an ImportSession into a staging segment, then asks
-// the primary to commit it. Parts: optional `schema` (JSON, before `data`) and `data` (the file). A client that
-// disconnects mid-upload leaves nothing behind: the segment is deleted and the table is unchanged.
+// the primary to commit it. Parts: optional `schema` (JSON, before `data`) and `data` (the file: the first file
+// part not named `schema`); parts after it are drained. A client that disconnects mid-upload leaves nothing behind: the segment is deleted
+// and the table is unchanged. The request's state lives in an ImportStateMachine (import-state.ts): this file
+// turns busboy and stream events into its events, and carries out the effects it asks for.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import type { Catalog } from '../../sql/compiler.js';
@@ -11,14 +13,13 @@ import { parseSchemaPart, type ImportSchema } from '../../import/schema-part.js'
 import { checkImportTableName, sanitizeTableName } from '../../import/import-names.js';
 import { importReportFromSummary, renderImportFailure, renderImportReportJson, renderImportReportText } from '../../import/import-report.js';
 import { createImportStaging, type ImportStaging, type StagingLayout } from '../../import/staging.js';
-import { flag, searchParamsOf } from '../query-params.js';
+import { searchParamsOf } from '../query-params.js';
 import { ImportError, SvcError, asStorageError } from '../../core/errors.js';
 import { importRowsChannel, queryChannel } from '../../core/diagnostics.js';
 import { reportUnhandled } from '../error-response.js';
-import type { ColumnType } from '../../types/column-type.js';
-import { partitionUnitOf } from '../../types/timestamp.js';
-import type { ImportAtomicity } from '../../import/import-session.js';
 import type { ActiveImports } from '../active-imports.js';
+import { existingTable, newTableLayout, parseImportParams, type ImportParams } from './import-params.js';
+import { ImportStateMachine, type ImportEvent } from './import-state.js';
 
 export interface ImportRouteDeps {
   readonly catalog: Catalog;
@@ -32,39 +33,105 @@ export interface ImportRouteDeps {
   readonly activeImports?: ActiveImports;
 }
 
-interface ImportParams {
-  readonly name?: string;
-  readonly atomicity: ImportAtomicity;
-  readonly delimiter?: string;
-  readonly json: boolean;
-  readonly forceHeader: boolean;
-  readonly overwrite: boolean;
-  readonly create: boolean;
-  readonly skipLev: boolean;
-  readonly partitionBy: string;
-  readonly timestamp?: string;
+/** One upload: what its parts have told so far; where it stands is `machine.state`. */
+interface ImportRun {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly deps: ImportRouteDeps;
+  readonly params: ImportParams;
+  readonly started: bigint;
+  readonly machine: ImportStateMachine;
+  table: string | undefined;
+  schema: ImportSchema | undefined;
+  /** Set while a schema sent as a file part is still arriving. */
+  schemaRead: Promise<void> | undefined;
+  segment: ImportStaging | undefined;
+  session: ImportSession | undefined;
+  /** Leaves the list of uploads shutdown rolls back. */
+  deregister: () => void;
 }
 
-function parseImportParams(url: string): ImportParams {
-  const params = searchParamsOf(url);
-  const atomicity = params.get('atomicity');
-  const name = params.get('name');
-  const delimiter = params.get('delimiter');
-  const timestamp = params.get('timestamp');
-  return {
-    atomicity: atomicity === 'abort' || atomicity === 'skipRow' ? atomicity : 'skipCol',
-    json: params.get('fmt') === 'json',
-    forceHeader: flag(params, 'forceHeader'),
-    overwrite: flag(params, 'overwrite'),
-    create: params.get('create')?.toLowerCase() !== 'false',
-    skipLev: flag(params, 'skipLev'),
-    partitionBy: (params.get('partitionBy') ?? 'NONE').toUpperCase(),
-    // The name parameter is used as given, as QuestDB does; it is checked (checkImportTableName) before any
-    // file is written, so a name that would leave db/ is refused. Only a file name is cleaned.
-    ...(name === null || name === '' ? {} : { name }),
-    ...(delimiter === null || delimiter.length !== 1 ? {} : { delimiter }),
-    ...(timestamp === null || timestamp === '' ? {} : { timestamp }),
+export function handleImport(req: IncomingMessage, res: ServerResponse, deps: ImportRouteDeps): void {
+  const params = importParamsOrAnswer(req, res);
+  if (params === undefined) return;
+  const run = createImportRun(req, res, deps, params);
+  if (deps.readOnly) {
+    failImport(run, new SvcError('SVC_FORBIDDEN', 'Write permission denied', 403));
+    return;
+  }
+  run.deregister = deps.activeImports?.add((reason) => run.machine.fire({ kind: 'shutdown', reason })) ?? ((): void => undefined);
+  if (run.machine.over) return;
+  try {
+    if (run.table !== undefined) checkImportTableName(run.table);
+  } catch (error) {
+    failImport(run, error);
+    return;
+  }
+  res.on('close', () => run.machine.fire({ kind: 'client-gone' }));
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers });
+  } catch (error) {
+    failImportRequest(run, error);
+    return;
+  }
+  parser.on('field', (fieldName, value) => {
+    if (fieldName !== 'schema' || run.machine.over) return;
+    try {
+      run.schema = parseSchemaPart(value);
+    } catch (error) {
+      failImport(run, error);
+    }
+  });
+  parser.on('file', (fieldName, stream, info) => receiveImportPart(run, fieldName, stream, info.filename));
+  parser.on('error', (error) => failImportRequest(run, error));
+  parser.on('close', () => {
+    if (run.machine.state === 'receiving') failImport(run, new SvcError('SVC_IMPORT_FAILED', 'no data part in the request', 400));
+  });
+  req.pipe(parser);
+}
+
+function importParamsOrAnswer(req: IncomingMessage, res: ServerResponse): ImportParams | undefined {
+  try {
+    return parseImportParams(req.url ?? '');
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    req.resume();
+    const json = searchParamsOf(req.url ?? '').get('fmt') === 'json';
+    res.writeHead(400, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' });
+    res.end(renderImportFailure(error.message, undefined, json ? 'json' : 'tabular'));
+    return undefined;
+  }
+}
+
+function createImportRun(req: IncomingMessage, res: ServerResponse, deps: ImportRouteDeps, params: ImportParams): ImportRun {
+  const run: ImportRun = {
+    req, res, deps, params, started: process.hrtime.bigint(), table: params.name,
+    schema: undefined, schemaRead: undefined, segment: undefined, session: undefined, deregister: () => undefined,
+    machine: new ImportStateMachine({
+      discard: () => {
+        run.segment?.abort();
+        run.session?.abort();
+      },
+      answerFailure: (event) => answerImportFailure(run, event),
+      recordCancelled: () => queryChannel.publish({ endpoint: 'import', outcome: 'cancelled', durationMs: elapsedMs(run.started) }),
+      release: () => run.deregister(),
+    }),
   };
+  return run;
+}
+
+function elapsedMs(started: bigint): number {
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+function failImport(run: ImportRun, error: unknown): void {
+  run.machine.fire({ kind: 'fail', error });
+}
+
+/** A malformed multipart body (busboy's errors) is the client's mistake: 400. */
+function failImportRequest(run: ImportRun, error: unknown): void {
+  failImport(run, new SvcError('SVC_BAD_REQUEST', error instanceof Error ? error.message : 'bad multipart request', 400));
 }
 
 function send(res: ServerResponse, status: number, params: ImportParams, body: string): void {
@@ -73,190 +140,128 @@ function send(res: ServerResponse, status: number, params: ImportParams, body: s
   res.end(body);
 }
 
-interface ExistingTable {
-  readonly columns: { name: string; type: ColumnType }[];
-  readonly layout: StagingLayout;
+function answerImportFailure(run: ImportRun, event: Extract<ImportEvent, { kind: 'fail' | 'shutdown' }>): void {
+  if (event.kind === 'shutdown') run.res.shouldKeepAlive = false;
+  const thrown = event.kind === 'shutdown' ? new SvcError('SVC_IMPORT_FAILED', `${event.reason}; the import was rolled back`, 503) : event.error;
+  const error = asStorageError(thrown);
+  const message = error instanceof Error ? error.message : String(error);
+  const status = error instanceof SvcError ? error.httpStatus : 500;
+  // Storage failures and bugs are C records (and count as unhandled); user mistakes in the upload are not.
+  if (status >= 500) reportUnhandled('import', error);
+  queryChannel.publish({ endpoint: 'import', outcome: 'error', durationMs: elapsedMs(run.started) });
+  // Read-only refusal (403) and an overloaded primary (503) keep their meaning for clients; other
+  // request-level failures are QuestDB's 400, and anything else unexpected stays a 500.
+  const sentStatus = status === 403 || status === 503 ? status : status >= 500 ? 500 : 400;
+  send(run.res, sentStatus, run.params, renderImportFailure(message, run.table, run.params.json ? 'json' : 'tabular'));
+  run.req.unpipe();
+  run.req.resume();
 }
 
-function existingTable(catalog: Catalog, table: string): ExistingTable | undefined {
-  const stored = catalog.resolveName(table);
-  const meta = stored === undefined ? undefined : catalog.openSnapshot(stored)?.meta;
-  if (meta === undefined) return undefined;
-  return {
-    columns: meta.columns.map((column) => ({ name: column.name, type: column.type })),
-    layout: { partitionBy: meta.partitionBy, timestampIndex: meta.timestampIndex },
-  };
-}
-
-/**
- * The partitioning a new table will get, for splitting staged rows; a combination the commit will refuse
- * (an unknown unit, or partitions without a designated timestamp) stages as one partition.
- */
-function newTableLayout(params: ImportParams, columns: readonly { name: string }[]): StagingLayout {
-  const wanted = params.timestamp?.toLowerCase();
-  const timestampIndex = wanted === undefined ? -1 : columns.findIndex((column) => column.name.toLowerCase() === wanted);
-  const unit = partitionUnitOf(params.partitionBy);
-  const partitionBy = unit !== undefined && timestampIndex >= 0 ? unit : 'NONE';
-  return { partitionBy, timestampIndex };
-}
-
-export function handleImport(req: IncomingMessage, res: ServerResponse, deps: ImportRouteDeps): void {
-  let params: ImportParams;
-  try {
-    params = parseImportParams(req.url ?? '');
-  } catch (error) {
-    if (!(error instanceof ImportError)) throw error;
-    req.resume();
-    const json = searchParamsOf(req.url ?? '').get('fmt') === 'json';
-    res.writeHead(400, { 'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' });
-    res.end(renderImportFailure(error.message, undefined, json ? 'json' : 'tabular'));
-    return;
-  }
-  const started = process.hrtime.bigint();
-  let table = params.name;
-  let schema: ImportSchema | undefined;
-  let session: ImportSession | undefined;
-  let dataSeen = false;
-  /** Set while a schema sent as a file part is still arriving. */
-  let schemaRead: Promise<void> | undefined;
-  let segment: ImportStaging | undefined;
-  let failed = false;
-  let finished = false;
-  const fail = (thrown: unknown): void => {
-    if (failed) return;
-    const error = asStorageError(thrown);
-    failed = true;
-    segment?.abort();
-    session?.abort();
-    const message = error instanceof Error ? error.message : String(error);
-    const status = error instanceof SvcError ? error.httpStatus : 500;
-    // Storage failures and bugs are C records (and count as unhandled); user mistakes in the upload are not.
-    if (status >= 500) reportUnhandled('import', error);
-    queryChannel.publish({ endpoint: 'import', outcome: 'error', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
-    // Read-only refusal (403) and an overloaded primary (503) keep their meaning for clients; other
-    // request-level failures are QuestDB's 400, and anything else unexpected stays a 500.
-    const sentStatus = status === 403 || status === 503 ? status : status >= 500 ? 500 : 400;
-    send(res, sentStatus, params, renderImportFailure(message, table, params.json ? 'json' : 'tabular'));
-    req.unpipe();
-    req.resume();
-  };
-  if (deps.readOnly) {
-    fail(new SvcError('SVC_FORBIDDEN', 'Write permission denied', 403));
-    return;
-  }
-  // Shutdown rolls back an upload still streaming; once its commit is sent, the primary finishes it.
-  let committing = false;
-  const deregister = deps.activeImports?.add((reason) => {
-    if (committing || finished || failed) return;
-    res.shouldKeepAlive = false;
-    fail(new SvcError('SVC_IMPORT_FAILED', `${reason}; the import was rolled back`, 503));
-  }) ?? ((): void => undefined);
-  res.on('close', deregister);
-  try {
-    if (table !== undefined) checkImportTableName(table);
-  } catch (error) {
-    fail(error);
-    return;
-  }
-  res.on('close', () => {
-    if (!finished && !failed) {
-      failed = true;
-      segment?.abort();
-      session?.abort();
-      queryChannel.publish({ endpoint: 'import', outcome: 'cancelled', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
-    }
-  });
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({ headers: req.headers });
-  } catch (error) {
-    fail(new SvcError('SVC_BAD_REQUEST', error instanceof Error ? error.message : 'bad multipart request', 400));
-    return;
-  }
-  parser.on('field', (fieldName, value) => {
-    if (fieldName !== 'schema' || failed) return;
-    try {
-      schema = parseSchemaPart(value);
-    } catch (error) {
-      fail(error);
-    }
-  });
-  const badRequest = (error: unknown): void => fail(new SvcError('SVC_BAD_REQUEST', error instanceof Error ? error.message : 'bad multipart request', 400));
-  parser.on('file', (fieldName, stream, info) => {
-    // A body cut off inside a part errors the part's stream as well as the parser (busboy's "Unexpected end
-    // of form"); without a listener that error would be thrown as uncaught and take the worker down.
-    stream.on('error', badRequest);
-    if (failed || (fieldName !== 'data' && dataSeen)) {
-      stream.resume();
-      return;
-    }
-    if (fieldName === 'schema') {
-      let text = '';
-      schemaRead = new Promise((resolve) => {
-        stream.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-        const done = (): void => {
-          schemaRead = undefined;
-          resolve();
-        };
-        stream.on('end', () => { try { schema = parseSchemaPart(text); } catch (error) { fail(error); } done(); });
-        stream.on('error', done);
-      });
-      return;
-    }
-    dataSeen = true;
-    if (schemaRead === undefined) {
-      startData(stream, info.filename);
-      return;
-    }
-    // A schema sent as a file part (curl -F schema=@schema.json) may still be arriving: the data waits for it.
-    stream.pause();
-    void schemaRead.then(() => (failed ? stream.resume() : startData(stream, info.filename)));
-  });
-  const startData = (stream: NodeJS.ReadableStream, filename: string | undefined): void => {
-    table = table ?? sanitizeTableName(filename ?? 'import');
-    const existing = params.overwrite ? undefined : existingTable(deps.catalog, table);
-    const layoutOf = (columns: readonly { name: string }[]): StagingLayout => existing?.layout ?? newTableLayout(params, columns);
-    const staging = createImportStaging(deps.dbDir, layoutOf);
-    const parsePool = parsePoolOf(deps.importParseThreadCount);
-    segment = staging;
-    const current = createImportSession({
-      analysisMaxLines: deps.analysisMaxLines, forceHeader: params.forceHeader, atomicity: params.atomicity, skipLev: params.skipLev,
-      ...(parsePool === undefined ? {} : { parallel: { pool: parsePool, placer: staging.placer(() => current.columns()) } }),
-      layoutOf,
-      ...(params.delimiter === undefined ? {} : { delimiter: params.delimiter }),
-      ...(schema === undefined ? {} : { schema }),
-      ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }),
-      ...(existing === undefined ? {} : { existingColumns: existing.columns }),
-      onBatch: (batch) => staging.append(batch, current.columns()),
-    });
-    session = current;
-    stream.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      stream.pause();
-      current.push(chunk).then(() => stream.resume(), fail);
-    });
-    stream.on('end', () => {
-      if (failed) return;
-      current.finish().then(async (summary) => {
-        if (failed) return;
-        staging.finish(current.columns());
-        committing = true;
-        const result = await deps.writer.importCommit({ segmentDir: staging.dir, table: table as string, create: params.create, overwrite: params.overwrite, partitionBy: params.partitionBy, ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }) });
-        finished = true;
-        const rowsImported = result.rowsCommitted;
-        importRowsChannel.publish({ table: table as string, rowsImported, rowsRejected: summary.rowsRejected + result.rowsDropped });
-        queryChannel.publish({ endpoint: 'import', outcome: 'ok', durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
-        const report = importReportFromSummary({ ...summary, rowsImported, rowsRejected: summary.rowsRejected + result.rowsDropped }, {
-          location: table as string, partitionBy: params.partitionBy, ...(params.timestamp === undefined ? {} : { timestamp: params.timestamp }),
-        });
-        send(res, 200, params, params.json ? renderImportReportJson(report) : renderImportReportText(report));
-      }).catch(fail);
-    });
+function receiveImportPart(run: ImportRun, fieldName: string, stream: NodeJS.ReadableStream, filename: string | undefined): void {
+  // A body cut off inside a part errors the part's stream as well as the parser (busboy's "Unexpected end
+  // of form"); without a listener that error would be thrown as uncaught and take the worker down.
+  stream.on('error', (error) => failImportRequest(run, error));
+  if (run.machine.state !== 'receiving') {
     stream.resume();
-  };
-  parser.on('error', badRequest);
-  parser.on('close', () => {
-    if (!dataSeen && !failed) fail(new SvcError('SVC_IMPORT_FAILED', 'no data part in the request', 400));
+    return;
+  }
+  if (fieldName === 'schema') {
+    readSchemaFile(run, stream);
+    return;
+  }
+  const schemaRead = run.schemaRead;
+  if (schemaRead === undefined) {
+    streamImportData(run, stream, filename);
+    return;
+  }
+  // A schema sent as a file part (curl -F schema=@schema.json) may still be arriving: the data waits for it.
+  run.machine.fire({ kind: 'hold-data' });
+  stream.pause();
+  void schemaRead.then(() => (run.machine.over ? stream.resume() : streamImportData(run, stream, filename)));
+}
+
+function readSchemaFile(run: ImportRun, stream: NodeJS.ReadableStream): void {
+  let text = '';
+  run.schemaRead = new Promise((resolve) => {
+    stream.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+    const done = (): void => {
+      run.schemaRead = undefined;
+      resolve();
+    };
+    stream.on('end', () => {
+      try {
+        run.schema = parseSchemaPart(text);
+      } catch (error) {
+        failImport(run, error);
+      }
+      done();
+    });
+    stream.on('error', done);
   });
-  req.pipe(parser);
+}
+
+function streamImportData(run: ImportRun, stream: NodeJS.ReadableStream, filename: string | undefined): void {
+  if (!run.machine.fire({ kind: 'start-data' })) {
+    stream.resume();
+    return;
+  }
+  const table = run.table ?? sanitizeTableName(filename ?? 'import');
+  run.table = table;
+  const { staging, session } = openImportSession(run, table);
+  stream.on('data', (chunk: Buffer) => {
+    if (run.machine.over) return;
+    stream.pause();
+    session.push(chunk).then(() => stream.resume(), (error: unknown) => failImport(run, error));
+  });
+  stream.on('end', () => {
+    if (!run.machine.over) commitImport(run, table, staging, session).catch((error: unknown) => failImport(run, error));
+  });
+  stream.resume();
+}
+
+function openImportSession(run: ImportRun, table: string): { staging: ImportStaging; session: ImportSession } {
+  const { params, deps } = run;
+  const existing = params.overwrite ? undefined : existingTable(deps.catalog, table);
+  const layoutOf = (columns: readonly { name: string }[]): StagingLayout => existing?.layout ?? newTableLayout(params, columns);
+  const staging = createImportStaging(deps.dbDir, layoutOf);
+  const parsePool = parsePoolOf(deps.importParseThreadCount);
+  run.segment = staging;
+  const session = createImportSession({
+    analysisMaxLines: deps.analysisMaxLines, forceHeader: params.forceHeader, atomicity: params.atomicity, skipLev: params.skipLev,
+    ...(parsePool === undefined ? {} : { parallel: { pool: parsePool, placer: staging.placer(() => session.columns()) } }),
+    layoutOf,
+    ...(params.delimiter === undefined ? {} : { delimiter: params.delimiter }),
+    ...(run.schema === undefined ? {} : { schema: run.schema }),
+    ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }),
+    ...(existing === undefined ? {} : { existingColumns: existing.columns }),
+    onBatch: (batch) => staging.append(batch, session.columns()),
+  });
+  run.session = session;
+  return { staging, session };
+}
+
+async function commitImport(run: ImportRun, table: string, staging: ImportStaging, session: ImportSession): Promise<void> {
+  const summary = await session.finish();
+  if (run.machine.over) return;
+  staging.finish(session.columns());
+  run.machine.fire({ kind: 'staged' });
+  const { params } = run;
+  const result = await run.deps.writer.importCommit({
+    segmentDir: staging.dir, table, create: params.create, overwrite: params.overwrite, partitionBy: params.partitionBy,
+    ...(params.timestamp === undefined ? {} : { timestampColumn: params.timestamp }),
+  });
+  const rowsImported = result.rowsCommitted;
+  const rowsRejected = summary.rowsRejected + result.rowsDropped;
+  // The rows are in the table whether or not the client is still there to hear it.
+  importRowsChannel.publish({ table, rowsImported, rowsRejected });
+  run.machine.fire({
+    kind: 'committed',
+    answer: () => {
+      queryChannel.publish({ endpoint: 'import', outcome: 'ok', durationMs: elapsedMs(run.started) });
+      const report = importReportFromSummary({ ...summary, rowsImported, rowsRejected }, {
+        location: table, partitionBy: params.partitionBy, ...(params.timestamp === undefined ? {} : { timestamp: params.timestamp }),
+      });
+      send(run.res, 200, params, params.json ? renderImportReportJson(report) : renderImportReportText(report));
+    },
+  });
 }

@@ -11,7 +11,7 @@ function isParameterNode(node: object): node is ParameterExpr {
 }
 
 /** Visits every object of a statement tree (AST nodes are plain readonly objects and arrays). */
-function visitNodes(node: unknown, visit: (node: object) => void): void {
+export function visitNodes(node: unknown, visit: (node: object) => void): void {
   if (Array.isArray(node)) {
     for (const item of node) visitNodes(item, visit);
   } else if (node !== null && typeof node === 'object') {

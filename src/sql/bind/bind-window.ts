@@ -15,6 +15,7 @@ import type { WindowCallPlan, WindowOrderKey, WindowSpecPlan } from '../exec/win
 import { isWindowOnlyName, usesFrame, windowFunction } from './window-functions.js';
 import { resolveWindowFrame } from './window-frame-binding.js';
 import { exprText } from './expr-text.js';
+import { childrenOf } from './expression-walk.js';
 import { typeDisplayName } from '../../types/column-type.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
@@ -40,19 +41,7 @@ export function containsWindow(expr: Expr): boolean {
 
 /** The first call with OVER inside an expression (depth first), for error positions. */
 export function firstWindowCall(expr: Expr): CallExpr | undefined {
-  const children: readonly Expr[] = (() => {
-    switch (expr.kind) {
-      case 'call': return expr.args;
-      case 'unary': return [expr.operand];
-      case 'binary': return [expr.left, expr.right];
-      case 'cast': return [expr.operand];
-      case 'case': return [...(expr.subject === undefined ? [] : [expr.subject]), ...expr.whens.flatMap((w) => [w.when, w.then]), ...(expr.otherwise === undefined ? [] : [expr.otherwise])];
-      case 'in': return [expr.operand, ...(expr.list ?? [])];
-      case 'between': return [expr.operand, expr.low, expr.high];
-      case 'isNull': return [expr.operand];
-      default: return [];
-    }
-  })();
+  const children = childrenOf(expr);
   if (expr.kind === 'call' && expr.over !== undefined) return expr;
   for (const child of children) {
     const found = firstWindowCall(child);

@@ -6,7 +6,7 @@ import type { Expr, ParameterValue, Statement } from '../syntax/ast.js';
 import type { Catalog } from '../../storage/catalog.js';
 import type { ColumnType } from '../../types/column-type.js';
 import { parseColumnType } from '../../types/column-type.js';
-import { parameterCountOf } from './bind-parameters.js';
+import { parameterCountOf, visitNodes } from './bind-parameters.js';
 
 export type ParameterType = ParameterValue['type'];
 
@@ -30,19 +30,10 @@ function columnTypesOf(statement: Statement, catalog: Catalog): Map<string, Colu
     }
   };
   if (statement.kind === 'insert' || statement.kind === 'update') addTable(statement.table.name);
-  visit(statement, (node) => {
+  visitNodes(statement, (node) => {
     if ('kind' in node && node.kind === 'table' && 'name' in node && typeof node.name === 'string') addTable(node.name);
   });
   return types;
-}
-
-function visit(node: unknown, onNode: (node: object) => void): void {
-  if (Array.isArray(node)) {
-    for (const item of node) visit(item, onNode);
-  } else if (node !== null && typeof node === 'object') {
-    onNode(node);
-    for (const child of Object.values(node)) visit(child, onNode);
-  }
 }
 
 /** What a hinting expression's type is, when it can be told without binding. */
@@ -89,7 +80,7 @@ export function inferParameterTypes(statement: Statement, catalog: Catalog, decl
     if (statement.kind === 'update') {
       for (const assignment of statement.assignments) hint(assignment.value, typeOfColumnName(assignment.column.name, columns));
     }
-    visit(statement, (node) => {
+    visitNodes(statement, (node) => {
       if (!('kind' in node)) return;
       const expr = node as Expr;
       if (expr.kind === 'binary' && HINTING_OPERATORS.has(expr.op)) hintPair(expr.left, expr.right);

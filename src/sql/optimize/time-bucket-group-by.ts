@@ -9,6 +9,7 @@ import type { CallExpr, Expr, SampleByClause } from '../syntax/ast.js';
 import type { TimeUnit } from '../../types/timestamp.js';
 import { isAggregateName } from '../functions/registry.js';
 import { resolveTimeZone } from '../exec/time-zone-rules.js';
+import { childrenOf } from '../bind/expression-walk.js';
 
 /** A select-list item as the SELECT planner holds it: its expression and output name. */
 export interface BucketItem {
@@ -144,27 +145,12 @@ function timestampIn(expr: Expr, isDesignatedTimestamp: (expr: Expr) => boolean)
 
 function anyColumn(expr: Expr, test: (expr: Expr) => boolean): boolean {
   if (test(expr)) return true;
-  return childExprs(expr).some((child) => anyColumn(child, test));
-}
-
-/** Direct sub-expressions of the node kinds a key can contain; other kinds (subqueries) count as none. */
-function childExprs(expr: Expr): readonly Expr[] {
-  switch (expr.kind) {
-    case 'call': return expr.args;
-    case 'unary': return [expr.operand];
-    case 'binary': return [expr.left, expr.right];
-    case 'cast': return [expr.operand];
-    case 'case': return [...(expr.subject === undefined ? [] : [expr.subject]), ...expr.whens.flatMap((w) => [w.when, w.then]), ...(expr.otherwise === undefined ? [] : [expr.otherwise])];
-    case 'in': return [expr.operand, ...(expr.list ?? [])];
-    case 'between': return [expr.operand, expr.low, expr.high];
-    case 'isNull': return [expr.operand];
-    default: return [];
-  }
+  return childrenOf(expr).some((child) => anyColumn(child, test));
 }
 
 function containsAggregateCall(expr: Expr): boolean {
   if (expr.kind === 'call' && expr.over === undefined && isAggregateName(expr.name)) return true;
-  return childExprs(expr).some(containsAggregateCall);
+  return childrenOf(expr).some(containsAggregateCall);
 }
 
 /** Index among the select-list keys of a GROUP BY entry (position, output name, column name or same expression). */

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine.js';
 import { commitIlpGroup } from '../../../src/engine/ilp-commit.js';
-import type { IlpCommitRequest } from '../../../src/engine/writer-client.js';
-import { IlpRequest } from '../../../src/ilp/ilp-request.js';
+import { stageIlp } from '../../helpers/ilp-stage.js';
 import { realFiles } from '../../../src/core/files.js';
 
 function withEngine(run: (engine: Engine) => void): void {
@@ -21,18 +20,6 @@ function withEngine(run: (engine: Engine) => void): void {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-}
-
-/** Parses and stages one request's lines as a worker does. */
-function stage(engine: Engine, lines: string): IlpCommitRequest {
-  const ilp = new IlpRequest({
-    dbDir: engine.dbDir, catalog: engine.catalog, lineBytesMax: 1 << 20, autoCreateTables: true, autoCreateColumns: true, partitionBy: 'DAY', spillBytes: 1 << 20,
-  }, 'ns');
-  ilp.feed(Buffer.from(lines));
-  ilp.finish();
-  const staged = ilp.commitRequest();
-  if (staged === undefined) throw new Error('a request with rows stages them');
-  return staged;
 }
 
 /** The symbol text of every row of `column`, partition by partition. */
@@ -54,15 +41,15 @@ function symbolValues(engine: Engine, table: string, column: string): (string | 
 
 test('requests with and without a tag commit together into one table', (t) => {
   withEngine((engine) => {
-    const setup = commitIlpGroup(engine, [stage(engine, 'lay,host=a v=1i 1000000\n')]);
+    const setup = commitIlpGroup(engine, [stageIlp(engine, 'lay,host=a v=1i 1000000\n')]);
     t.false(setup[0] instanceof Error, String(setup[0]));
     const outcomes = commitIlpGroup(engine, [
-      stage(engine, 'lay v=2i 2000000\n'),
-      stage(engine, 'lay,host=b v=3i 3000000\n'),
-      stage(engine, 'lay,region=eu v=4i 4000000\n'),
+      stageIlp(engine, 'lay v=2i 2000000\n'),
+      stageIlp(engine, 'lay,host=b v=3i 3000000\n'),
+      stageIlp(engine, 'lay,region=eu v=4i 4000000\n'),
     ]);
     t.deepEqual(outcomes.map((outcome) => (outcome instanceof Error ? outcome.message : outcome.rowsCommitted)), [1, 1, 1]);
-    const alone = commitIlpGroup(engine, [stage(engine, 'lay v=5i 5000000\n')]);
+    const alone = commitIlpGroup(engine, [stageIlp(engine, 'lay v=5i 5000000\n')]);
     t.false(alone[0] instanceof Error, 'a group whose requests all leave the tag out');
     t.deepEqual(symbolValues(engine, 'lay', 'host'), ['a', null, 'b', null, null]);
     t.deepEqual(symbolValues(engine, 'lay', 'region'), [null, null, null, 'eu', null]);
@@ -71,7 +58,7 @@ test('requests with and without a tag commit together into one table', (t) => {
 
 test('a new table created by one request of the group and written without its tag by another', (t) => {
   withEngine((engine) => {
-    const outcomes = commitIlpGroup(engine, [stage(engine, 'fresh,host=x v=1i 1000000\n'), stage(engine, 'fresh v=2i 2000000\n')]);
+    const outcomes = commitIlpGroup(engine, [stageIlp(engine, 'fresh,host=x v=1i 1000000\n'), stageIlp(engine, 'fresh v=2i 2000000\n')]);
     t.deepEqual(outcomes.map((outcome) => (outcome instanceof Error ? outcome.message : outcome.rowsCommitted)), [1, 1]);
     t.deepEqual(symbolValues(engine, 'fresh', 'host'), ['x', null]);
   });

@@ -7,18 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine.js';
 import { commitIlpGroup } from '../../../src/engine/ilp-commit.js';
-import { IlpRequest } from '../../../src/ilp/ilp-request.js';
+import { stageIlp } from '../../helpers/ilp-stage.js';
 import { realFiles } from '../../../src/core/files.js';
 import { Catalog } from '../../../src/storage/catalog.js';
 
 function write(engine: Engine, lines: string): void {
-  const ilp = new IlpRequest({
-    dbDir: engine.dbDir, catalog: engine.catalog, lineBytesMax: 1 << 20, autoCreateTables: true, autoCreateColumns: true, partitionBy: 'DAY', spillBytes: 1 << 20,
-  }, 'ns');
-  ilp.feed(Buffer.from(lines));
-  ilp.finish();
-  const staged = ilp.commitRequest();
-  if (staged === undefined) throw new Error('a request with rows stages them');
+  const staged = stageIlp(engine, lines);
   const outcome = commitIlpGroup(engine, [staged])[0];
   if (outcome instanceof Error) throw outcome;
 }

@@ -79,7 +79,7 @@ test(`CSV fuzz: ${CASES} hostile uploads to /imp answer cleanly`, async (t) => {
           const problem = checkAnswer(response.status, text);
           if (problem !== undefined) findings.push(`${fuzzCase.label} ${JSON.stringify(fuzzCase.params)}: ${problem}`);
         } catch (error) {
-          findings.push(`${fuzzCase.label} ${JSON.stringify(fuzzCase.params)}: no answer (${error instanceof Error ? error.message : String(error)})`);
+          findings.push(`${fuzzCase.label} ${JSON.stringify(fuzzCase.params)}: no answer (${describeFailure(error)})`);
         }
       }
     };
@@ -91,7 +91,7 @@ test(`CSV fuzz: ${CASES} hostile uploads to /imp answer cleanly`, async (t) => {
         const problem = checkAnswer(response.status, await response.text());
         if (problem !== undefined) findings.push(`${upload.label}: ${problem}`);
       } catch (error) {
-        findings.push(`${upload.label}: no answer (${error instanceof Error ? error.message : String(error)})`);
+        findings.push(`${upload.label}: no answer (${describeFailure(error)})`);
       }
     }
     const seconds = (Date.now() - started) / 1000;
@@ -107,3 +107,10 @@ test(`CSV fuzz: ${CASES} hostile uploads to /imp answer cleanly`, async (t) => {
     server.cleanup();
   }
 });
+
+/** fetch's own message ("fetch failed") says nothing; its cause (reset, refused, timeout) is what to look at. */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

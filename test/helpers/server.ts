@@ -65,6 +65,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     SVC_PG_NET_BIND_TO: `127.0.0.1:${pgPort}`,
     SVC_HTTP_WORKER_COUNT: String(options.workers ?? 2),
     SVC_LOG_W_STDOUT_LEVEL: 'ERROR',
+    // Clients (undici's fetch) drop idle pooled sockets after ~4 s; with the server's 5 s default a loaded
+    // machine can let a POST go out on a socket the server is just closing, which no client retries. Tests
+    // that are about keep-alive set their own value.
+    SVC_HTTP_KEEP_ALIVE_TIMEOUT: '60s',
     ...options.env,
   };
   const child = spawn(process.execPath, [options.entryScript ?? mainScript, '-d', rootDir], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });

@@ -84,7 +84,10 @@ function portFree(port: number): Promise<boolean> {
 
 async function freePortRange(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    // Below the kernel's ephemeral range (32768 and up here): test servers take their ports from bind(0), which
+    // hands out ephemeral ports, and a private store restarted on its old ports must never find one of them
+    // there (a test's svc server and Swift on one port made /imp answer Swift's 405).
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     let free = true;
     for (let offset = 0; offset < count && free; offset++) free = await portFree(base + offset);
     if (free) return base;

@@ -41,6 +41,8 @@ export const ilpTcpKeyIdBytesMax = 1024;
 /** Backoff bounds between retries of a TCP connection's commit that the primary refused as overloaded (503). */
 export const ilpTcpCommitRetryDelayMinMs = 20;
 export const ilpTcpCommitRetryDelayMaxMs = 1000;
+/** TCP keep-alive probes (ILP and PG sockets) start after this much silence, so the OS finds peers that vanished without a FIN. */
+export const tcpKeepAliveDelayMs = 60_000;
 /** Refused TCP connections (over the connection limit) are logged at most once per this period, with a count. */
 export const ilpTcpRefusalLogIntervalMs = 10_000;
 /** How long GET /warnings reuses its readings of the open-file limit, vm.max_map_count and free disk space. */

@@ -5,12 +5,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { IlpTcpConnection, type IlpTcpConnectionSettings } from './tcp-connection.js';
 import { ilpConnectionChannel } from '../core/diagnostics.js';
-import { ilpTcpRefusalLogIntervalMs } from '../core/limits.js';
+import { ilpTcpRefusalLogIntervalMs, tcpKeepAliveDelayMs } from '../core/limits.js';
 import { getLogger } from '../log/logger.js';
 
 const log = getLogger('ilp-tcp');
-/** TCP keep-alive probes start after this much silence, so the OS finds peers that vanished without a FIN. */
-const KEEP_ALIVE_DELAY_MS = 60_000;
 
 export interface IlpTcpServerOptions {
   readonly host: string;
@@ -68,7 +66,7 @@ function accept(socket: Socket, options: IlpTcpServerOptions, connections: Set<I
     socket.destroy();
     return;
   }
-  socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
+  socket.setKeepAlive(true, tcpKeepAliveDelayMs);
   const connection = new IlpTcpConnection(socket, options.connection);
   connections.add(connection);
   ilpConnectionChannel.publish({ transport: 'tcp', delta: 1 });

@@ -93,7 +93,7 @@ function integerInRange(type: ColumnType, value: number): boolean {
 }
 
 /**
- * A timestamp as any import would read one: ISO-8601, an epoch number, or one of the declared or default
+ * A timestamp as every import reads one: ISO-8601, an epoch number, or one of the declared or default
  * formats. Generous on purpose: a data line mistaken for a header would be lost.
  */
 function parsesAsTemporal(patterns: ReadonlyArray<string>, buf: Uint8Array, s: number, e: number): boolean {

@@ -1,7 +1,7 @@
 // The manifest object's codec and key naming. A manifest is `<prefix>_manifest/<generation>-<version>.json`
 // (20 digits each): keys sort by writer generation first, so anything a superseded writer wrote after its
 // successor's first manifest sorts below it and is never read. Pure: bytes in, record out.
-import { ObjectStoreError } from './object-store-error.js';
+import { decodeStoredJson } from './object-store-error.js';
 
 export interface Manifest {
   readonly format: 'svc-manifest';
@@ -38,15 +38,7 @@ export function encodeManifest(manifest: Manifest): Buffer {
 }
 
 export function decodeManifest(bytes: Buffer, key: string, store: string): Manifest {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  const manifest = narrowManifest(parsed);
-  if (manifest === null) throw new ObjectStoreError('rejected', `manifest object is malformed [store=${store}, key=${key}]`);
-  return manifest;
+  return decodeStoredJson(bytes, narrowManifest, 'manifest', key, store);
 }
 
 function narrowManifest(value: unknown): Manifest | null {

@@ -31,3 +31,19 @@ export class WriterLeaseError extends SvcError {
     this.name = 'WriterLeaseError';
   }
 }
+
+/**
+ * Decodes a control object the layer wrote as JSON (a manifest, a writer lease): text that is not JSON, or JSON
+ * that `narrow` does not accept, is a malformed object of the store, named with its key.
+ */
+export function decodeStoredJson<T>(bytes: Buffer, narrow: (value: unknown) => T | null, what: string, key: string, store: string): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    parsed = null;
+  }
+  const value = narrow(parsed);
+  if (value === null) throw new ObjectStoreError('rejected', `${what} object is malformed [store=${store}, key=${key}]`);
+  return value;
+}

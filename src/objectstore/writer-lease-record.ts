@@ -1,7 +1,7 @@
 // The writer lease object's codec and key naming. A lease is the JSON object `<root>_writer/<generation>`
 // (20 digits, so keys sort by generation); the newest generation names the store root's writer. Pure: bytes
 // in, record out; a malformed record is an error naming the key, never a silently ignored lease.
-import { ObjectStoreError } from './object-store-error.js';
+import { decodeStoredJson } from './object-store-error.js';
 
 export interface WriterLeaseRecord {
   readonly format: 'svc-writer-lease';
@@ -37,15 +37,7 @@ export function encodeLeaseRecord(record: WriterLeaseRecord): Buffer {
 }
 
 export function decodeLeaseRecord(bytes: Buffer, key: string, store: string): WriterLeaseRecord {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  const record = narrowLeaseRecord(parsed);
-  if (record === null) throw new ObjectStoreError('rejected', `writer lease object is malformed [store=${store}, key=${key}]`);
-  return record;
+  return decodeStoredJson(bytes, narrowLeaseRecord, 'writer lease', key, store);
 }
 
 function narrowLeaseRecord(value: unknown): WriterLeaseRecord | null {

@@ -7,12 +7,11 @@ import { PgConnection, type PgConnectionSettings } from './connection.js';
 import { MessageWriter } from './message-writer.js';
 import { pgConnectionChannel } from '../core/diagnostics.js';
 import { getLogger } from '../log/logger.js';
+import { tcpKeepAliveDelayMs } from '../core/limits.js';
 import type { SecureContext } from 'node:tls';
 import { negotiateTls } from './tls-negotiation.js';
 
 const log = getLogger('pg');
-/** TCP keep-alive probes start after this much silence, so the OS finds peers that vanished without a FIN. */
-const KEEP_ALIVE_DELAY_MS = 60_000;
 
 export interface PgServerOptions {
   readonly host: string;
@@ -55,7 +54,7 @@ function accept(socket: Socket, options: PgServerOptions, connections: Set<PgCon
     log.error(`PG ${socket.remoteAddress ?? '?'}: connection refused, ${options.connectionsMax} connections are open [pg.net.connection.limit]`);
     return;
   }
-  socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
+  socket.setKeepAlive(true, tcpKeepAliveDelayMs);
   if (options.tls === undefined) {
     serve(socket, options, connections);
     return;

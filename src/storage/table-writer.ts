@@ -209,7 +209,7 @@ export class TableWriter {
     const names = new Set(this.txnValue.partitions.map((entry) => entry.name));
     assert(staged.every((partition) => partition.rowCount > 0 && !names.has(partition.name)), 'adopted partitions are new and not empty');
     const files = this.options.files;
-    const session: WriteSession = { files, durable: this.options.commitMode === 'sync' };
+    const session = this.writeSession();
     const nextTxn = this.txnValue.txn + 1;
     const created: string[] = [];
     const superseded: PartitionEntry[] = [];
@@ -298,9 +298,7 @@ export class TableWriter {
       const partitions = this.txnValue.partitions.map((entry) => {
         if (!wanted.has(entry.name) || (entry.parquetBytes !== undefined) === toParquet) return entry;
         const rows = this.readPartition(entry);
-        const dir = join(this.dir, partitionDirName({ name: entry.name, version: nextTxn }));
-        files.removeTree(dir);
-        files.mkdirs(dir);
+        const dir = this.emptyPartitionDir(entry.name, nextTxn);
         created.push(dir);
         replaced.push(entry);
         const converted: PartitionEntry = { name: entry.name, version: nextTxn, rowCount: entry.rowCount, minTimestamp: entry.minTimestamp, maxTimestamp: entry.maxTimestamp };
@@ -457,11 +455,8 @@ export class TableWriter {
     const order = mergePermutation(timestampsOf(tail.columns[tsIndex] as ColumnData, tail.rowCount), timestamps);
     let merged = gatherChunk(concatChunks(tail, rows), order, 0, order.length);
     if (dedupKeys.length > 0) merged = dedupRows(merged, timestampsOf(merged.columns[tsIndex] as ColumnData, merged.rowCount), dedupKeys);
-    const dir = join(this.dir, partitionDirName({ name: existing.name, version: nextTxn }));
-    this.options.files.removeTree(dir);
-    this.options.files.mkdirs(dir);
-    const session: WriteSession = { files: this.options.files, durable: this.options.commitMode === 'sync' };
-    copyColumnPrefixes(session, oldDir, dir, columns, kept);
+    const dir = this.emptyPartitionDir(existing.name, nextTxn);
+    copyColumnPrefixes(this.writeSession(), oldDir, dir, columns, kept);
     this.writeColumns(dir, merged, kept);
     return {
       name: existing.name, version: nextTxn, rowCount: kept + merged.rowCount,
@@ -477,11 +472,8 @@ export class TableWriter {
   }
 
   private writeNewPartition(name: string, rows: RowChunk, nextTxn: number, minTs?: number, maxTs?: number): PartitionEntry {
-    const files = this.options.files;
-    const version = files.exists(join(this.dir, name)) ? nextTxn : 0;
-    const dir = join(this.dir, partitionDirName({ name, version }));
-    files.removeTree(dir);
-    files.mkdirs(dir);
+    const version = this.options.files.exists(join(this.dir, name)) ? nextTxn : 0;
+    const dir = this.emptyPartitionDir(name, version);
     this.writeColumns(dir, rows, 0);
     let min = minTs ?? 0;
     let max = maxTs ?? 0;
@@ -493,8 +485,21 @@ export class TableWriter {
     return { name, version, rowCount: rows.rowCount, minTimestamp: min, maxTimestamp: max };
   }
 
+  /** The directory of a new partition version, emptied of whatever an interrupted commit left there. */
+  private emptyPartitionDir(name: string, version: number): string {
+    const dir = join(this.dir, partitionDirName({ name, version }));
+    this.options.files.removeTree(dir);
+    this.options.files.mkdirs(dir);
+    return dir;
+  }
+
+  /** Column writes are fsynced under cairo.commit.mode=sync, or when the caller needs them durable anyway. */
+  private writeSession(durable = false): WriteSession {
+    return { files: this.options.files, durable: durable || this.options.commitMode === 'sync' };
+  }
+
   private writeColumns(partitionDir: string, rows: RowChunk, existingRows: number, durable = false): void {
-    const session: WriteSession = { files: this.options.files, durable: durable || this.options.commitMode === 'sync' };
+    const session = this.writeSession(durable);
     this.metaValue.columns.forEach((column, k) => appendColumn(session, partitionDir, column, rows.columns[k] as ColumnData, existingRows));
   }
 

@@ -16,6 +16,7 @@ import { convertPartitions, dropPartitions } from './ddl-partitions.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { checkTableName } from './table-name.js';
 import { uniqueStem } from './column-stems.js';
+import { GEOHASH_ARGUMENT_OFFSET, geohashTypeNameError } from '../types/geohash.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */
 const DEFAULT_SYMBOL_CAPACITY = 256;
@@ -37,6 +38,8 @@ function columnsFromDefs(defs: readonly ColumnDef[]): ColumnMeta[] {
     if (seen.has(lower)) throw sqlSemanticError(`Duplicate column [name=${def.name.name}]`, def.name.position);
     seen.add(lower);
     const type = parseColumnType(def.typeName);
+    const geohashError = geohashTypeNameError(def.typeName);
+    if (geohashError !== undefined) throw sqlSemanticError(geohashError, def.typePosition + GEOHASH_ARGUMENT_OFFSET);
     if (type === undefined) throw sqlSemanticError(`unsupported column type: ${def.typeName}`, def.typePosition);
     return columnMeta(def.name.name, type, uniqueStem(def.name.name, stems), def);
   });
@@ -45,7 +48,10 @@ function columnsFromDefs(defs: readonly ColumnDef[]): ColumnMeta[] {
 /** CTAS columns: the query's names and types, with CAST(col AS type) and INDEX(col) applied. */
 function columnsFromQuery(factory: QueryFactory, statement: CreateTableStatement): ColumnMeta[] {
   const stems = new Set<string>();
-  const columns = factory.columns.map((column) => columnMeta(column.name, column.type === 'NULL' ? 'STRING' : column.type, uniqueStem(column.name, stems)));
+  const columns = factory.columns.map((column) => {
+    if (column.type === 'INTERVAL') throw sqlSemanticError('cannot create a column of INTERVAL type', 0);
+    return columnMeta(column.name, column.type === 'NULL' ? 'STRING' : column.type, uniqueStem(column.name, stems));
+  });
   const indexOf = (name: Name): number => {
     const index = columns.findIndex((column) => column.name.toLowerCase() === name.name.toLowerCase());
     if (index < 0) throw sqlSemanticError(`Invalid column: ${name.name}`, name.position);
@@ -157,6 +163,8 @@ function alterColumns(writer: TableWriter, action: ColumnAction): void {
           if (action.ifNotExists) continue;
           throw sqlSemanticError(`Duplicate column [name=${def.name.name}]`, def.name.position);
         }
+        const geohashError = geohashTypeNameError(def.typeName);
+        if (geohashError !== undefined) throw sqlSemanticError(geohashError, def.typePosition + GEOHASH_ARGUMENT_OFFSET);
         const type = parseColumnType(def.typeName);
         if (type === undefined) throw sqlSemanticError(`unsupported column type: ${def.typeName}`, def.typePosition);
         // A fresh stem per structure version: files of a dropped column of the same name are never read again.

@@ -1,13 +1,15 @@
 // Vectors → storage form. `coerceVector` converts a query result vector to a table column's type with
 // QuestDB's insert rules; `encodeColumn` lays a vector of exactly that type out as column-file bytes.
 import type { ColumnType, ValueType } from '../types/column-type.js';
-import { isNumericType, typeDisplayName } from '../types/column-type.js';
+import { isNumericType, STORAGE_WIDTH_BYTES, typeDisplayName } from '../types/column-type.js';
+import { isTextCodedType, toTextCoded, writeTextCoded } from '../types/coded-columns.js';
+import { isGeohashType } from '../types/geohash.js';
 import type { ColumnData } from '../storage/row-chunk.js';
 import { varColumnFromBinary, varColumnFromStrings, varValueAsString } from '../storage/row-chunk.js';
 import type { Vector } from '../sql/compiler.js';
 import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
 import { parseTimestamp, formatTimestamp, formatDate } from '../types/timestamp.js';
-import { parseIpv4, formatIpv4, uuidToBytes } from '../types/uuid-ipv4.js';
+import { parseIpv4, formatIpv4 } from '../types/uuid-ipv4.js';
 import { formatDouble, formatFloat } from '../types/value-format.js';
 import { writeInt64Words } from '../types/int64-words.js';
 
@@ -69,7 +71,8 @@ function assertConvertible(from: ValueType, to: ColumnType, position: number): v
   const ok = from === to || text || to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL'
     || (numeric && (isNumericType(to) || to === 'TIMESTAMP' || to === 'DATE'))
     || (from === 'BOOLEAN' && (isNumericType(to) || to === 'BOOLEAN'))
-    || (from === 'IPV4' && to === 'IPV4') || (from === 'UUID' && to === 'UUID') || (from === 'BINARY' && to === 'BINARY');
+    || (from === 'IPV4' && to === 'IPV4') || (from === 'BINARY' && to === 'BINARY')
+    || (isTextCodedType(to) && (from === to || (isGeohashType(from) && isGeohashType(to))));
   if (!ok) throw sqlSemanticError(`inconvertible types: ${typeDisplayName(from)} -> ${typeDisplayName(to)}`, position);
 }
 
@@ -87,7 +90,7 @@ export function encodeColumn(vector: Vector, rowCount: number, to: ColumnType, p
     return varColumnFromStrings(values, rowCount);
   }
   if (to === 'BINARY') return varColumnFromBinary(vector.data as (Uint8Array | null)[], rowCount);
-  if (to === 'UUID') return encodeUuid(vector, rowCount, position);
+  if (isTextCodedType(to)) return encodeTextCoded(vector, rowCount, to, position);
   if (from === to && vector.exact !== undefined) {
     return { kind: 'fixed', width: 8, bytes: Buffer.from(vector.exact.buffer, vector.exact.byteOffset, rowCount * 8) };
   }
@@ -153,29 +156,28 @@ function encodeInt64Numbers(data: Float64Array, rowCount: number): ColumnData {
   return { kind: 'fixed', width: 8, bytes: Buffer.from(words.buffer) };
 }
 
-function encodeUuid(vector: Vector, rowCount: number, position: number): ColumnData {
-  const bytes = Buffer.allocUnsafe(rowCount * 16);
+function encodeTextCoded(vector: Vector, rowCount: number, to: ColumnType, position: number): ColumnData {
+  const values = new Array<string | null>(rowCount);
   for (let row = 0; row < rowCount; row++) {
     const value = vectorValue(vector, row);
-    if (value === null) {
-      bytes.writeBigInt64LE(-9223372036854775808n, row * 16);
-      bytes.writeBigInt64LE(-9223372036854775808n, row * 16 + 8);
-      continue;
+    const text = typeof value === 'string' || value === null ? value : textOf(value, vector.type);
+    const converted = toTextCoded(to, vector.type, text);
+    if (converted === undefined) {
+      throw sqlRuntimeError(`inconvertible value: \`${String(text)}\` [${typeDisplayName(vector.type)} -> ${typeDisplayName(to)}]`, position);
     }
-    const encoded = typeof value === 'string' ? uuidToBytes(value) : undefined;
-    if (encoded === undefined) throw sqlRuntimeError(`inconvertible value: \`${String(value)}\` [${typeDisplayName(vector.type)} -> UUID]`, position);
-    bytes.set(encoded, row * 16);
+    values[row] = converted;
   }
-  return { kind: 'fixed', width: 16, bytes };
+  return { kind: 'fixed', width: STORAGE_WIDTH_BYTES[to], bytes: writeTextCoded(to, values, rowCount) };
 }
 
 /**
- * A UUID column staged as canonical text (imports and ILP stage UUIDs that way) in storage form, 16 bytes per
- * value; a column already in that form is returned as it is.
+ * A UUID, LONG256 or GEOHASH column staged as text (imports and ILP stage them that way) in storage form; a
+ * column already in that form is returned as it is.
  */
-export function uuidColumnFromText(staged: ColumnData, rowCount: number): ColumnData {
+export function textCodedColumnFromText(staged: ColumnData, rowCount: number, type: ColumnType): ColumnData {
   if (staged.kind === 'fixed') return staged;
   const values = new Array<string | null>(rowCount);
   for (let row = 0; row < rowCount; row++) values[row] = varValueAsString(staged, row);
-  return encodeColumn({ type: 'UUID', data: values }, rowCount, 'UUID', 0);
+  // Staged text is already each value's canonical text (import parsers and ILP convert as they stage).
+  return encodeColumn({ type, data: values }, rowCount, type, 0);
 }

@@ -14,7 +14,7 @@ import { concatChunkList } from '../storage/row-chunk.js';
 import { readStagedChunks } from '../storage/staged-chunks.js';
 import { timestampsOf } from '../storage/partition-layout.js';
 import { nullColumnData } from '../storage/column-files.js';
-import { uuidColumnFromText } from './encode-batch.js';
+import { textCodedColumnFromText } from './encode-batch.js';
 import { uniqueStem } from './column-stems.js';
 import { partitionUnitOf } from '../types/timestamp.js';
 import { isValidTableName } from '../core/table-names.js';
@@ -24,6 +24,7 @@ import { assert } from '../core/assert.js';
 import type { CommitResult } from '../storage/table-writer.js';
 import { commitChannel } from '../core/diagnostics.js';
 import { removeTreeQuietly } from '../core/files.js';
+import { isTextCodedType } from '../types/coded-columns.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */
 const DEFAULT_SYMBOL_CAPACITY = 256;
@@ -105,7 +106,7 @@ function layOut(meta: TableMeta, batch: IlpTableBatch, staged: RowChunk): RowChu
     // text nulls too, or it cannot be concatenated with another request's values of the same table.
     if (source < 0) return nullColumnData(column.type === 'SYMBOL' ? 'VARCHAR' : column.type, rowCount);
     const data = staged.columns[source + offset] as ColumnData;
-    return column.type === 'UUID' ? uuidColumnFromText(data, rowCount) : data;
+    return isTextCodedType(column.type) ? textCodedColumnFromText(data, rowCount, column.type) : data;
   });
   return { rowCount, columns };
 }

@@ -18,10 +18,11 @@ import { nullColumnData } from '../storage/column-files.js';
 import { timestampsOf } from '../storage/partition-layout.js';
 import type { ColumnType } from '../types/column-type.js';
 import { partitionUnitOf } from '../types/timestamp.js';
-import { uuidColumnFromText } from './encode-batch.js';
+import { textCodedColumnFromText } from './encode-batch.js';
 import { ImportError } from '../core/errors.js';
 import { columnStemLengthMax, isValidTableName } from '../core/table-names.js';
 import { commitChannel } from '../core/diagnostics.js';
+import { isTextCodedType } from '../types/coded-columns.js';
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -66,7 +67,7 @@ function chunkOf(meta: TableMeta, sources: Int32Array, staged: RowChunk): { chun
     const source = sources[k] as number;
     if (source < 0) return nullColumnData(column.type, rowCount);
     const data = staged.columns[source] as ColumnData;
-    return column.type === 'UUID' ? uuidColumnFromText(data, rowCount) : data;
+    return isTextCodedType(column.type) ? textCodedColumnFromText(data, rowCount, column.type) : data;
   });
   const chunk: RowChunk = { rowCount, columns };
   if (meta.timestampIndex < 0) return { chunk, dropped: 0 };
@@ -82,7 +83,7 @@ function chunkOf(meta: TableMeta, sources: Int32Array, staged: RowChunk): { chun
 function adoptablePartitions(writer: TableWriter, segment: StagingSegment, sources: Int32Array): StagedPartition[] {
   const meta = writer.meta;
   const sameTimestamp = meta.timestampIndex < 0 ? segment.layout.timestampIndex < 0 : sources[meta.timestampIndex] === segment.layout.timestampIndex;
-  const converted = meta.columns.some((column, k) => column.type === 'UUID' && (sources[k] as number) >= 0);
+  const converted = meta.columns.some((column, k) => isTextCodedType(column.type) && (sources[k] as number) >= 0);
   if (meta.dedupKeys.length > 0 || meta.partitionBy !== segment.layout.partitionBy || !sameTimestamp || converted) return [];
   const existing = new Set(writer.txn.partitions.map((entry) => entry.name));
   return segment.partitions.filter((partition) => partition.ordered && partition.rowCount > 0 && !existing.has(partition.name));

@@ -61,7 +61,8 @@ export function commitChunk(writer: TableWriter, chunk: RowChunk): number {
 export function insertValuesChunk(statement: InsertStatement & { readonly rows: NonNullable<InsertStatement['rows']> }, writer: TableWriter, nowMicros: number): RowChunk {
   const targets = targetColumns(statement, writer);
   const targetTypes = targets.map((index) => writer.meta.columns[index]?.type ?? 'STRING');
-  const vectors = evaluateValues(statement, targetTypes, nowMicros);
+  const targetNames = targets.map((index) => writer.meta.columns[index]?.name ?? '');
+  const vectors = evaluateValues(statement, targetTypes, nowMicros, targetNames);
   return buildChunk(writer, targets, vectors, statement.rows.length, statement.position);
 }
 

@@ -1,11 +1,14 @@
 // INSERT ... VALUES: evaluates each row's expressions (constants directly, other expressions through
 // compiled code over a one-row batch) and lays the values out as one vector per target column.
 import type { Expr, InsertStatement, BoundExpr } from '../sql/compiler.js';
-import type { ColumnType } from '../types/column-type.js';
+import type { ColumnType, ValueType } from '../types/column-type.js';
+import { isTextHeldType, typeDisplayName } from '../types/column-type.js';
+import { isTextType } from '../types/casts.js';
+import { isTextCodedType, toTextCoded } from '../types/coded-columns.js';
 import type { Vector } from '../sql/compiler.js';
-import { bindExpression, compileProjection, createRuntime, Scope } from '../sql/compiler.js';
+import { bindExpression, compileProjection, createRuntime, exprText, Scope } from '../sql/compiler.js';
 import { vectorValue } from './encode-batch.js';
-import { sqlSemanticError } from '../core/errors.js';
+import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
 
 export interface ColumnValues {
   readonly vector: Vector;
@@ -26,12 +29,13 @@ function evaluate(expr: BoundExpr, nowMicros: number): { value: Value; exact?: b
 }
 
 /** One vector per target column, typed for encodeColumn (numbers, text or booleans). */
-export function evaluateValues(statement: InsertStatement, targets: readonly ColumnType[], nowMicros: number): Vector[] {
+export function evaluateValues(statement: InsertStatement, targets: readonly ColumnType[], nowMicros: number, targetNames: readonly string[] = []): Vector[] {
   const rows = statement.rows ?? [];
   const scope = new Scope([], false);
   const perColumn: Value[][] = targets.map(() => []);
   const exacts: (bigint | undefined)[][] = targets.map(() => []);
   const valueTypes: string[][] = targets.map(() => []);
+  const sources: Expr[][] = targets.map(() => []);
   rows.forEach((row: readonly Expr[], rowIndex) => {
     if (row.length !== targets.length) {
       throw sqlSemanticError(`row value count does not match column count [expected=${targets.length}, actual=${row.length}, tuple=${rowIndex + 1}]`, row[0]?.position ?? statement.position);
@@ -42,9 +46,36 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
       (perColumn[k] as Value[]).push(value);
       (exacts[k] as (bigint | undefined)[]).push(exact);
       (valueTypes[k] as string[]).push(bound.type);
+      (sources[k] as Expr[]).push(expr);
     });
   });
-  return targets.map((_, k) => toVector(perColumn[k] as Value[], exacts[k] as (bigint | undefined)[], valueTypes[k] as string[]));
+  return targets.map((target, k) => {
+    const values = perColumn[k] as Value[];
+    const types = valueTypes[k] as ValueType[];
+    if (isTextCodedType(target)) return textCodedVector({ type: target, name: targetNames[k] ?? '' }, values, types, sources[k] as Expr[]);
+    return toVector(values, exacts[k] as (bigint | undefined)[], types);
+  });
+}
+
+/**
+ * UUID, LONG256 and GEOHASH targets: each value converted on its own, so a GEOHASH value keeps its precision
+ * (its text alone cannot say it) and a bad value is reported at its own expression.
+ */
+function textCodedVector(target: { type: ColumnType; name: string }, values: readonly Value[], types: readonly ValueType[], sources: readonly Expr[]): Vector {
+  const to = target.type;
+  const data = values.map((value, row) => {
+    const type = types[row] as ValueType;
+    const source = sources[row] as Expr;
+    const text = value === null || (typeof value === 'number' && Number.isNaN(value)) ? null : String(value);
+    const converted = isTextType(type) || type === 'NULL' || isTextHeldType(type) ? toTextCoded(to, type, text) : undefined;
+    if (converted !== undefined) return converted;
+    if (!isTextType(type)) {
+      const names = `${typeDisplayName(type)} -> ${typeDisplayName(to)} [from=${exprText(source)}, to=${target.name}]`;
+      throw sqlSemanticError(`inconvertible types: ${names}`, source.position);
+    }
+    throw sqlRuntimeError(`inconvertible value: \`${String(text)}\` [${typeDisplayName(type)} -> ${typeDisplayName(to)}]`, source.position);
+  });
+  return { type: to, data };
 }
 
 /**
@@ -58,7 +89,7 @@ function int64Of(value: number | null): bigint {
 }
 
 /** Lays out one column's values: all-numeric columns as numbers (LONG with exact values), otherwise text. */
-function toVector(values: readonly Value[], exacts: readonly (bigint | undefined)[], types: readonly string[]): Vector {
+function toVector(values: readonly Value[], exacts: readonly (bigint | undefined)[], types: readonly ValueType[]): Vector {
   const numeric = values.every((value) => typeof value === 'number' || value === null) && types.some((type) => type !== 'NULL');
   if (numeric) {
     const data = Float64Array.from(values, (value) => (value === null ? NaN : (value as number)));

@@ -6,8 +6,8 @@ import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
 import { concatColumns, gatherColumn, varColumnFromStrings, varValueAsString } from '../storage/row-chunk.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnBatch, Vector } from '../sql/compiler.js';
-import { uuidFromBytes } from '../types/uuid-ipv4.js';
 import { assert } from '../core/assert.js';
+import { isTextCodedType, readTextCoded } from '../types/coded-columns.js';
 
 /** Texts of the committed keys of SYMBOL column `columnIndex` (index = key). */
 export function symbolTexts(writer: TableWriter, columnIndex: number): string[] {
@@ -41,6 +41,7 @@ export function columnVector(data: ColumnData, type: ColumnType, rowCount: numbe
     return type === 'SYMBOL' ? { type: 'STRING', data: texts } : { type, data: texts };
   }
   const buffer = aligned(data.bytes);
+  if (isTextCodedType(type)) return { type, data: readTextCoded(type, data.bytes, 0, rowCount) };
   switch (type) {
     case 'DOUBLE': return { type, data: new Float64Array(buffer, 0, rowCount) };
     case 'FLOAT': return { type, data: new Float32Array(buffer, 0, rowCount) };
@@ -50,11 +51,6 @@ export function columnVector(data: ColumnData, type: ColumnType, rowCount: numbe
     case 'CHAR': return { type, data: new Uint16Array(buffer, 0, rowCount) };
     case 'BYTE': case 'BOOLEAN': return { type, data: new Int8Array(buffer, 0, rowCount) };
     case 'LONG': case 'DATE': case 'TIMESTAMP': return int64Vector(type, new BigInt64Array(buffer, 0, rowCount));
-    case 'UUID': {
-      const values = new Array<string | null>(rowCount);
-      for (let row = 0; row < rowCount; row++) values[row] = uuidFromBytes(data.bytes, row * 16);
-      return { type, data: values };
-    }
     default: return { type: 'STRING', data: new Array<string | null>(rowCount).fill(null) };
   }
 }

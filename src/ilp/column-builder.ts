@@ -6,6 +6,7 @@ import { assert } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
 import { STORAGE_WIDTH_BYTES } from '../types/column-type.js';
 import type { ColumnData } from '../storage/row-chunk.js';
+import { isTextCodedType } from '../types/coded-columns.js';
 
 const INITIAL_ROWS = 256;
 const INITIAL_TEXT_BYTES = 4096;
@@ -152,7 +153,7 @@ export type ColumnBuilder = FixedColumnBuilder | VarColumnBuilder;
 
 /** SYMBOL values travel as text until the primary resolves their keys; UUID as canonical text, encoded at commit. */
 export function isTextBuilt(type: ColumnType): boolean {
-  return STORAGE_WIDTH_BYTES[type] === 0 || type === 'SYMBOL' || type === 'UUID';
+  return STORAGE_WIDTH_BYTES[type] === 0 || type === 'SYMBOL' || isTextCodedType(type);
 }
 
 export function createColumnBuilder(type: ColumnType, rows?: number): ColumnBuilder {

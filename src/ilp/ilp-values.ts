@@ -7,6 +7,9 @@ import { FixedColumnBuilder, VarColumnBuilder } from './column-builder.js';
 import type { IlpColumn } from './ilp-table-builder.js';
 import { IlpValueError } from './ilp-errors.js';
 import type { Int64Words } from './ilp-numbers.js';
+import { toTextCoded } from '../types/coded-columns.js';
+import { isGeohashType } from '../types/geohash.js';
+import { parseLong256 } from '../types/long256.js';
 
 const BACKSLASH = 92;
 const QUOTE = 34;
@@ -18,11 +21,11 @@ const EQUALS = 61;
 const UUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** Protocol type names as QuestDB's cast errors print them. */
-export type IlpValueKind = 'LONG' | 'FLOAT' | 'BOOLEAN' | 'STRING' | 'SYMBOL' | 'TIMESTAMP';
+export type IlpValueKind = 'LONG' | 'FLOAT' | 'BOOLEAN' | 'STRING' | 'SYMBOL' | 'TIMESTAMP' | 'LONG256';
 
 /** The type of a column the line protocol creates, from its first value. */
 export const NEW_COLUMN_TYPE: Readonly<Record<IlpValueKind, ColumnType>> = {
-  LONG: 'LONG', FLOAT: 'DOUBLE', BOOLEAN: 'BOOLEAN', STRING: 'VARCHAR', SYMBOL: 'SYMBOL', TIMESTAMP: 'TIMESTAMP',
+  LONG: 'LONG', FLOAT: 'DOUBLE', BOOLEAN: 'BOOLEAN', STRING: 'VARCHAR', SYMBOL: 'SYMBOL', TIMESTAMP: 'TIMESTAMP', LONG256: 'LONG256',
 };
 
 export function castError(table: string, column: IlpColumn, kind: IlpValueKind): IlpValueError {
@@ -127,6 +130,13 @@ export function writeText(table: string, column: IlpColumn, kind: 'STRING' | 'SY
     if (!UUID_TEXT.test(text)) throw castError(table, column, kind);
     return;
   }
+  if (builder.kind === 'var' && isGeohashType(column.type) && kind === 'STRING') {
+    // A string into a GEOHASH column reads base32 into the column's precision; staged as the value's text.
+    const value = toTextCoded(column.type, 'STRING', unescapedString(bytes, start, end, escaped, true));
+    if (value === undefined) throw castError(table, column, kind);
+    appendStagedText(builder, value);
+    return;
+  }
   if (builder.kind === 'fixed' && column.type === 'CHAR' && kind === 'STRING') {
     const text = unescapedString(bytes, start, end, escaped, true);
     if (text.length !== 1) throw castError(table, column, kind);
@@ -135,6 +145,25 @@ export function writeText(table: string, column: IlpColumn, kind: 'STRING' | 'SY
     return;
   }
   throw castError(table, column, kind);
+}
+
+/** A LONG256 field (`0x...i`, the text without its `i`): staged as canonical hex text, encoded at commit. */
+export function writeLong256(table: string, column: IlpColumn, text: string): void {
+  const builder = column.builder;
+  const value = parseLong256(text);
+  if (builder.kind !== 'var' || column.type !== 'LONG256') throw castError(table, column, 'LONG256');
+  if (value === undefined) throw new IlpValueError(`table: ${table}, column: ${column.name}; invalid long256 value`);
+  appendStagedText(builder, value);
+}
+
+/** One staged text value (null: a null record). */
+function appendStagedText(builder: VarColumnBuilder, value: string | null): void {
+  if (value === null) {
+    builder.appendNull();
+    return;
+  }
+  const payload = builder.reserve(value.length);
+  builder.bytes.write(value, payload, 'latin1');
 }
 
 function copyText(builder: VarColumnBuilder, bytes: Uint8Array, start: number, end: number, escaped: boolean, quoted: boolean): void {

@@ -7,7 +7,7 @@ import { isValidTableName } from '../core/table-names.js';
 import { IlpTableBuilder, bytesEqual, type IlpColumn } from './ilp-table-builder.js';
 import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
 import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
-import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeText, writeTimestamp } from './ilp-values.js';
+import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
 
 const LF = 10;
 const CR = 13;
@@ -286,7 +286,7 @@ export class IlpParser {
     if (first === 116 || first === 84 || first === 102 || first === 70) return 'BOOLEAN';
     const last = data[stop - 1];
     if (last === 105) {
-      if (data[start] === 48 && (data[start + 1] === 120 || data[start + 1] === 88)) throw new IlpValueError('LONG256 values (0x...i) are not supported yet');
+      if (data[start] === 48 && (data[start + 1] === 120 || data[start + 1] === 88)) return 'LONG256';
       return 'LONG';
     }
     if (last === 116 || last === 110) return 'TIMESTAMP';
@@ -307,6 +307,9 @@ export class IlpParser {
       case 'LONG':
         parseInt64(data, start, stop - 1, this.scratch);
         writeLong(table.name, column, this.scratch);
+        return;
+      case 'LONG256':
+        writeLong256(table.name, column, data.toString('latin1', start, stop - 1));
         return;
       case 'TIMESTAMP':
         writeTimestamp(table.name, column, parseTimestampMicros(data, start, stop - 1, data[stop - 1] === 110 ? 'ns' : 'us', this.scratch));

@@ -9,7 +9,8 @@ import { writeInt64Words } from '../types/int64-words.js';
 import type { ColumnTarget, ParseJob } from './column-target.js';
 import { targetFloat64, targetInt32, targetInt64Words } from './column-target.js';
 import { parseIsoTimestampBytes } from './iso-timestamp.js';
-import { parseCharColumn, parseTextColumn, parseUuidColumn, reportBad } from './string-columns.js';
+import { parseCharColumn, parseTextCodedColumn, parseTextColumn, parseUuidColumn, reportBad } from './string-columns.js';
+import { isGeohashType } from '../types/geohash.js';
 import { compileImportTimestampPattern, type ImportTimestampPattern } from './timestamp-pattern.js';
 import {
   isNanLiteral, parseBooleanBytes, parseDoubleBytes, parseIntBytes, parseIpv4Bytes, parseLongBigBytes, parseLongBytes,
@@ -33,6 +34,7 @@ const NO_PATTERNS: ColumnParserOptions = { patterns: [], acceptEpochNumbers: fal
 /** The parser for values written to a column of `type`. BINARY cannot come from text. */
 export function createColumnParser(type: ColumnType, options: ColumnParserOptions = NO_PATTERNS): ColumnParser {
   const plain = (parse: (job: ParseJob, target: ColumnTarget) => number): ColumnParser => ({ type, parse });
+  if (isGeohashType(type)) return plain((job, target) => parseTextCodedColumn(job, target, type));
   switch (type) {
     case 'DOUBLE': return plain((job, target) => parseDoubleColumn(job, targetFloat64(target)));
     case 'FLOAT': return plain(parseFloatColumn);
@@ -43,6 +45,7 @@ export function createColumnParser(type: ColumnType, options: ColumnParserOption
     case 'BOOLEAN': return plain(parseBooleanColumn);
     case 'IPV4': return plain((job, target) => parseIpv4Column(job, targetInt32(target)));
     case 'UUID': return plain(parseUuidColumn);
+    case 'LONG256': return plain((job, target) => parseTextCodedColumn(job, target, type));
     case 'CHAR': return plain(parseCharColumn);
     case 'TIMESTAMP':
     case 'DATE': {

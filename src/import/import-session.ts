@@ -18,6 +18,7 @@ import { RecordConverter, type ImportAtomicity } from './record-converter.js';
 import { ParallelParse } from './parallel-parse.js';
 import type { ParsePool } from './parse-pool.js';
 import type { StagingPlacer } from './staging.js';
+import { isTextCodedType } from '../types/coded-columns.js';
 
 export type { ImportAtomicity };
 
@@ -65,7 +66,7 @@ const EMPTY = Buffer.alloc(0);
 /** Rows per batch that keep its buffers within importBatchBytesMax (a text value counts as 24 bytes: offset and a short record). */
 function batchRowsForBudget(types: ReadonlyArray<ColumnType>): number {
   let rowBytes = 0;
-  for (const type of types) rowBytes += STORAGE_WIDTH_BYTES[type] === 0 || type === 'SYMBOL' || type === 'UUID' ? 24 : STORAGE_WIDTH_BYTES[type];
+  for (const type of types) rowBytes += STORAGE_WIDTH_BYTES[type] === 0 || type === 'SYMBOL' || isTextCodedType(type) ? 24 : STORAGE_WIDTH_BYTES[type];
   return Math.max(1, Math.floor(importBatchBytesMax / Math.max(1, rowBytes)));
 }
 

@@ -6,6 +6,8 @@ import { assert } from '../core/assert.js';
 import type { ColumnTarget, ParseJob, TextRecords } from './column-target.js';
 import { targetText } from './column-target.js';
 import { decodeField, parseUuidBytes } from './value-parsers.js';
+import type { ColumnType } from '../types/column-type.js';
+import { toTextCoded } from '../types/coded-columns.js';
 
 /** Worst-case UTF-8 bytes per input byte: an invalid byte becomes U+FFFD (3 bytes). */
 const UTF8_EXPANSION_MAX = 3;
@@ -80,6 +82,34 @@ export function parseUuidColumn(job: ParseJob, target: ColumnTarget): number {
       out.writeInt32LE(-1, position);
       position += 4;
       if (s !== e) errors = reportBad(job, r, errors);
+    } else {
+      out.writeInt32LE(out.write(value, position + 4, 'latin1'), position);
+      position += 4 + value.length;
+    }
+    offsets[base + r + 1] = position;
+  }
+  return errors;
+}
+
+/**
+ * LONG256 and GEOHASH: the field's text in the type's canonical form (toTextCoded), staged as text and encoded
+ * at commit; a value that does not convert is an error (null).
+ */
+export function parseTextCodedColumn(job: ParseJob, target: ColumnTarget, type: ColumnType): number {
+  const records = targetText(target);
+  const offsets = records.offsets;
+  const { buf, fieldStart, fieldEnd, width, rowCount, base } = job;
+  let errors = 0;
+  let position = offsets[base];
+  for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
+    const s = fieldStart[slot];
+    const e = fieldEnd[slot];
+    const value = s === e ? null : toTextCoded(type, 'STRING', buf.toString('latin1', s, e));
+    const out = records.reserve(position, 4 + 80);
+    if (value === null || value === undefined) {
+      out.writeInt32LE(-1, position);
+      position += 4;
+      if (value === undefined) errors = reportBad(job, r, errors);
     } else {
       out.writeInt32LE(out.write(value, position + 4, 'latin1'), position);
       position += 4 + value.length;

@@ -12,6 +12,8 @@ import { formatDate, formatTimestamp } from '../types/timestamp.js';
 import { formatIpv4 } from '../types/uuid-ipv4.js';
 import { csvQuoted, formatDouble, formatFloat, formatLong } from '../types/value-format.js';
 import type { ExportColumn } from './parquet-params.js';
+import { formatInterval } from '../types/interval-value.js';
+import { isGeohashType } from '../types/geohash.js';
 
 export interface CsvWriterOptions {
   /** One character (the route falls back to `,` for anything longer, as QuestDB does). */
@@ -91,6 +93,7 @@ class GrowingBuffer {
 
 function formatColumn(vector: Vector, from: number, to: number, out: string[], symbols: SymbolQuoteCache): void {
   const data = vector.data;
+  if (isGeohashType(vector.type)) return formatBare(data as (string | null)[], from, to, out);
   switch (vector.type) {
     case 'BOOLEAN': return formatBooleans(data as Int8Array, from, to, out);
     case 'BYTE': case 'SHORT': return formatSmallInts(data as Int8Array | Int16Array, from, to, out);
@@ -103,10 +106,19 @@ function formatColumn(vector: Vector, from: number, to: number, out: string[], s
     case 'DOUBLE': return formatFloats(data as Float64Array, from, to, out, formatDouble);
     case 'SYMBOL': return formatSymbols(data as Int32Array, symbols.quoted(vector.symbols), from, to, out);
     case 'STRING': case 'VARCHAR': case 'NULL': return formatStrings(data as (string | null)[], from, to, out);
-    case 'UUID': return formatBare(data as (string | null)[], from, to, out);
+    case 'UUID': case 'LONG256': return formatBare(data as (string | null)[], from, to, out);
+    case 'INTERVAL': return formatIntervals(data as (string | null)[], from, to, out);
     case 'IPV4': return formatIpv4s(data as Int32Array, from, to, out);
     case 'BINARY': return formatEmpty(from, to, out);
     default: return assertNever(vector.type, 'value type');
+  }
+}
+
+/** INTERVAL is quoted text: `"('…', '…')"`. */
+function formatIntervals(data: (string | null)[], from: number, to: number, out: string[]): void {
+  for (let i = from, o = 0; i < to; i++, o++) {
+    const value = data[i];
+    out[o] = value === null || value === undefined ? '' : `"${formatInterval(value)}"`;
   }
 }
 

@@ -5,6 +5,7 @@ import type { ValueType } from '../types/column-type.js';
 import { formatDouble, formatFloat, jsonString } from '../types/value-format.js';
 import { formatDate, formatTimestamp } from '../types/timestamp.js';
 import { formatIpv4 } from '../types/uuid-ipv4.js';
+import { formatInterval } from '../types/interval-value.js';
 
 export type CellFormatter = (vector: Vector, row: number) => string;
 
@@ -48,6 +49,8 @@ export function jsonCellFormatter(type: ValueType, quoteLargeNum: boolean): Cell
     case 'SYMBOL': return (v, r) => { const k = (v.data as Int32Array)[r] as number; return k < 0 ? 'null' : symbolJson(v.symbols ?? [], k); };
     case 'IPV4': return (v, r) => { const x = (v.data as Int32Array)[r] as number; return x === 0 ? 'null' : `"${formatIpv4(x)}"`; };
     case 'BINARY': return () => '[]';
+    case 'LONG256': return (v, r) => { const x = (v.data as (string | null)[])[r]; return x === null || x === undefined ? '""' : `"${x}"`; };
+    case 'INTERVAL': return (v, r) => { const x = (v.data as (string | null)[])[r]; return x === null || x === undefined ? 'null' : jsonString(formatInterval(x)); };
     default: return (v, r) => { const x = (v.data as (string | null)[])[r]; return x === null || x === undefined ? 'null' : jsonString(x); };
   }
 }

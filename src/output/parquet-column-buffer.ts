@@ -6,6 +6,8 @@ import { INT_NULL, IPV4_NULL, SYMBOL_NULL_KEY } from '../types/nulls.js';
 import { uuidToBytes } from '../types/uuid-ipv4.js';
 import type { ValueType } from '../types/column-type.js';
 import type { Vector } from '../sql/exec/batch.js';
+import { formatInterval } from '../types/interval-value.js';
+import { isGeohashType } from '../types/geohash.js';
 
 export type ColumnBuffer =
   | { readonly kind: 'f64'; readonly values: Float64Array }
@@ -34,6 +36,7 @@ export interface SymbolBuffer {
 }
 
 export function createColumnBuffer(type: ValueType, rows: number): ColumnBuffer {
+  if (isGeohashType(type)) return { kind: 'bytes', values: new Array<string | Uint8Array | null>(rows).fill(null) };
   switch (type) {
     case 'DOUBLE': return { kind: 'f64', values: new Float64Array(rows) };
     case 'FLOAT': return { kind: 'f32', values: new Float32Array(rows) };
@@ -45,7 +48,7 @@ export function createColumnBuffer(type: ValueType, rows: number): ColumnBuffer 
     case 'IPV4': return { kind: 'i32', values: new Int32Array(rows), nullValue: IPV4_NULL, unsigned: true };
     case 'SHORT': case 'BYTE': return { kind: 'i32', values: new Int32Array(rows), nullValue: undefined, unsigned: false };
     case 'BOOLEAN': return { kind: 'bool', values: new Uint8Array(rows) };
-    case 'STRING': case 'VARCHAR': case 'CHAR': case 'BINARY': case 'NULL':
+    case 'STRING': case 'VARCHAR': case 'CHAR': case 'BINARY': case 'NULL': case 'LONG256': case 'INTERVAL':
       return { kind: 'bytes', values: new Array<string | Uint8Array | null>(rows).fill(null) };
     case 'SYMBOL': return { kind: 'symbol', keys: new Int32Array(rows), symbols: [], source: undefined, ownKeys: undefined };
     case 'UUID': return { kind: 'uuid', bytes: new Uint8Array(rows * 16), present: new Uint8Array(rows) };
@@ -101,6 +104,10 @@ function appendByteValues(values: (string | Uint8Array | null)[], vector: Vector
     return;
   }
   const source = vector.data as (string | Uint8Array | null)[];
+  if (vector.type === 'INTERVAL') {
+    for (let i = from, j = at; i < to; i++, j++) values[j] = source[i] === null ? null : formatInterval(source[i] as string);
+    return;
+  }
   for (let i = from, j = at; i < to; i++, j++) values[j] = source[i];
 }
 

@@ -9,7 +9,6 @@ import type { ColumnBatch, Vector } from '../sql/exec/batch.js';
 import { ParquetFileWriter } from './parquet-writer.js';
 import type { ExportColumn, ParquetExportOptions, ParquetWrittenCodec } from './parquet-params.js';
 import { PARQUET_EXPORT_DEFAULTS } from './parquet-params.js';
-import { uuidFromBytes } from '../types/uuid-ipv4.js';
 import { int64WordsToNumbers } from '../types/int64-words.js';
 import { assert } from '../core/assert.js';
 import { batchRowsMax } from '../core/limits.js';
@@ -17,6 +16,7 @@ import type { ColumnMeta } from '../storage/table-meta.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
 import { PARQUET_STEMS_KEY } from '../storage/parquet/parquet-partition-reader.js';
 import type { ParquetPartitionEncoder } from '../storage/parquet/parquet-partition-encoder-contract.js';
+import { isTextCodedType, readTextCoded } from '../types/coded-columns.js';
 
 export interface PartitionEncoding {
   readonly rowGroupRows: number;
@@ -75,6 +75,7 @@ function storageVector(type: ExportColumn['type'], data: ColumnData, start: numb
   if (data.kind === 'var') return varVector(type, data, start, count);
   const bytes = aligned(data.bytes, 8);
   const base = bytes.byteOffset;
+  if (isTextCodedType(type)) return { type, data: readTextCoded(type, bytes, start, count) };
   switch (type as ColumnType) {
     case 'DOUBLE': return { type, data: new Float64Array(bytes.buffer, base + start * 8, count) };
     case 'FLOAT': return { type, data: new Float32Array(bytes.buffer, base + start * 4, count) };
@@ -86,7 +87,6 @@ function storageVector(type: ExportColumn['type'], data: ColumnData, start: numb
       const exact = new BigInt64Array(bytes.buffer, base + start * 8, count);
       return { type, exact, data: int64WordsToNumbers(new Int32Array(bytes.buffer, base + start * 8, count * 2), count) };
     }
-    case 'UUID': return { type, data: Array.from({ length: count }, (_, k) => uuidFromBytes(bytes, (start + k) * 16)) };
     default:
       assert(false, `every fixed-width storage type has a vector layout (${type})`);
       return { type, data: [] };

@@ -2,7 +2,7 @@
 // from `unknown` on arrival. A malformed message is a bug in this pair of modules, so it fails an assert.
 import { assert, unreachable } from '../core/assert.js';
 import type { ErrorPayload } from '../core/errors.js';
-import { COLUMN_TYPES, VECTOR_KIND } from '../types/column-type.js';
+import { isColumnTypeName, VECTOR_KIND } from '../types/column-type.js';
 import type { ValueType } from '../types/column-type.js';
 import type { ColumnBatch, Vector, VectorData } from '../sql/exec/batch.js';
 import type { ExportColumn, ParquetExportOptions } from './parquet-params.js';
@@ -73,7 +73,7 @@ export function parseToParquetThread(raw: unknown): ToParquetThread {
   }
   assert(raw['kind'] === 'batch' && typeof raw['rowCount'] === 'number' && Array.isArray(raw['vectors']), 'a batch message has rows and vectors');
   const vectors = raw['vectors'].map((vector: unknown): WireVector => {
-    assert(isRecord(vector) && (COLUMN_TYPES as readonly unknown[]).concat('NULL').includes(vector['type']), 'a wire vector has a value type');
+    assert(isRecord(vector) && (isColumnTypeName(vector['type']) || vector['type'] === 'NULL' || vector['type'] === 'INTERVAL'), 'a wire vector has a value type');
     return vector as unknown as WireVector;
   });
   return { kind: 'batch', rowCount: raw['rowCount'], vectors };

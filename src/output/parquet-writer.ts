@@ -18,6 +18,7 @@ import { ParquetOutput, writeColumnChunk } from './parquet-column-chunk.js';
 import type { ChunkSettings, FixedValueEncoding } from './parquet-column-chunk.js';
 import { createPageCompressor } from './parquet-codecs.js';
 import type { ExportColumn, ParquetExportOptions } from './parquet-params.js';
+import { isGeohashType } from '../types/geohash.js';
 
 const MAGIC = new Uint8Array([0x50, 0x41, 0x52, 0x31]); // "PAR1"
 const CREATED_BY = 'svc (hyparquet-writer 0.17.0)';
@@ -40,6 +41,9 @@ export interface ParquetExportWriter {
  */
 export function parquetSchemaElement(name: string, type: ValueType): SchemaElement {
   const optional = { name, repetition_type: 'OPTIONAL' } as const;
+  // GEOHASH, LONG256 and INTERVAL are written as their text (base32 or bits, 0x hex, the interval's text), so
+  // any reader gets the values QuestDB prints.
+  if (isGeohashType(type)) return { ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
   switch (type) {
     case 'BOOLEAN': return { ...optional, type: 'BOOLEAN' };
     case 'BYTE': return { ...optional, type: 'INT32', converted_type: 'INT_8' };
@@ -53,7 +57,7 @@ export function parquetSchemaElement(name: string, type: ValueType): SchemaEleme
     case 'TIMESTAMP':
       return { ...optional, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' } };
     // A bare NULL column (`select null`) is written as a string column holding only nulls.
-    case 'SYMBOL': case 'STRING': case 'VARCHAR': case 'CHAR': case 'NULL':
+    case 'SYMBOL': case 'STRING': case 'VARCHAR': case 'CHAR': case 'NULL': case 'LONG256': case 'INTERVAL':
       return { ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
     case 'UUID': return { ...optional, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, logical_type: { type: 'UUID' } };
     // The address as an unsigned 32-bit number, as QuestDB's own Parquet encoder writes IPv4.

@@ -8,6 +8,8 @@ import { formatTimestamp } from '../types/timestamp.js';
 import { formatIpv4 } from '../types/uuid-ipv4.js';
 import { formatFloat } from '../types/value-format.js';
 import type { MessageWriter } from './message-writer.js';
+import { formatInterval } from '../types/interval-value.js';
+import { isGeohashType } from '../types/geohash.js';
 
 export type CellEncoder = (out: MessageWriter, vector: Vector, row: number) => void;
 
@@ -54,6 +56,7 @@ function uuidWireBytes(text: string): Buffer {
 }
 
 export function textEncoder(type: ValueType): CellEncoder {
+  if (isGeohashType(type)) return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else out.lengthPrefixedUtf8(s); };
   switch (type) {
     case 'BOOLEAN': return (out, v, r) => out.lengthPrefixedUtf8((v.data as Int8Array)[r] !== 0 ? 't' : 'f');
     case 'BYTE': case 'SHORT': return (out, v, r) => out.lengthPrefixedUtf8(String((v.data as Int16Array)[r]));
@@ -68,12 +71,14 @@ export function textEncoder(type: ValueType): CellEncoder {
     case 'IPV4': return (out, v, r) => { const x = (v.data as Int32Array)[r] as number; if (x === 0) writeNull(out); else out.lengthPrefixedUtf8(formatIpv4(x)); };
     case 'BINARY': return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else out.lengthPrefixedUtf8(`\\x${Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex')}`); };
     case 'NULL': return (out) => writeNull(out);
-    case 'STRING': case 'VARCHAR': case 'UUID':
+    case 'INTERVAL': return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else out.lengthPrefixedUtf8(formatInterval(s)); };
+    case 'STRING': case 'VARCHAR': case 'UUID': case 'LONG256':
       return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else out.lengthPrefixedUtf8(s); };
   }
 }
 
 export function binaryEncoder(type: ValueType): CellEncoder {
+  if (isGeohashType(type)) return textEncoder(type);
   switch (type) {
     case 'BOOLEAN': return (out, v, r) => { out.int32(1); out.int8((v.data as Int8Array)[r] !== 0 ? 1 : 0); };
     case 'BYTE': case 'SHORT': return (out, v, r) => { out.int32(2); out.int16((v.data as Int16Array)[r] as number); };
@@ -86,6 +91,7 @@ export function binaryEncoder(type: ValueType): CellEncoder {
     case 'UUID': return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else { out.int32(16); out.bytes(uuidWireBytes(s)); } };
     case 'BINARY': return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else { out.int32(b.length); out.bytes(b); } };
     // Text-like types send their UTF-8 bytes in binary format too (varchar_send, bpchar_send).
-    case 'CHAR': case 'SYMBOL': case 'IPV4': case 'NULL': case 'STRING': case 'VARCHAR': return textEncoder(type);
+    case 'CHAR': case 'SYMBOL': case 'IPV4': case 'NULL': case 'STRING': case 'VARCHAR': case 'LONG256': case 'INTERVAL':
+      return textEncoder(type);
   }
 }

@@ -132,6 +132,7 @@ export { parseStatement, isEmptyStatement } from './syntax/parser.js';
 export { splitStatements } from './syntax/split-statements.js';
 export type { StatementPiece } from './syntax/split-statements.js';
 export { bindExpression } from './bind/bind-expression.js';
+export { exprText } from './bind/expr-text.js';
 export { Scope } from './bind/scope.js';
 export { compileProjection } from './codegen/compile.js';
 export { configureCompileCache } from './codegen/compile.js';

@@ -10,6 +10,7 @@ import { writeInt64Words } from '../types/int64-words.js';
 import type { ColumnMeta } from './table-meta.js';
 import type { ColumnData, RowChunk } from './row-chunk.js';
 import { varOffsets } from './row-chunk.js';
+import { isGeohashType } from '../types/geohash.js';
 
 export function columnFilePaths(partitionDir: string, stem: string): { data: string; index: string } {
   // Readers call this for every column of every partition of each statement: plain concatenation, because
@@ -28,7 +29,12 @@ export function nullValueBytes(type: ColumnType): Buffer {
     case 'FLOAT': bytes.writeFloatLE(NaN); break;
     case 'DOUBLE': bytes.writeDoubleLE(NaN); break;
     case 'UUID': bytes.writeBigInt64LE(-9223372036854775808n, 0); bytes.writeBigInt64LE(-9223372036854775808n, 8); break;
-    default: break; // BOOLEAN, BYTE, SHORT, CHAR, IPV4: zero is their null (or their only value)
+    case 'LONG256': for (let word = 0; word < 4; word++) bytes.writeBigInt64LE(-9223372036854775808n, word * 8); break;
+    default:
+      // GEOHASH: -1 (every bit set) at any width. BOOLEAN, BYTE, SHORT, CHAR, IPV4: zero is their null (or
+      // their only value).
+      if (isGeohashType(type)) bytes.fill(0xff);
+      break;
   }
   return bytes;
 }

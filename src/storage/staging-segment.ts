@@ -14,6 +14,7 @@ import type { RowChunk } from './row-chunk.js';
 import { readPartitionRows } from './column-files.js';
 import type { PartitionedRows, StagingLayout } from './partition-split.js';
 import { summarizePart, writePlacedPart, type PartPlacement, type PartSummary } from './staged-part-writes.js';
+import { isTextCodedType } from '../types/coded-columns.js';
 
 export type { StagingLayout };
 
@@ -23,9 +24,9 @@ export function stagingRoot(dbDir: string): string {
   return join(dbDir, STAGING_DIR_NAME);
 }
 
-/** Whether a staged column holds text records: every variable-size type, and SYMBOL and UUID as their text. */
+/** Whether a staged column holds text records: every variable-size type, SYMBOL, and UUID, LONG256, GEOHASH as their text. */
 export function isStagedAsText(type: ColumnType): boolean {
-  return type === 'SYMBOL' || type === 'UUID' || isVariableSize(type);
+  return type === 'SYMBOL' || isTextCodedType(type) || isVariableSize(type);
 }
 
 /** One staged partition; `ordered` = its rows are in designated-timestamp order, ready to become a partition as is. */
@@ -52,7 +53,7 @@ interface SegmentManifest {
 /** Column metadata of the staged files: stems `c<k>`, SYMBOL and UUID read and written as VARCHAR records. */
 export function stagedColumnMetas(columns: readonly { name: string; type: ColumnType }[]): ColumnMeta[] {
   return columns.map((column, k) => ({
-    name: column.name, type: column.type === 'SYMBOL' || column.type === 'UUID' ? 'VARCHAR' : column.type, fileStem: `c${k}`, indexed: false, symbolCapacity: 0,
+    name: column.name, type: column.type === 'SYMBOL' || isTextCodedType(column.type) ? 'VARCHAR' : column.type, fileStem: `c${k}`, indexed: false, symbolCapacity: 0,
   }));
 }
 

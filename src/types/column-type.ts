@@ -1,22 +1,38 @@
 // The column type system shared by storage, SQL and output: names as QuestDB prints them,
 // storage widths, and how each type is held in memory while a query runs.
+// GEOHASH types carry their precision in the name (types/geohash.ts); INTERVAL is only an expression result.
+import type { GeohashType } from './geohash.js';
+import { GEOHASH_TYPES, geohashBits, geohashDisplayName, geohashTypeOf, geohashWidthBytes, isGeohashType, parseGeohashPrecision } from './geohash.js';
 
 export const COLUMN_TYPES = [
   'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
-  'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY',
+  'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY', 'LONG256',
 ] as const;
 
 /** A storable column type. */
-export type ColumnType = (typeof COLUMN_TYPES)[number];
+export type ColumnType = (typeof COLUMN_TYPES)[number] | GeohashType;
 
-/** A type an expression can have: every column type plus the type of a bare NULL literal. */
-export type ValueType = ColumnType | 'NULL';
+/** A type an expression can have: every column type, INTERVAL (never stored) and the type of a bare NULL literal. */
+export type ValueType = ColumnType | 'INTERVAL' | 'NULL';
+
+/** Whether `name` is a stored column type's name in its canonical (upper-case, GEOHASH in bits) form. */
+export function isColumnTypeName(name: unknown): name is ColumnType {
+  return typeof name === 'string' && ((COLUMN_TYPES as readonly string[]).includes(name) || isGeohashType(name));
+}
 
 /** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). */
 export const STORAGE_WIDTH_BYTES: Readonly<Record<ColumnType, number>> = {
   BOOLEAN: 1, BYTE: 1, SHORT: 2, CHAR: 2, INT: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, DATE: 8, TIMESTAMP: 8,
-  SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0,
+  SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0, LONG256: 32,
+  ...perGeohashType((type) => geohashWidthBytes(geohashBits(type))),
 };
+
+/** A table entry for every GEOHASH precision. */
+function perGeohashType<T>(valueOf: (type: GeohashType) => T): Record<GeohashType, T> {
+  const entries: Partial<Record<GeohashType, T>> = {};
+  for (const type of GEOHASH_TYPES) entries[type] = valueOf(type);
+  return entries as Record<GeohashType, T>;
+}
 
 /** Fixed byte width reported by the import JSON report (`size`). */
 export function importReportSize(type: ColumnType): number {
@@ -31,12 +47,18 @@ export function isVariableSize(type: ColumnType): boolean {
 export function typeDisplayName(type: ValueType): string {
   if (type === 'IPV4') return 'IPv4';
   if (type === 'NULL') return 'STRING';
+  if (isGeohashType(type)) return geohashDisplayName(type);
   return type;
 }
 
 /** Parses a type name as written in DDL or a schema (case-insensitive); undefined when unknown. */
 export function parseColumnType(name: string): ColumnType | undefined {
   const upper = name.toUpperCase();
+  const geohash = /^GEOHASH\((\w+)\)$/.exec(upper);
+  if (geohash !== null) {
+    const bits = parseGeohashPrecision(geohash[1] ?? '');
+    return typeof bits === 'number' ? geohashTypeOf(bits) : undefined;
+  }
   if (upper === 'TEXT') return 'VARCHAR';
   if (upper === 'INTEGER') return 'INT';
   if (upper === 'BIGINT') return 'LONG';
@@ -54,7 +76,8 @@ export function parseColumnType(name: string): ColumnType | undefined {
  * - 'f32': Float32Array (FLOAT, NaN = null)
  * - 'i32': Int32Array (INT with 0x80000000 = null, IPV4 with 0 = null, SYMBOL keys with -1 = null)
  * - 'i16': Int16Array (SHORT); 'u16': Uint16Array (CHAR, 0 = null); 'i8': Int8Array (BYTE, BOOLEAN 0/1)
- * - 'str': (string | null)[] (STRING, VARCHAR, UUID in canonical text form)
+ * - 'str': (string | null)[] (STRING, VARCHAR; UUID, LONG256 and GEOHASH in their display text; INTERVAL as
+ *   `<lo>,<hi>` epoch µs)
  * - 'bin': (Uint8Array | null)[] (BINARY)
  */
 export type VectorKind = 'f64' | 'f32' | 'i32' | 'i16' | 'u16' | 'i8' | 'str' | 'bin';
@@ -62,12 +85,21 @@ export type VectorKind = 'f64' | 'f32' | 'i32' | 'i16' | 'u16' | 'i8' | 'str' | 
 export const VECTOR_KIND: Readonly<Record<ValueType, VectorKind>> = {
   BOOLEAN: 'i8', BYTE: 'i8', SHORT: 'i16', CHAR: 'u16', INT: 'i32', LONG: 'f64', FLOAT: 'f32', DOUBLE: 'f64',
   DATE: 'f64', TIMESTAMP: 'f64', SYMBOL: 'i32', STRING: 'str', VARCHAR: 'str', UUID: 'str', IPV4: 'i32',
-  BINARY: 'bin', NULL: 'str',
+  BINARY: 'bin', NULL: 'str', LONG256: 'str', INTERVAL: 'str',
+  ...perGeohashType((): VectorKind => 'str'),
 };
 
 /** Types whose storage is 64-bit integers (held as numbers in vectors, with an exact BigInt64Array when available). */
 export function isInt64Type(type: ValueType): boolean {
   return type === 'LONG' || type === 'DATE' || type === 'TIMESTAMP';
+}
+
+/**
+ * Types that are not text but are held as text while a query runs (UUID, LONG256, GEOHASH, INTERVAL): their null
+ * is null, equal values are equal strings, and they print from that text.
+ */
+export function isTextHeldType(type: ValueType): boolean {
+  return type === 'UUID' || type === 'LONG256' || type === 'INTERVAL' || isGeohashType(type);
 }
 
 export function isNumericType(type: ValueType): boolean {

@@ -2,6 +2,7 @@
 // pg_type rows PostgreSQL clients read at connect (porsager `postgres` asks for every array type's element,
 // JDBC and psql look names up by OID). OIDs and names are PostgreSQL's own, so tools that hard-code them agree.
 import type { ValueType } from './column-type.js';
+import { isGeohashType } from './geohash.js';
 
 /** One row of pg_catalog.pg_type (the columns clients read). */
 export interface PgType {
@@ -88,6 +89,7 @@ export interface PgColumnType {
 
 /** QuestDB's PGOids mapping: text-like types are varchar, DATE and TIMESTAMP are timestamp, BYTE widens to int2. */
 export function pgColumnType(type: ValueType): PgColumnType {
+  if (isGeohashType(type)) return { oid: 1043, typmod: -1 };
   switch (type) {
     case 'BOOLEAN': return { oid: 16, typmod: -1 };
     case 'BYTE': case 'SHORT': return { oid: 21, typmod: -1 };
@@ -99,7 +101,8 @@ export function pgColumnType(type: ValueType): PgColumnType {
     case 'DATE': case 'TIMESTAMP': return { oid: 1114, typmod: -1 };
     case 'UUID': return { oid: 2950, typmod: -1 };
     case 'BINARY': return { oid: 17, typmod: -1 };
-    case 'SYMBOL': case 'STRING': case 'VARCHAR': case 'IPV4': case 'NULL': return { oid: 1043, typmod: -1 };
+    case 'SYMBOL': case 'STRING': case 'VARCHAR': case 'IPV4': case 'NULL': case 'LONG256': case 'INTERVAL':
+      return { oid: 1043, typmod: -1 };
   }
 }
 

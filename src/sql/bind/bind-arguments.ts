@@ -10,6 +10,7 @@ import { isTextType } from '../../types/casts.js';
 import { parseTimestamp } from '../../types/timestamp.js';
 import { checkCast, emitCast } from '../functions/cast.js';
 import { sqlSemanticError } from '../../core/errors.js';
+import { isTextHeldType } from '../../types/column-type.js';
 
 /** The arguments of a resolved call, cast where the declared (or unified) type needs another value domain. */
 export function coerceArguments(def: ScalarFunctionDef, args: readonly BoundExpr[], resultType: ValueType): BoundExpr[] {
@@ -18,7 +19,7 @@ export function coerceArguments(def: ScalarFunctionDef, args: readonly BoundExpr
 }
 
 function coerceArgument(arg: BoundExpr, declared: ArgType): BoundExpr {
-  if (declared === 'ANY' || declared === 'TEXT') return arg;
+  if (declared === 'ANY' || declared === 'TEXT' || declared === 'GEOHASH') return arg;
   if (declared === 'NUMERIC') return arg.type === 'NULL' ? castArgumentTo(arg, 'DOUBLE') : arg;
   if (arg.type === declared) return arg;
   const needsCast = arg.type === 'NULL'
@@ -55,6 +56,6 @@ function nullValueOf(type: ValueType): number | boolean | null {
     case 'BOOLEAN': return false;
     case 'BYTE': case 'SHORT': return 0;
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'BINARY': case 'NULL': return null;
-    default: return NaN;
+    default: return isTextHeldType(type) ? null : NaN;
   }
 }

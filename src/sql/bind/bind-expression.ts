@@ -19,6 +19,7 @@ import { assertNever } from '../../core/assert.js';
 import { parseIntervalString } from '../../types/intervals.js';
 import { parseTimestamp } from '../../types/timestamp.js';
 import { bindParameter } from './bind-parameters.js';
+import { GEOHASH_ARGUMENT_OFFSET, geohashDisplay, geohashTypeNameError, geohashTypeOf, isGeohashType } from '../../types/geohash.js';
 
 export interface BindContext {
   readonly scope: Scope;
@@ -91,13 +92,18 @@ export function bindLiteral(expr: LiteralExpr): BoundConstant {
       return { kind: 'constant', type: 'LONG', value: Number(value), exact: value, position };
     }
     case 'NULL': return { kind: 'constant', type: 'NULL', value: null, position };
+    case 'GEOHASH': {
+      const binary = String(expr.value);
+      return { kind: 'constant', type: geohashTypeOf(binary.length), value: geohashDisplay(binary, binary.length), position };
+    }
+    case 'LONG256': return { kind: 'constant', type: 'LONG256', value: String(expr.value), position };
     default: return { kind: 'constant', type: expr.literalType, value: expr.value as number | string | boolean, position };
   }
 }
 
 function call(name: string, args: readonly BoundExpr[], position: number): BoundCall {
   const def = resolveScalar(name, args.map((arg) => arg.type), position);
-  const type = resolvedReturnType(def, args.map((arg) => arg.type));
+  const type = resolvedReturnType(def, args.map((arg) => arg.type), args);
   const coerced = coerceArguments(def, args, type);
   const types = coerced.map((arg) => arg.type);
   const prepared = def.prepare?.(coerced, position);
@@ -145,7 +151,8 @@ function coerceComparison(a: BoundExpr, b: BoundExpr): [BoundExpr, BoundExpr] {
 
 function coerceSide(side: BoundExpr, otherType: ValueType): BoundExpr {
   if (!isTextType(side.type) || isTextType(otherType) || otherType === 'NULL' || otherType === 'UUID') return side;
-  if (otherType === 'TIMESTAMP' || otherType === 'DATE' || isNumericType(otherType) || otherType === 'IPV4') {
+  // A string compared with a GEOHASH or LONG256 is read as one (base32 into the precision, 0x hex), as QuestDB does.
+  if (otherType === 'TIMESTAMP' || otherType === 'DATE' || isNumericType(otherType) || otherType === 'IPV4' || otherType === 'LONG256' || isGeohashType(otherType)) {
     return bindCast(side, otherType, side.position, side.position);
   }
   return side;
@@ -172,6 +179,8 @@ function bindCall(expr: CallExpr, ctx: BindContext): BoundExpr {
 
 export function bindCast(operand: BoundExpr, typeName: string, typePosition: number, position: number): BoundExpr {
   const target = parseColumnType(typeName);
+  const geohashError = geohashTypeNameError(typeName);
+  if (geohashError !== undefined) throw sqlSemanticError(geohashError, typePosition + GEOHASH_ARGUMENT_OFFSET);
   if (target === undefined) throw sqlSemanticError(`invalid type: ${typeName}`, typePosition);
   if (operand.kind === 'constant' && operand.type === 'NULL') return { ...operand, type: target };
   if (operand.type === target) return operand;

@@ -4,6 +4,7 @@
 import type { BoundExpr, SymbolColumnRefs } from '../bind/bound.js';
 import type { ValueType } from '../../types/column-type.js';
 import { assertNever } from '../../core/assert.js';
+import { isTextHeldType } from '../../types/column-type.js';
 
 export interface EmitState {
   readonly constants: unknown[];
@@ -70,7 +71,7 @@ function nullValue(type: ValueType): boolean | number | null {
     case 'BOOLEAN': return false;
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'BINARY': case 'NULL': return null;
     case 'BYTE': case 'SHORT': return 0;
-    default: return NaN;
+    default: return isTextHeldType(type) ? null : NaN;
   }
 }
 

@@ -12,6 +12,7 @@ import type { AggregateKernel } from './aggregate-kernels.js';
 import { createKernel, isNullAt } from './aggregate-kernels.js';
 import { dictionaryEncode } from '../codegen/symbol-output.js';
 import { computedResultCursor } from './result-cursor.js';
+import { isTextHeldType } from '../../types/column-type.js';
 
 export interface AggregateSpec {
   readonly kind: AggregateKind;
@@ -150,6 +151,7 @@ function keyVector(type: ValueType, values: readonly unknown[], count: number): 
 
 function nullSentinel(type: ValueType): unknown {
   if (type === 'INT') return -2147483648;
+  if (isTextHeldType(type)) return null;
   // NULL (a bare null key) too: its NaN printed as the text "NaN" and broke Parquet export.
   if (type === 'STRING' || type === 'VARCHAR' || type === 'UUID' || type === 'BINARY' || type === 'NULL') return null;
   if (type === 'BOOLEAN' || type === 'BYTE' || type === 'SHORT' || type === 'CHAR' || type === 'IPV4') return 0;

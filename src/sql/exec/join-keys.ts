@@ -4,6 +4,7 @@
 // other (QuestDB's `=` treats NULL = NULL as true), and INT/LONG/DOUBLE keys compare as numbers.
 import type { ColumnBatch, Vector } from './batch.js';
 import { assert } from '../../core/assert.js';
+import { isTextHeldType } from '../../types/column-type.js';
 
 /** Composite key parts are JSON-quoted text or `n<number>` or `N`, so a comma cannot be confused with data. */
 const PART_SEPARATOR = ',';
@@ -98,7 +99,7 @@ export class JoinKeyIndex {
 
 function isTextVector(vector: Vector): boolean {
   const type = vector.type;
-  return type === 'STRING' || type === 'VARCHAR' || type === 'CHAR' || type === 'SYMBOL' || type === 'UUID' || type === 'NULL';
+  return type === 'STRING' || type === 'VARCHAR' || type === 'CHAR' || type === 'SYMBOL' || type === 'NULL' || isTextHeldType(type);
 }
 
 function textAt(vector: Vector, row: number): string | null {

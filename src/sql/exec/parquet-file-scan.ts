@@ -10,9 +10,9 @@ import type { ColumnType } from '../../types/column-type.js';
 import type { ParquetPartitionReader } from '../../storage/parquet/parquet-partition-reader.js';
 import type { ColumnData } from '../../storage/row-chunk.js';
 import { batchRowsMax } from '../../core/limits.js';
-import { uuidFromBytes } from '../../types/uuid-ipv4.js';
 import { int64WordsToNumbers } from '../../types/int64-words.js';
 import { assert } from '../../core/assert.js';
+import { isTextCodedType, readTextCoded } from '../../types/coded-columns.js';
 
 /** A column of the file: its Parquet name and the svc type its values take. */
 export interface ParquetFileColumn {
@@ -90,6 +90,7 @@ function storageVector(type: ColumnType, data: ColumnData, start: number, count:
   }
   const bytes = aligned(data.bytes);
   const base = bytes.byteOffset;
+  if (isTextCodedType(type)) return { type, data: readTextCoded(type, bytes, start, count) };
   switch (type) {
     case 'DOUBLE': return { type, data: new Float64Array(bytes.buffer, base + start * 8, count) };
     case 'FLOAT': return { type, data: new Float32Array(bytes.buffer, base + start * 4, count) };
@@ -99,7 +100,6 @@ function storageVector(type: ColumnType, data: ColumnData, start: number, count:
     case 'BYTE': case 'BOOLEAN': return { type, data: new Int8Array(bytes.buffer, base + start, count) };
     case 'LONG': case 'DATE': case 'TIMESTAMP':
       return { type, exact: new BigInt64Array(bytes.buffer, base + start * 8, count), data: int64WordsToNumbers(new Int32Array(bytes.buffer, base + start * 8, count * 2), count) };
-    case 'UUID': return { type, data: Array.from({ length: count }, (_, k) => uuidFromBytes(bytes, (start + k) * 16)) };
     default:
       assert(false, `read_parquet maps no column to ${type}`);
       return { type, data: [] };

@@ -10,11 +10,11 @@ import type { TableSnapshot, ColumnView } from '../../storage/table-reader.js';
 import type { ColumnType } from '../../types/column-type.js';
 import { batchRowsMax } from '../../core/limits.js';
 import { nullVector } from './vector-ops.js';
-import { uuidFromBytes } from '../../types/uuid-ipv4.js';
 import type { TimestampInterval } from '../../types/intervals.js';
 import { formatTimestamp } from '../../types/timestamp.js';
 import { int64WordsToNumbers } from '../../types/int64-words.js';
 import { assert } from '../../core/assert.js';
+import { isTextCodedType, readTextCoded } from '../../types/coded-columns.js';
 
 /** Rows [lo, hi) of one partition to scan (binary-searched from intervals by the optimizer). */
 export interface PartitionRange {
@@ -135,6 +135,7 @@ function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex
   if (view.kind === 'var') return readVarVector(view, type, start, count);
   const bytes = view.bytes;
   const base = bytes.byteOffset;
+  if (isTextCodedType(type)) return { type, data: readTextCoded(type, bytes, start, count) };
   switch (type) {
     case 'DOUBLE': return { type, data: new Float64Array(bytes.buffer, base + start * 8, count) };
     case 'FLOAT': return { type, data: new Float32Array(bytes.buffer, base + start * 4, count) };
@@ -144,7 +145,6 @@ function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex
     case 'CHAR': return { type, data: new Uint16Array(bytes.buffer, base + start * 2, count) };
     case 'BYTE': case 'BOOLEAN': return { type, data: new Int8Array(bytes.buffer, base + start, count) };
     case 'LONG': case 'DATE': case 'TIMESTAMP': return readInt64Vector(type, bytes, start, count);
-    case 'UUID': return readUuidVector(bytes, start, count);
     default: return nullVector(type, count);
   }
 }
@@ -163,12 +163,6 @@ function readInt64Vector(type: ColumnType, bytes: Buffer, start: number, count: 
       return numbers;
     },
   };
-}
-
-function readUuidVector(bytes: Buffer, start: number, count: number): Vector {
-  const values = new Array<string | null>(count);
-  for (let k = 0; k < count; k++) values[k] = uuidFromBytes(bytes, (start + k) * 16);
-  return { type: 'UUID', data: values };
 }
 
 function readVarVector(view: Extract<ColumnView, { kind: 'var' }>, type: ColumnType, start: number, count: number): Vector {

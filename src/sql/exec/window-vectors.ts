@@ -5,6 +5,7 @@ import { allocateVectorData } from './batch.js';
 import { isNullAt } from './aggregate-kernels.js';
 import { dictionaryEncode } from '../codegen/symbol-output.js';
 import type { ValueType } from '../../types/column-type.js';
+import { isTextHeldType } from '../../types/column-type.js';
 
 /** 1 where the row at each position holds a non-null value. */
 export function nonNullByPosition(vector: Vector, order: Int32Array): Uint8Array {
@@ -31,7 +32,7 @@ function nullValue(type: ValueType): number | null {
     case 'SYMBOL': return -1;
     case 'BOOLEAN': case 'BYTE': case 'SHORT': case 'CHAR': case 'IPV4': return 0;
     case 'STRING': case 'VARCHAR': case 'UUID': case 'BINARY': case 'NULL': return null;
-    default: return NaN;
+    default: return isTextHeldType(type) ? null : NaN;
   }
 }
 

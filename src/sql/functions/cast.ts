@@ -1,8 +1,10 @@
 // CAST and :: rules: the JS expression that converts a value of one type's domain into another's.
 // Narrowing numeric casts truncate toward zero; text parses (failure is an inconvertible-value error).
 import type { ValueType } from '../../types/column-type.js';
-import { isNumericType, typeDisplayName } from '../../types/column-type.js';
+import { isNumericType, isTextHeldType, typeDisplayName } from '../../types/column-type.js';
 import { isTextType } from '../../types/casts.js';
+import type { GeohashType } from '../../types/geohash.js';
+import { geohashBits, isGeohashType } from '../../types/geohash.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
 type ConstantRef = (value: unknown) => string;
@@ -20,8 +22,11 @@ export function emitCast(arg: string, from: ValueType, to: ValueType, position: 
   if (from === to || from === 'NULL') return from === 'NULL' ? nullOf(to) : arg;
   const fromName = typeDisplayName(from);
   if (to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL') {
-    return isTextType(from) || from === 'UUID' ? arg : `rt.castToString(${arg}, '${from}')`;
+    if (from === 'INTERVAL') return `rt.intervalText(${arg})`;
+    return isTextType(from) || isTextHeldType(from) ? arg : `rt.castToString(${arg}, '${from}')`;
   }
+  if (isGeohashType(to)) return emitCastToGeohash(arg, from, to, position, constant);
+  if (to === 'LONG256' && isTextType(from)) return `rt.castToLong256(${arg}, '${fromName}', ${constant(position)})`;
   if (isTextType(from)) return emitCastFromText(arg, fromName, to, position, constant);
   if (from === 'BOOLEAN') {
     if (isNumericType(to)) return `(${arg} ? 1 : 0)`;
@@ -32,6 +37,16 @@ export function emitCast(arg: string, from: ValueType, to: ValueType, position: 
   }
   if (from === 'IPV4' && (to === 'INT' || to === 'LONG')) return arg;
   throw sqlSemanticError(`inconvertible types: ${fromName} -> ${typeDisplayName(to)}`, position);
+}
+
+/** Text reads base32 into the precision; a GEOHASH narrows to a lower precision and never widens. */
+function emitCastToGeohash(arg: string, from: ValueType, to: GeohashType, position: number, constant: ConstantRef): string {
+  const bits = geohashBits(to);
+  if (isTextType(from)) {
+    return `rt.castToGeohash(${arg}, ${bits}, '${typeDisplayName(from)}', '${typeDisplayName(to)}', ${constant(position)})`;
+  }
+  if (isGeohashType(from) && geohashBits(from) >= bits) return `rt.narrowGeohash(${arg}, ${geohashBits(from)}, ${bits})`;
+  throw sqlSemanticError(`inconvertible types: ${typeDisplayName(from)} -> ${typeDisplayName(to)}`, position);
 }
 
 function emitNumericCast(arg: string, from: ValueType, to: ValueType): string | undefined {
@@ -72,6 +87,6 @@ export function nullOf(type: ValueType): string {
     case 'BOOLEAN': return 'false';
     case 'BYTE': case 'SHORT': return '0';
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'BINARY': case 'NULL': return 'null';
-    default: return 'NaN';
+    default: return isTextHeldType(type) ? 'null' : 'NaN';
   }
 }

@@ -1,6 +1,8 @@
 // Comparisons. `=` and `!=` treat NULL as a value (NULL = NULL is true, QuestDB's null test);
 // ordered comparisons with a NULL operand are false, which JS gives for NaN and is emitted for text.
 import type { ScalarFunctionDef } from './signature.js';
+import type { ValueType } from '../../types/column-type.js';
+import { isTextHeldType } from '../../types/column-type.js';
 
 const numericEq = (a: string, b: string): string => `rt.eqNum(${a}, ${b})`;
 
@@ -39,10 +41,10 @@ export const COMPARISON_FUNCTIONS: readonly ScalarFunctionDef[] = [
   { name: 'isnotnull', args: ['ANY'], returns: 'BOOLEAN', emit: ([a], _c, types) => `!${isNullTest(a as string, types[0])}` },
 ];
 
-function isNullTest(arg: string, type: string | undefined): string {
+function isNullTest(arg: string, type: ValueType | undefined): string {
   if (type === 'BOOLEAN') return 'false';
   if (type === 'BYTE' || type === 'SHORT') return 'false';
-  if (type === 'STRING' || type === 'VARCHAR' || type === 'SYMBOL' || type === 'CHAR' || type === 'UUID' || type === 'BINARY' || type === 'NULL') {
+  if (type === 'STRING' || type === 'VARCHAR' || type === 'SYMBOL' || type === 'CHAR' || type === 'BINARY' || type === 'NULL' || (type !== undefined && isTextHeldType(type))) {
     return `(${arg} === null)`;
   }
   return `rt.isNaNum(${arg})`;

@@ -5,6 +5,7 @@ import type { ScalarFunctionDef } from './signature.js';
 import type { ValueType } from '../../types/column-type.js';
 import { isNumericType } from '../../types/column-type.js';
 import { isTextType, widenNumeric } from '../../types/casts.js';
+import { isTextHeldType } from '../../types/column-type.js';
 
 /** The type every argument converts to: numbers widen, text unifies (VARCHAR wins), else the first typed one. */
 export function unifiedType(types: readonly ValueType[]): ValueType {
@@ -22,7 +23,7 @@ type Domain = 'number' | 'text' | 'never-null';
 
 function domainOf(type: ValueType): Domain {
   if (type === 'BOOLEAN' || type === 'BYTE' || type === 'SHORT') return 'never-null';
-  if (isTextType(type) || type === 'UUID' || type === 'BINARY' || type === 'NULL') return 'text';
+  if (isTextType(type) || isTextHeldType(type) || type === 'BINARY' || type === 'NULL') return 'text';
   return 'number';
 }
 

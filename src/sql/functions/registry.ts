@@ -20,14 +20,20 @@ import { DATE_ARITH_FUNCTIONS } from './date-arith.js';
 import { DATE_FORMAT_FUNCTIONS } from './date-format.js';
 import { RANDOM_FUNCTIONS } from './random.js';
 import { POSTGRES_FUNCTIONS } from './postgres.js';
+import { GEOHASH_FUNCTIONS } from './geohash.js';
+import { LONG256_FUNCTIONS } from './long256.js';
+import { INTERVAL_FUNCTIONS } from './interval.js';
 import { BASIC_AGGREGATES } from './aggregate/basic.js';
 import { STATS_AGGREGATES } from './aggregate/stats.js';
 import { SELECTION_AGGREGATES } from './aggregate/selection.js';
+import { isGeohashType } from '../../types/geohash.js';
+import type { BoundExpr } from '../bind/bound.js';
 
 const SCALARS: readonly ScalarFunctionDef[] = [
   ...ARITHMETIC_FUNCTIONS, ...COMPARISON_FUNCTIONS, ...LOGICAL_FUNCTIONS, ...STRING_FUNCTIONS, ...DATE_FUNCTIONS, ...MATH_FUNCTIONS,
   ...MATH_MORE_FUNCTIONS, ...STRING_MORE_FUNCTIONS, ...REGEX_FUNCTIONS, ...CONDITIONAL_FUNCTIONS, ...DATE_PART_FUNCTIONS,
   ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...RANDOM_FUNCTIONS, ...POSTGRES_FUNCTIONS,
+  ...GEOHASH_FUNCTIONS, ...LONG256_FUNCTIONS, ...INTERVAL_FUNCTIONS,
 ];
 const AGGREGATES: readonly AggregateFunctionDef[] = [...BASIC_AGGREGATES, ...STATS_AGGREGATES, ...SELECTION_AGGREGATES];
 
@@ -49,6 +55,7 @@ export function argumentCost(expected: ArgType, actual: ValueType): number | und
   if (expected === 'ANY') return 0;
   if (expected === 'NUMERIC') return isNumericType(actual) ? 0 : actual === 'NULL' ? 1 : undefined;
   if (expected === 'TEXT') return isTextType(actual) ? 0 : actual === 'NULL' ? 1 : undefined;
+  if (expected === 'GEOHASH') return isGeohashType(actual) ? 0 : undefined;
   return implicitCastCost(actual, expected);
 }
 
@@ -114,6 +121,10 @@ function unknownFunction(name: string, actual: readonly ValueType[], position: n
   return sqlSemanticError(`unknown function name: ${name}(${actual.map(typeDisplayName).join(',')})`, position);
 }
 
-export function resolvedReturnType(def: { readonly returns: ValueType | ((types: readonly ValueType[]) => ValueType) }, actual: readonly ValueType[]): ValueType {
-  return typeof def.returns === 'function' ? def.returns(actual) : def.returns;
+export function resolvedReturnType(
+  def: { readonly returns: ValueType | ((types: readonly ValueType[], args?: readonly BoundExpr[]) => ValueType) },
+  actual: readonly ValueType[],
+  args?: readonly BoundExpr[],
+): ValueType {
+  return typeof def.returns === 'function' ? def.returns(actual, args) : def.returns;
 }

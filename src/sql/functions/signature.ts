@@ -4,8 +4,8 @@
 import type { ValueType } from '../../types/column-type.js';
 import type { BoundExpr } from '../bind/bound.js';
 
-/** 'ANY' accepts every type; 'NUMERIC' any of BYTE..DOUBLE; 'TEXT' STRING/VARCHAR/SYMBOL/CHAR. */
-export type ArgType = ValueType | 'ANY' | 'NUMERIC' | 'TEXT';
+/** 'ANY' accepts every type; 'NUMERIC' any of BYTE..DOUBLE; 'TEXT' STRING/VARCHAR/SYMBOL/CHAR; 'GEOHASH' any precision. */
+export type ArgType = ValueType | 'ANY' | 'NUMERIC' | 'TEXT' | 'GEOHASH';
 
 /** `prepared` is what the definition's `prepare` returned at bind time (a compiled pattern, a call-site state). */
 export type Emit = (args: readonly string[], constant: (value: unknown) => string, argTypes: readonly ValueType[], prepared?: unknown) => string;
@@ -21,7 +21,8 @@ export interface ScalarFunctionDef {
   readonly args: readonly ArgType[];
   /** The last argument type repeats. */
   readonly variadic?: boolean;
-  readonly returns: ValueType | ((argTypes: readonly ValueType[]) => ValueType);
+  /** A function form may read constant arguments (make_geohash's precision) from `args`. */
+  readonly returns: ValueType | ((argTypes: readonly ValueType[], args?: readonly BoundExpr[]) => ValueType);
   readonly emit: Emit;
   /** Not constant-foldable (random, now()). */
   readonly volatile?: boolean;

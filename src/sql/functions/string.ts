@@ -1,6 +1,7 @@
 // Text functions: concatenation (NULL concatenates as empty), length (NULL → -1), case mapping.
 import type { ScalarFunctionDef } from './signature.js';
 import type { ValueType } from '../../types/column-type.js';
+import { isTextHeldType } from '../../types/column-type.js';
 
 const textResult = (types: readonly ValueType[]): ValueType => (types.some((type) => type === 'VARCHAR') ? 'VARCHAR' : 'STRING');
 
@@ -16,6 +17,6 @@ export const STRING_FUNCTIONS: readonly ScalarFunctionDef[] = [
 export function toText(arg: string, type: ValueType | undefined): string {
   switch (type) {
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'NULL': case undefined: return arg;
-    default: return `rt.castToString(${arg}, '${type}')`;
+    default: return isTextHeldType(type) && type !== 'INTERVAL' ? arg : `rt.castToString(${arg}, '${type}')`;
   }
 }

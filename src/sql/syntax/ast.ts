@@ -9,13 +9,16 @@ export interface Name {
 
 // ---------- expressions ----------
 
-export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'FLOAT' | 'STRING' | 'CHAR' | 'BOOLEAN' | 'NULL';
+export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'FLOAT' | 'STRING' | 'CHAR' | 'BOOLEAN' | 'NULL' | 'LONG256' | 'GEOHASH';
 
 export interface LiteralExpr {
   readonly kind: 'literal';
   readonly position: number;
   readonly literalType: LiteralType;
-  /** INT/DOUBLE/FLOAT: number (NaN for the `NaN` literal); LONG: bigint; STRING/CHAR: the unquoted text; BOOLEAN; NULL: null. */
+  /**
+   * INT/DOUBLE/FLOAT: number (NaN for the `NaN` literal); LONG: bigint; STRING/CHAR: the unquoted text; BOOLEAN;
+   * NULL: null; LONG256: canonical hex text; GEOHASH: the hash as binary digits (their count is the precision).
+   */
   readonly value: number | bigint | string | boolean | null;
   /** Source text of the token, as written. */
   readonly text: string;

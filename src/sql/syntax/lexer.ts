@@ -110,7 +110,7 @@ function readToken(text: string, start: number): Token {
   const two = text.slice(start, start + 2);
   if (TWO_CHAR_OPERATORS.has(two)) return makeToken(text, 'operator', start, start + 2);
   if (ONE_CHAR_OPERATORS.includes(ch)) return makeToken(text, 'operator', start, start + 1);
-  if (ch === '#') throw new SqlError('geohash literals are not supported', start);
+  if (ch === '#') return makeToken(text, 'number', start, scanGeohash(text, start));
   throw new SqlError(`unexpected character [${ch}]`, start);
 }
 
@@ -167,6 +167,18 @@ function readEscapeString(text: string, start: number): Token {
 }
 
 /** Digits with `_` separators, optional fraction and exponent, then any letters glued on (`10L`, `3f`, `15m`). */
+/** `#u33d`, `#u33d/20`, `##0101`: the hash characters and an optional `/bits` suffix; the parser validates. */
+function scanGeohash(text: string, start: number): number {
+  let i = start + 1;
+  if (text[i] === '#') i++;
+  while (i < text.length && isIdentifierPart(text.charCodeAt(i))) i++;
+  if (text[i] === '/' && isDigit(text.charCodeAt(i + 1))) {
+    i++;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  return i;
+}
+
 function scanNumber(text: string, start: number): number {
   let i = start;
   if (text[i] === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X') && isHexDigit(text.charCodeAt(i + 2))) {

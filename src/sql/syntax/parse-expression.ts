@@ -41,7 +41,7 @@ const SYMBOL_OPERATORS: ReadonlyMap<string, BinaryOperator> = new Map([
 
 type PendingOperator =
   | { readonly form: 'binary'; readonly op: BinaryOp; readonly precedence: number; readonly negated: boolean; readonly tokenCount?: number }
-  | { readonly form: 'in' | 'between' | 'is'; readonly precedence: number; readonly negated: boolean };
+  | { readonly form: 'in' | 'between' | 'is' | 'within'; readonly precedence: number; readonly negated: boolean };
 
 export function parseExpression(c: ParseCursor): Expr {
   c.enter(c.peek());
@@ -77,6 +77,7 @@ function peekOperator(c: ParseCursor): PendingOperator | undefined {
     case 'ilike': return { form: 'binary', op: negated ? 'not ilike' : 'ilike', precedence: PREC_COMPARE, negated };
     case 'in': case 'between': return { form: word, precedence: PREC_COMPARE, negated };
     case 'is': return negated ? undefined : { form: 'is', precedence: PREC_COMPARE, negated };
+    case 'within': return negated || !c.isOperator('(', 1) ? undefined : { form: 'within', precedence: PREC_COMPARE, negated };
     default: return undefined;
   }
 }
@@ -110,6 +111,8 @@ function parseOperatorTail(c: ParseCursor, left: Expr, pending: PendingOperator)
     }
     case 'is':
       return parseIs(c, left, keyword);
+    case 'within':
+      return parseWithin(c, left, keyword);
   }
 }
 
@@ -205,6 +208,17 @@ function parseIn(c: ParseCursor, operand: Expr, negated: boolean, inToken: Token
   expectClose(c, open);
   c.leave();
   return { ...base, list };
+}
+
+/** `g WITHIN (#p1, #p2)`: a call of `within` with the operand first. */
+function parseWithin(c: ParseCursor, operand: Expr, withinToken: Token): Expr {
+  const open = c.next();
+  if (c.isOperator(')')) throw c.error(`too few arguments for '${withinToken.text}'`);
+  c.enter(open);
+  const list = parseArguments(c);
+  expectClose(c, open);
+  c.leave();
+  return { kind: 'call', position: withinToken.start, name: 'within', args: [operand, ...list], star: false, distinct: false, ignoreNulls: false };
 }
 
 /** `IS [NOT] NULL`; `IS [NOT] TRUE|FALSE` is QuestDB's rewrite to `= true` / `!= true`. */

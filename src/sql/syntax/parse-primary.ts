@@ -9,6 +9,8 @@ import { expectClose, parseArgument } from './parse-cursor.js';
 import { readNumericConstant } from './lexer.js';
 import { parseTypeName, TYPED_CONSTANT_PREFIXES } from './parse-type-name.js';
 import { parseCall } from './parse-call.js';
+import { parseLong256 } from '../../types/long256.js';
+import { readGeohashLiteral } from '../../types/geohash.js';
 
 /** Reserved words that still start an operand. */
 const OPERAND_WORDS = new Set(['not', 'case', 'cast', 'null', 'true', 'false', 'nan', 'select', 'with', 'exists']);
@@ -66,6 +68,18 @@ function literal(token: Token, literalType: LiteralExpr['literalType'], value: L
 }
 
 function numberLiteral(c: ParseCursor, token: Token): LiteralExpr {
+  if (token.text.startsWith('#')) {
+    const geohash = readGeohashLiteral(token.text);
+    if (typeof geohash !== 'string' || geohash.startsWith('invalid')) {
+      throw c.error(typeof geohash === 'string' ? geohash : `invalid constant: ${token.text}`, token);
+    }
+    return literal(token, 'GEOHASH', geohash);
+  }
+  if (/^0[xX]/.test(token.text)) {
+    const hex = parseLong256(token.text);
+    if (hex === undefined) throw c.error(`invalid constant: ${token.text}`, token);
+    return literal(token, 'LONG256', hex);
+  }
   const constant = readNumericConstant(token);
   if (constant === undefined) throw c.error(`invalid constant: ${token.text}`, token);
   return literal(token, constant.literalType, constant.value);

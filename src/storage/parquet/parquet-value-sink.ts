@@ -4,6 +4,9 @@
 // sink collects byte strings and builds [int32 length][bytes] records at the end. Null rows get the sentinels.
 import type { DecodedArray } from 'hyparquet';
 import type { ColumnType } from '../../types/column-type.js';
+import { STORAGE_WIDTH_BYTES } from '../../types/column-type.js';
+import { writeTextCoded } from '../../types/coded-columns.js';
+import { isGeohashType } from '../../types/geohash.js';
 import type { ColumnData } from '../row-chunk.js';
 import { nullValueBytes } from '../column-files.js';
 import { assert } from '../../core/assert.js';
@@ -56,6 +59,7 @@ function toNumber(value: Scalar): number {
 }
 
 export function createFixedSink(column: ChunkColumn, rowCount: number, width: number): ValueSink {
+  if (column.type === 'LONG256' || isGeohashType(column.type)) return createTextCodedSink(column.type, rowCount);
   const bytes = Buffer.alloc(rowCount * width);
   const type: ColumnType = column.type;
   const nullBytes = nullValueBytes(type);
@@ -171,6 +175,35 @@ export function createVarSink(column: ChunkColumn, rowCount: number): ValueSink 
       }
       offsets[rowCount] = position;
       return { kind: 'var', bytes: bytes.subarray(0, position), offsets };
+    },
+  };
+}
+
+/**
+ * LONG256 and GEOHASH partitions hold the values' text (the Parquet writer's choice, so any reader sees what
+ * QuestDB prints); the sink collects the text and encodes storage form at the end.
+ */
+function createTextCodedSink(type: ColumnType, rowCount: number): ValueSink {
+  const texts = new Array<string | null>(rowCount).fill(null);
+  return {
+    putRun(row, values, from, count, dictionary) {
+      assert(row + count <= rowCount && from + count <= values.length, 'a page run stays inside its row group and its values');
+      for (let k = 0; k < count; k++) {
+        const raw = values[from + k] as Scalar;
+        const value: Scalar = dictionary === undefined ? raw : (dictionary[raw as number] as Scalar);
+        const text = value instanceof Uint8Array ? utf8.decode(value) : typeof value === 'string' ? value : null;
+        // The file holds the display text of this very type (binary digits for bit precisions), kept as it is.
+        texts[row + k] = text === null || text.length === 0 ? null : text;
+      }
+    },
+    putNull(row) {
+      texts[row] = null;
+    },
+    putPlainBytes() {
+      return false;
+    },
+    finish() {
+      return { kind: 'fixed', width: STORAGE_WIDTH_BYTES[type], bytes: writeTextCoded(type, texts, rowCount) };
     },
   };
 }

@@ -7,13 +7,16 @@ import { PG_TYPES, formatPgType, pgColumnType, pgDataTypeName, pgTypeByOid } fro
 test('every column type has QuestDB\'s OID, and that OID is listed in pg_type', (t) => {
   const expected: Record<string, number> = {
     BOOLEAN: 16, BYTE: 21, SHORT: 21, CHAR: 1042, INT: 23, LONG: 20, FLOAT: 700, DOUBLE: 701, DATE: 1114, TIMESTAMP: 1114,
-    SYMBOL: 1043, STRING: 1043, VARCHAR: 1043, UUID: 2950, IPV4: 1043, BINARY: 17,
+    SYMBOL: 1043, STRING: 1043, VARCHAR: 1043, UUID: 2950, IPV4: 1043, BINARY: 17, LONG256: 1043,
   };
   for (const type of COLUMN_TYPES) {
     t.is(pgColumnType(type).oid, expected[type], type);
     t.not(pgTypeByOid(pgColumnType(type).oid), undefined, type);
   }
   t.is(pgColumnType('CHAR').typmod, 5);
+  // QuestDB sends GEOHASH and INTERVAL as varchar.
+  t.is(pgColumnType('GEOHASH(20b)').oid, 1043);
+  t.is(pgColumnType('INTERVAL').oid, 1043);
 });
 
 test('format_type spells types as psql prints them, with typmods for character types', (t) => {

@@ -27,6 +27,8 @@ const TOKEN_CASES: [string, string][] = [
   ['naïve_col + 1', 'i:naïve_col@0 o:+@10 n:1@12'],
   ['1.5e3 .5 1_000 0x1F 10L 3f 15m', 'n:1.5e3@0 n:.5@6 n:1_000@9 n:0x1F@15 n:10L@20 n:3f@24 n:15m@27'],
   ['a%b^c&d|e~f', 'i:a@0 o:%@1 i:b@2 o:^@3 i:c@4 o:&@5 i:d@6 o:|@7 i:e@8 o:~@9 i:f@10'],
+  // Geohash constants: base32 with an optional /bits suffix, and ## binary digits.
+  ['#u33d/20 = ##0101', 'n:#u33d/20@0 o:=@9 n:##0101@11'],
 ];
 
 for (const [text, expected] of TOKEN_CASES) {
@@ -50,7 +52,6 @@ test('token text keeps the source spelling and quotes', (t) => {
 const ERROR_CASES: [string, string, number][] = [
   ["select 'abc", 'unclosed quoted string?', 7],
   ['select "abc', 'unclosed quoted identifier?', 7],
-  ['select #u33d', 'geohash literals are not supported', 7],
   ['select @x', 'unexpected character [@]', 7],
   ["select 'é' + 'x", 'unclosed quoted string?', 13],
 ];

@@ -1,0 +1,61 @@
+// GEOHASH functions: make_geohash(lon, lat, bits), rnd_geohash(bits), equality, and `g WITHIN (#p1, #p2, ...)`,
+// the prefix test QuestDB allows in WHERE. The precision argument is a constant 1..60 that decides the result
+// type; within's prefixes are GEOHASH constants no wider than the column, turned into binary digits at bind time.
+import type { BoundExpr } from '../bind/bound.js';
+import type { ValueType } from '../../types/column-type.js';
+import type { ScalarFunctionDef } from './signature.js';
+import { geohashBits, geohashToBinary, geohashTypeOf, GEOHASH_BITS_MAX, isGeohashType } from '../../types/geohash.js';
+import { requireConstantNumber } from './constant-args.js';
+import { sqlSemanticError } from '../../core/errors.js';
+
+/** The precision argument at `index`: a constant number of bits, 1..60. */
+function precisionArgument(args: readonly BoundExpr[] | undefined, index: number): number {
+  const arg = args?.[index];
+  const bits = requireConstantNumber(arg, arg?.position ?? 0, 'precision');
+  if (!Number.isInteger(bits) || bits < 1 || bits > GEOHASH_BITS_MAX) {
+    throw sqlSemanticError(`precision must be in [1..${GEOHASH_BITS_MAX}] range`, arg?.position ?? 0);
+  }
+  return bits;
+}
+
+function bitsOf(type: ValueType | undefined): number {
+  return type !== undefined && isGeohashType(type) ? geohashBits(type) : 0;
+}
+
+/** `g WITHIN (...)`: every prefix a GEOHASH constant; QuestDB only accepts constants here. */
+function prepareWithin(args: readonly BoundExpr[], position: number): readonly string[] {
+  const column = args[0];
+  const bits = bitsOf(column?.type);
+  return args.slice(1).map((arg) => {
+    if (arg.kind !== 'constant' || !isGeohashType(arg.type)) throw sqlSemanticError('GeoHash const expected', arg.position);
+    if (arg.value === null) throw sqlSemanticError('GeoHash const expected', arg.position);
+    const prefixBits = geohashBits(arg.type);
+    if (prefixBits > bits) throw sqlSemanticError('prefix precision mismatch', arg.position ?? position);
+    return geohashToBinary(String(arg.value), prefixBits);
+  });
+}
+
+const sameType = (types: readonly ValueType[]): boolean => types[0] === types[1];
+
+export const GEOHASH_FUNCTIONS: readonly ScalarFunctionDef[] = [
+  {
+    name: 'make_geohash', args: ['DOUBLE', 'DOUBLE', 'INT'],
+    returns: (_types, args) => geohashTypeOf(precisionArgument(args, 2)),
+    prepare: (args) => precisionArgument(args, 2),
+    emit: ([lon, lat], _constant, _types, bits) => `rt.makeGeohash(${lon}, ${lat}, ${Number(bits)})`,
+  },
+  {
+    name: 'rnd_geohash', args: ['INT'], volatile: true,
+    returns: (_types, args) => geohashTypeOf(precisionArgument(args, 0)),
+    prepare: (args) => precisionArgument(args, 0),
+    emit: (_args, _constant, _types, bits) => `rt.rndGeohash(${Number(bits)})`,
+  },
+  {
+    name: 'within', args: ['GEOHASH', 'GEOHASH'], variadic: true, returns: 'BOOLEAN',
+    prepare: prepareWithin,
+    emit: ([value], constant, types, prefixes) => `rt.geohashWithin(${value}, ${bitsOf(types[0])}, ${constant(prefixes)})`,
+  },
+  // Values of different precisions are never equal.
+  { name: '=', args: ['GEOHASH', 'GEOHASH'], returns: 'BOOLEAN', emit: ([a, b], _c, types) => (sameType(types) ? `(${a} === ${b})` : 'false') },
+  { name: '!=', args: ['GEOHASH', 'GEOHASH'], returns: 'BOOLEAN', emit: ([a, b], _c, types) => (sameType(types) ? `(${a} !== ${b})` : 'true') },
+];

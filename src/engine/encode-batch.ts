@@ -1,5 +1,7 @@
 // Vectors → storage form. `coerceVector` converts a query result vector to a table column's type with
 // QuestDB's insert rules; `encodeColumn` lays a vector of exactly that type out as column-file bytes.
+import { isArrayType } from '../types/double-array.js';
+import { encodeArrayColumn } from './encode-array.js';
 import type { ColumnType, ValueType } from '../types/column-type.js';
 import { isNumericType, typeDisplayName } from '../types/column-type.js';
 import type { ColumnData } from '../storage/row-chunk.js';
@@ -64,11 +66,12 @@ function numberOf(value: number | string | boolean | null | Uint8Array, from: Va
 }
 
 function assertConvertible(from: ValueType, to: ColumnType, position: number): void {
-  const text = from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL' || from === 'CHAR' || from === 'NULL';
+  const text = (from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL' || from === 'CHAR' || from === 'NULL') && !isArrayType(to);
   const numeric = isNumericType(from) || from === 'TIMESTAMP' || from === 'DATE';
   const ok = from === to || text || to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL'
     || (numeric && (isNumericType(to) || to === 'TIMESTAMP' || to === 'DATE'))
     || (from === 'BOOLEAN' && (isNumericType(to) || to === 'BOOLEAN'))
+    || (isArrayType(to) && (from === 'NULL' || from === 'STRING' || from === 'VARCHAR'))
     || (from === 'IPV4' && to === 'IPV4') || (from === 'UUID' && to === 'UUID') || (from === 'BINARY' && to === 'BINARY');
   if (!ok) throw sqlSemanticError(`inconvertible types: ${typeDisplayName(from)} -> ${typeDisplayName(to)}`, position);
 }
@@ -87,6 +90,7 @@ export function encodeColumn(vector: Vector, rowCount: number, to: ColumnType, p
     return varColumnFromStrings(values, rowCount);
   }
   if (to === 'BINARY') return varColumnFromBinary(vector.data as (Uint8Array | null)[], rowCount);
+  if (isArrayType(to)) return encodeArrayColumn(vector, rowCount, to, position);
   if (to === 'UUID') return encodeUuid(vector, rowCount, position);
   if (from === to && vector.exact !== undefined) {
     return { kind: 'fixed', width: 8, bytes: Buffer.from(vector.exact.buffer, vector.exact.byteOffset, rowCount * 8) };

@@ -1,11 +1,14 @@
 // INSERT ... VALUES: evaluates each row's expressions (constants directly, other expressions through
 // compiled code over a one-row batch) and lays the values out as one vector per target column.
 import type { Expr, InsertStatement, BoundExpr } from '../sql/compiler.js';
-import type { ColumnType } from '../types/column-type.js';
+import type { ColumnType, ValueType } from '../types/column-type.js';
+import type { DoubleArrayType } from '../types/double-array.js';
+import { arrayTypeDimCount, isArrayType } from '../types/double-array.js';
+import { parseArrayText } from '../types/double-array-parse.js';
 import type { Vector } from '../sql/compiler.js';
 import { bindExpression, compileProjection, createRuntime, Scope } from '../sql/compiler.js';
 import { vectorValue } from './encode-batch.js';
-import { sqlSemanticError } from '../core/errors.js';
+import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
 
 export interface ColumnValues {
   readonly vector: Vector;
@@ -39,12 +42,20 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
     row.forEach((expr, k) => {
       const bound = bindExpression(expr, { scope, clause: 'VALUES' });
       const { value, exact } = evaluate(bound, nowMicros);
-      (perColumn[k] as Value[]).push(value);
+      const target = targets[k] as ColumnType;
+      // Text for an array column is parsed here, where its position is known; the column then holds only arrays.
+      (perColumn[k] as Value[]).push(isArrayType(target) && typeof value === 'string' ? arrayFromText(value, target, bound.type, expr.position) : value);
       (exacts[k] as (bigint | undefined)[]).push(exact);
-      (valueTypes[k] as string[]).push(bound.type);
+      (valueTypes[k] as string[]).push(isArrayType(target) && typeof value === 'string' ? target : bound.type);
     });
   });
   return targets.map((_, k) => toVector(perColumn[k] as Value[], exacts[k] as (bigint | undefined)[], valueTypes[k] as string[]));
+}
+
+function arrayFromText(text: string, target: DoubleArrayType, from: string, position: number): Uint8Array {
+  const parsed = parseArrayText(text, arrayTypeDimCount(target));
+  if (parsed === undefined) throw sqlRuntimeError(`inconvertible value: \`${text}\` [${from} -> ${target}]`, position);
+  return parsed;
 }
 
 /**
@@ -69,9 +80,10 @@ function toVector(values: readonly Value[], exacts: readonly (bigint | undefined
   if (values.every((value) => typeof value === 'boolean' || value === null) && types.some((type) => type === 'BOOLEAN')) {
     return { type: 'BOOLEAN', data: Int8Array.from(values, (value) => (value === true ? 1 : 0)) };
   }
-  // Bytes come only from BINARY bind parameters (SQL has no binary literal); they stay bytes for a BINARY column.
-  if (values.every((value) => value instanceof Uint8Array || value === null) && types.some((type) => type === 'BINARY')) {
-    return { type: 'BINARY', data: values.map((value) => (value instanceof Uint8Array ? value : null)) };
+  // Bytes come from BINARY bind parameters (SQL has no binary literal) and array expressions; they stay bytes.
+  const bytesType = types.find((type) => type === 'BINARY' || isArrayType(type));
+  if (bytesType !== undefined && values.every((value) => value instanceof Uint8Array || value === null)) {
+    return { type: bytesType as ValueType, data: values.map((value) => (value instanceof Uint8Array ? value : null)) };
   }
   return { type: 'STRING', data: values.map((value) => (value === null ? null : value instanceof Uint8Array ? null : typeof value === 'number' ? (Number.isNaN(value) ? null : String(value)) : String(value))) };
 }

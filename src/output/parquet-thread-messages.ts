@@ -2,7 +2,7 @@
 // from `unknown` on arrival. A malformed message is a bug in this pair of modules, so it fails an assert.
 import { assert, unreachable } from '../core/assert.js';
 import type { ErrorPayload } from '../core/errors.js';
-import { COLUMN_TYPES, VECTOR_KIND } from '../types/column-type.js';
+import { isColumnTypeName, vectorKindOfType } from '../types/column-type.js';
 import type { ValueType } from '../types/column-type.js';
 import type { ColumnBatch, Vector, VectorData } from '../sql/exec/batch.js';
 import type { ExportColumn, ParquetExportOptions } from './parquet-params.js';
@@ -73,7 +73,7 @@ export function parseToParquetThread(raw: unknown): ToParquetThread {
   }
   assert(raw['kind'] === 'batch' && typeof raw['rowCount'] === 'number' && Array.isArray(raw['vectors']), 'a batch message has rows and vectors');
   const vectors = raw['vectors'].map((vector: unknown): WireVector => {
-    assert(isRecord(vector) && (COLUMN_TYPES as readonly unknown[]).concat('NULL').includes(vector['type']), 'a wire vector has a value type');
+    assert(isRecord(vector) && (vector['type'] === 'NULL' || isColumnTypeName(vector['type'])), 'a wire vector has a value type');
     return vector as unknown as WireVector;
   });
   return { kind: 'batch', rowCount: raw['rowCount'], vectors };
@@ -85,7 +85,7 @@ export class WireBatchReader {
 
   toBatch(wire: WireBatch): ColumnBatch {
     const vectors = wire.vectors.map((vector): Vector => {
-      assert(vector.data.length === wire.rowCount, `a wire vector of ${VECTOR_KIND[vector.type]} holds exactly the batch rows`);
+      assert(vector.data.length === wire.rowCount, `a wire vector of ${vectorKindOfType(vector.type)} holds exactly the batch rows`);
       if (vector.symbolTableId === undefined) return { type: vector.type, data: vector.data, exact: vector.exact };
       return { type: vector.type, data: vector.data, symbols: this.symbolTable(vector) };
     });

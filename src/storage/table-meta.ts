@@ -1,7 +1,7 @@
 // _meta codec: a table's structure (columns, types, designated timestamp, partitioning, settings).
 // Written atomically by the primary on every structure change; structureVersion increases by one each time.
 import type { ColumnType } from '../types/column-type.js';
-import { COLUMN_TYPES } from '../types/column-type.js';
+import { isColumnTypeName } from '../types/column-type.js';
 import { PARTITION_UNITS, type PartitionUnit } from '../types/timestamp.js';
 import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
@@ -84,10 +84,10 @@ function narrowColumnMeta(value: unknown, path: string): ColumnMeta {
   if (typeof value !== 'object' || value === null) throw new StorageError(`corrupt column metadata [path=${path}]`);
   const record = value as Record<string, unknown>;
   const type = record['type'];
-  if (!(COLUMN_TYPES as readonly unknown[]).includes(type)) throw new StorageError(`corrupt column type [path=${path}]`);
+  if (!isColumnTypeName(type)) throw new StorageError(`corrupt column type [path=${path}]`);
   return {
     name: String(record['name']),
-    type: type as ColumnType,
+    type,
     fileStem: String(record['fileStem']),
     indexed: record['indexed'] === true,
     symbolCapacity: Number(record['symbolCapacity'] ?? 256),

@@ -1,30 +1,42 @@
 // The column type system shared by storage, SQL and output: names as QuestDB prints them,
 // storage widths, and how each type is held in memory while a query runs.
+import type { DoubleArrayType } from './double-array.js';
+import { isArrayType, parseArrayTypeName } from './double-array.js';
 
 export const COLUMN_TYPES = [
   'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
   'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY',
 ] as const;
 
-/** A storable column type. */
-export type ColumnType = (typeof COLUMN_TYPES)[number];
+/** A storable column type: one of COLUMN_TYPES, or an array type (types/double-array.ts). */
+export type ColumnType = (typeof COLUMN_TYPES)[number] | DoubleArrayType;
 
 /** A type an expression can have: every column type plus the type of a bare NULL literal. */
 export type ValueType = ColumnType | 'NULL';
 
-/** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). */
-export const STORAGE_WIDTH_BYTES: Readonly<Record<ColumnType, number>> = {
+/** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). Arrays: see storageWidthBytes. */
+const STORAGE_WIDTH_BYTES: Readonly<Record<(typeof COLUMN_TYPES)[number], number>> = {
   BOOLEAN: 1, BYTE: 1, SHORT: 2, CHAR: 2, INT: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, DATE: 8, TIMESTAMP: 8,
   SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0,
 };
 
+/** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). */
+export function storageWidthBytes(type: ColumnType): number {
+  return isArrayType(type) ? 0 : STORAGE_WIDTH_BYTES[type];
+}
+
 /** Fixed byte width reported by the import JSON report (`size`). */
 export function importReportSize(type: ColumnType): number {
-  return STORAGE_WIDTH_BYTES[type];
+  return storageWidthBytes(type);
 }
 
 export function isVariableSize(type: ColumnType): boolean {
-  return STORAGE_WIDTH_BYTES[type] === 0;
+  return storageWidthBytes(type) === 0;
+}
+
+/** Whether a string read from metadata or a message names a column type. */
+export function isColumnTypeName(value: unknown): value is ColumnType {
+  return typeof value === 'string' && ((COLUMN_TYPES as readonly string[]).includes(value) || parseArrayTypeName(value) !== undefined);
 }
 
 /** The name QuestDB prints in `columns[].type`. */
@@ -45,6 +57,7 @@ export function parseColumnType(name: string): ColumnType | undefined {
   if (upper === 'FLOAT8' || upper === 'DOUBLE PRECISION') return 'DOUBLE';
   if (upper === 'FLOAT4') return 'FLOAT';
   if (upper === 'BOOL') return 'BOOLEAN';
+  if (upper.startsWith('DOUBLE[')) return parseArrayTypeName(upper);
   return (COLUMN_TYPES as readonly string[]).includes(upper) ? (upper as ColumnType) : undefined;
 }
 
@@ -55,15 +68,19 @@ export function parseColumnType(name: string): ColumnType | undefined {
  * - 'i32': Int32Array (INT with 0x80000000 = null, IPV4 with 0 = null, SYMBOL keys with -1 = null)
  * - 'i16': Int16Array (SHORT); 'u16': Uint16Array (CHAR, 0 = null); 'i8': Int8Array (BYTE, BOOLEAN 0/1)
  * - 'str': (string | null)[] (STRING, VARCHAR, UUID in canonical text form)
- * - 'bin': (Uint8Array | null)[] (BINARY)
+ * - 'bin': (Uint8Array | null)[] (BINARY, and arrays in their binary form of types/double-array.ts)
  */
 export type VectorKind = 'f64' | 'f32' | 'i32' | 'i16' | 'u16' | 'i8' | 'str' | 'bin';
 
-export const VECTOR_KIND: Readonly<Record<ValueType, VectorKind>> = {
+const VECTOR_KIND: Readonly<Record<Exclude<ValueType, DoubleArrayType>, VectorKind>> = {
   BOOLEAN: 'i8', BYTE: 'i8', SHORT: 'i16', CHAR: 'u16', INT: 'i32', LONG: 'f64', FLOAT: 'f32', DOUBLE: 'f64',
   DATE: 'f64', TIMESTAMP: 'f64', SYMBOL: 'i32', STRING: 'str', VARCHAR: 'str', UUID: 'str', IPV4: 'i32',
   BINARY: 'bin', NULL: 'str',
 };
+
+export function vectorKindOfType(type: ValueType): VectorKind {
+  return isArrayType(type) ? 'bin' : VECTOR_KIND[type];
+}
 
 /** Types whose storage is 64-bit integers (held as numbers in vectors, with an exact BigInt64Array when available). */
 export function isInt64Type(type: ValueType): boolean {

@@ -20,6 +20,8 @@ import { DATE_ARITH_FUNCTIONS } from './date-arith.js';
 import { DATE_FORMAT_FUNCTIONS } from './date-format.js';
 import { RANDOM_FUNCTIONS } from './random.js';
 import { POSTGRES_FUNCTIONS } from './postgres.js';
+import { ARRAY_FUNCTIONS } from './arrays.js';
+import { isArrayType } from '../../types/double-array.js';
 import { BASIC_AGGREGATES } from './aggregate/basic.js';
 import { STATS_AGGREGATES } from './aggregate/stats.js';
 import { SELECTION_AGGREGATES } from './aggregate/selection.js';
@@ -27,7 +29,7 @@ import { SELECTION_AGGREGATES } from './aggregate/selection.js';
 const SCALARS: readonly ScalarFunctionDef[] = [
   ...ARITHMETIC_FUNCTIONS, ...COMPARISON_FUNCTIONS, ...LOGICAL_FUNCTIONS, ...STRING_FUNCTIONS, ...DATE_FUNCTIONS, ...MATH_FUNCTIONS,
   ...MATH_MORE_FUNCTIONS, ...STRING_MORE_FUNCTIONS, ...REGEX_FUNCTIONS, ...CONDITIONAL_FUNCTIONS, ...DATE_PART_FUNCTIONS,
-  ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...RANDOM_FUNCTIONS, ...POSTGRES_FUNCTIONS,
+  ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...RANDOM_FUNCTIONS, ...POSTGRES_FUNCTIONS, ...ARRAY_FUNCTIONS,
 ];
 const AGGREGATES: readonly AggregateFunctionDef[] = [...BASIC_AGGREGATES, ...STATS_AGGREGATES, ...SELECTION_AGGREGATES];
 
@@ -49,6 +51,7 @@ export function argumentCost(expected: ArgType, actual: ValueType): number | und
   if (expected === 'ANY') return 0;
   if (expected === 'NUMERIC') return isNumericType(actual) ? 0 : actual === 'NULL' ? 1 : undefined;
   if (expected === 'TEXT') return isTextType(actual) ? 0 : actual === 'NULL' ? 1 : undefined;
+  if (expected === 'ARRAY') return isArrayType(actual) ? 0 : actual === 'NULL' ? 1 : undefined;
   return implicitCastCost(actual, expected);
 }
 

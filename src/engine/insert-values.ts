@@ -43,6 +43,9 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
       const bound = bindExpression(expr, { scope, clause: 'VALUES' });
       const { value, exact } = evaluate(bound, nowMicros);
       const target = targets[k] as ColumnType;
+      if (isArrayType(target) && isArrayType(bound.type) && bound.type !== target) {
+        throw sqlSemanticError(`inconvertible types: ${bound.type} -> ${target}`, expr.position);
+      }
       // Text for an array column is parsed here, where its position is known; the column then holds only arrays.
       (perColumn[k] as Value[]).push(isArrayType(target) && typeof value === 'string' ? arrayFromText(value, target, bound.type, expr.position) : value);
       (exacts[k] as (bigint | undefined)[]).push(exact);

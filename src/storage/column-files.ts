@@ -9,7 +9,8 @@ import { storageWidthBytes, isVariableSize } from '../types/column-type.js';
 import { writeInt64Words } from '../types/int64-words.js';
 import type { ColumnMeta } from './table-meta.js';
 import type { ColumnData, RowChunk } from './row-chunk.js';
-import { varOffsets } from './row-chunk.js';
+import { varColumnFromArrays, varOffsets } from './row-chunk.js';
+import { isArrayType } from '../types/double-array.js';
 
 export function columnFilePaths(partitionDir: string, stem: string): { data: string; index: string } {
   // Readers call this for every column of every partition of each statement: plain concatenation, because
@@ -35,6 +36,8 @@ export function nullValueBytes(type: ColumnType): Buffer {
 
 /** A column of `rowCount` nulls in storage form. */
 export function nullColumnData(type: ColumnType, rowCount: number): ColumnData {
+  // Array records keep 8-byte alignment (row-chunk.ts), nulls included.
+  if (isArrayType(type)) return varColumnFromArrays(new Array<null>(rowCount).fill(null), rowCount);
   if (isVariableSize(type)) {
     const bytes = Buffer.allocUnsafe(4 * rowCount);
     for (let row = 0; row < rowCount; row++) bytes.writeInt32LE(-1, row * 4);

@@ -1,7 +1,9 @@
 // Vectors → storage form. `coerceVector` converts a query result vector to a table column's type with
 // QuestDB's insert rules; `encodeColumn` lays a vector of exactly that type out as column-file bytes.
+import { isArrayType } from '../types/double-array.js';
+import { encodeArrayColumn } from './encode-array.js';
 import type { ColumnType, ValueType } from '../types/column-type.js';
-import { isNumericType, STORAGE_WIDTH_BYTES, typeDisplayName } from '../types/column-type.js';
+import { isNumericType, storageWidthBytes, typeDisplayName } from '../types/column-type.js';
 import { isTextCodedType, toTextCoded, writeTextCoded } from '../types/coded-columns.js';
 import { isGeohashType } from '../types/geohash.js';
 import type { ColumnData } from '../storage/row-chunk.js';
@@ -66,11 +68,12 @@ function numberOf(value: number | string | boolean | null | Uint8Array, from: Va
 }
 
 function assertConvertible(from: ValueType, to: ColumnType, position: number): void {
-  const text = from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL' || from === 'CHAR' || from === 'NULL';
+  const text = (from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL' || from === 'CHAR' || from === 'NULL') && !isArrayType(to);
   const numeric = isNumericType(from) || from === 'TIMESTAMP' || from === 'DATE';
   const ok = from === to || text || to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL'
     || (numeric && (isNumericType(to) || to === 'TIMESTAMP' || to === 'DATE'))
     || (from === 'BOOLEAN' && (isNumericType(to) || to === 'BOOLEAN'))
+    || (isArrayType(to) && (from === 'NULL' || from === 'STRING' || from === 'VARCHAR'))
     || (from === 'IPV4' && to === 'IPV4') || (from === 'BINARY' && to === 'BINARY')
     || (isTextCodedType(to) && (from === to || (isGeohashType(from) && isGeohashType(to))));
   if (!ok) throw sqlSemanticError(`inconvertible types: ${typeDisplayName(from)} -> ${typeDisplayName(to)}`, position);
@@ -90,6 +93,7 @@ export function encodeColumn(vector: Vector, rowCount: number, to: ColumnType, p
     return varColumnFromStrings(values, rowCount);
   }
   if (to === 'BINARY') return varColumnFromBinary(vector.data as (Uint8Array | null)[], rowCount);
+  if (isArrayType(to)) return encodeArrayColumn(vector, rowCount, to, position);
   if (isTextCodedType(to)) return encodeTextCoded(vector, rowCount, to, position);
   if (from === to && vector.exact !== undefined) {
     return { kind: 'fixed', width: 8, bytes: Buffer.from(vector.exact.buffer, vector.exact.byteOffset, rowCount * 8) };
@@ -167,7 +171,7 @@ function encodeTextCoded(vector: Vector, rowCount: number, to: ColumnType, posit
     }
     values[row] = converted;
   }
-  return { kind: 'fixed', width: STORAGE_WIDTH_BYTES[to], bytes: writeTextCoded(to, values, rowCount) };
+  return { kind: 'fixed', width: storageWidthBytes(to), bytes: writeTextCoded(to, values, rowCount) };
 }
 
 /**

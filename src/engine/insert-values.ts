@@ -5,6 +5,9 @@ import type { ColumnType, ValueType } from '../types/column-type.js';
 import { isTextHeldType, typeDisplayName } from '../types/column-type.js';
 import { isTextType } from '../types/casts.js';
 import { isTextCodedType, toTextCoded } from '../types/coded-columns.js';
+import type { DoubleArrayType } from '../types/double-array.js';
+import { arrayTypeDimCount, isArrayType } from '../types/double-array.js';
+import { parseArrayText } from '../types/double-array-parse.js';
 import type { Vector } from '../sql/compiler.js';
 import { bindExpression, compileProjection, createRuntime, exprText, Scope } from '../sql/compiler.js';
 import { vectorValue } from './encode-batch.js';
@@ -43,9 +46,14 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
     row.forEach((expr, k) => {
       const bound = bindExpression(expr, { scope, clause: 'VALUES' });
       const { value, exact } = evaluate(bound, nowMicros);
-      (perColumn[k] as Value[]).push(value);
+      const target = targets[k] as ColumnType;
+      if (isArrayType(target) && isArrayType(bound.type) && bound.type !== target) {
+        throw sqlSemanticError(`inconvertible types: ${bound.type} -> ${target}`, expr.position);
+      }
+      // Text for an array column is parsed here, where its position is known; the column then holds only arrays.
+      (perColumn[k] as Value[]).push(isArrayType(target) && typeof value === 'string' ? arrayFromText(value, target, bound.type, expr.position) : value);
       (exacts[k] as (bigint | undefined)[]).push(exact);
-      (valueTypes[k] as string[]).push(bound.type);
+      (valueTypes[k] as string[]).push(isArrayType(target) && typeof value === 'string' ? target : bound.type);
       (sources[k] as Expr[]).push(expr);
     });
   });
@@ -78,6 +86,12 @@ function textCodedVector(target: { type: ColumnType; name: string }, values: rea
   return { type: to, data };
 }
 
+function arrayFromText(text: string, target: DoubleArrayType, from: string, position: number): Uint8Array {
+  const parsed = parseArrayText(text, arrayTypeDimCount(target));
+  if (parsed === undefined) throw sqlRuntimeError(`inconvertible value: \`${text}\` [${from} -> ${target}]`, position);
+  return parsed;
+}
+
 /**
  * The exact 64-bit value of a number: null and NaN are Long.MIN_VALUE (the null); ±Infinity (a literal like
  * 1e400) saturates as Java's (long) cast does, where BigInt() would throw (found by the SQL fuzzer).
@@ -100,9 +114,10 @@ function toVector(values: readonly Value[], exacts: readonly (bigint | undefined
   if (values.every((value) => typeof value === 'boolean' || value === null) && types.some((type) => type === 'BOOLEAN')) {
     return { type: 'BOOLEAN', data: Int8Array.from(values, (value) => (value === true ? 1 : 0)) };
   }
-  // Bytes come only from BINARY bind parameters (SQL has no binary literal); they stay bytes for a BINARY column.
-  if (values.every((value) => value instanceof Uint8Array || value === null) && types.some((type) => type === 'BINARY')) {
-    return { type: 'BINARY', data: values.map((value) => (value instanceof Uint8Array ? value : null)) };
+  // Bytes come from BINARY bind parameters (SQL has no binary literal) and array expressions; they stay bytes.
+  const bytesType = types.find((type) => type === 'BINARY' || isArrayType(type));
+  if (bytesType !== undefined && values.every((value) => value instanceof Uint8Array || value === null)) {
+    return { type: bytesType as ValueType, data: values.map((value) => (value instanceof Uint8Array ? value : null)) };
   }
   return { type: 'STRING', data: values.map((value) => (value === null ? null : value instanceof Uint8Array ? null : typeof value === 'number' ? (Number.isNaN(value) ? null : String(value)) : String(value))) };
 }

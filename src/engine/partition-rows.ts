@@ -1,6 +1,7 @@
 // A partition read into memory (RowChunk, storage form) seen as query vectors, and the reverse edits that
 // UPDATE and ALTER COLUMN TYPE need: SYMBOL keys turned back into text records (the form
 // TableWriter.rewritePartitions takes) and replacement values spliced into chosen rows.
+import { isArrayType } from '../types/double-array.js';
 import type { ColumnType } from '../types/column-type.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
 import { concatColumns, gatherColumn, varColumnFromStrings, varValueAsString } from '../storage/row-chunk.js';
@@ -27,7 +28,7 @@ function aligned(bytes: Buffer): ArrayBuffer {
 /** One column of a partition as a query vector of its type. */
 export function columnVector(data: ColumnData, type: ColumnType, rowCount: number, symbols: readonly string[] | undefined): Vector {
   if (data.kind === 'var') {
-    if (type === 'BINARY') {
+    if (type === 'BINARY' || isArrayType(type)) {
       const values = new Array<Uint8Array | null>(rowCount);
       for (let row = 0; row < rowCount; row++) {
         const start = data.offsets[row] as number;

@@ -4,7 +4,7 @@
 // turns out incomplete (the rest of it is in the next network chunk) is cut off again with truncate().
 import { assert } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
-import { STORAGE_WIDTH_BYTES } from '../types/column-type.js';
+import { storageWidthBytes } from '../types/column-type.js';
 import type { ColumnData } from '../storage/row-chunk.js';
 import { isTextCodedType } from '../types/coded-columns.js';
 
@@ -24,7 +24,7 @@ export class FixedColumnBuilder {
   length = 0;
 
   constructor(readonly type: ColumnType, rows: number = INITIAL_ROWS) {
-    this.width = STORAGE_WIDTH_BYTES[type];
+    this.width = storageWidthBytes(type);
     assert(this.width > 0, 'a fixed column builder holds a fixed-width type');
     const buffer = new ArrayBuffer(Math.max(rows, INITIAL_ROWS) * this.width);
     this.bytes = new Uint8Array(buffer);
@@ -153,7 +153,7 @@ export type ColumnBuilder = FixedColumnBuilder | VarColumnBuilder;
 
 /** SYMBOL values travel as text until the primary resolves their keys; UUID as canonical text, encoded at commit. */
 export function isTextBuilt(type: ColumnType): boolean {
-  return STORAGE_WIDTH_BYTES[type] === 0 || type === 'SYMBOL' || isTextCodedType(type);
+  return storageWidthBytes(type) === 0 || type === 'SYMBOL' || isTextCodedType(type);
 }
 
 export function createColumnBuilder(type: ColumnType, rows?: number): ColumnBuilder {

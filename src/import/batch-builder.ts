@@ -4,7 +4,7 @@
 // have, and in-place removal of rejected rows (atomicity=skipRow, or a bad designated timestamp).
 import { assert } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
-import { STORAGE_WIDTH_BYTES } from '../types/column-type.js';
+import { storageWidthBytes } from '../types/column-type.js';
 import { INT_NULL } from '../types/nulls.js';
 import { batchRowsMax } from '../core/limits.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
@@ -104,7 +104,7 @@ export class BatchBuilder {
     this.targets.forEach((target, c) => {
       const data = target.data;
       kept = data instanceof TextRecords ? compactRecords(data, base, count, rowBad)
-        : compactFixed(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), STORAGE_WIDTH_BYTES[this.types[c]], base, count, rowBad);
+        : compactFixed(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), storageWidthBytes(this.types[c]), base, count, rowBad);
     });
     return kept;
   }
@@ -119,7 +119,7 @@ export class BatchBuilder {
         const offsets = data.offsets.subarray(0, rowCount + 1);
         return { kind: 'var', bytes: data.bytes.subarray(0, offsets[rowCount]), offsets };
       }
-      const width = STORAGE_WIDTH_BYTES[this.types[c]];
+      const width = storageWidthBytes(this.types[c]);
       assert(width > 0 && data.byteLength >= rowCount * width, 'a fixed-width target holds width bytes per row');
       return { kind: 'fixed', width, bytes: Buffer.from(data.buffer, data.byteOffset, rowCount * width) };
     });

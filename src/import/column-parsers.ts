@@ -2,6 +2,7 @@
 // block. Empty fields are nulls (the type's sentinel; BOOLEAN/BYTE/SHORT have none and get 0). A value that does
 // not convert counts as an error and is stored as null; the caller decides per atomicity mode whether the
 // row survives. Numbers and ISO timestamps are parsed from bytes; other timestamp patterns are interpreted.
+import { isArrayType } from '../types/double-array.js';
 import { assert, assertNever, unreachable } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
 import { INT_NULL } from '../types/nulls.js';
@@ -35,6 +36,7 @@ const NO_PATTERNS: ColumnParserOptions = { patterns: [], acceptEpochNumbers: fal
 export function createColumnParser(type: ColumnType, options: ColumnParserOptions = NO_PATTERNS): ColumnParser {
   const plain = (parse: (job: ParseJob, target: ColumnTarget) => number): ColumnParser => ({ type, parse });
   if (isGeohashType(type)) return plain((job, target) => parseTextCodedColumn(job, target, type));
+  if (isArrayType(type)) return unreachable('array columns are rejected by schema parsing and table mapping before parsers exist');
   switch (type) {
     case 'DOUBLE': return plain((job, target) => parseDoubleColumn(job, targetFloat64(target)));
     case 'FLOAT': return plain(parseFloatColumn);

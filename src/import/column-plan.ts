@@ -3,8 +3,9 @@
 // Table mapping follows QuestDB's CairoTextWriter: by name (case-insensitive), else by position; a file
 // wider than the table is an error. svc differs where QuestDB would silently write two file columns into one
 // table column: that is an error too.
+import { isArrayType } from '../types/double-array.js';
 import { ImportError } from '../core/errors.js';
-import type { ColumnType } from '../types/column-type.js';
+import { typeDisplayName, type ColumnType } from '../types/column-type.js';
 import { createColumnParser, type ColumnParser } from './column-parsers.js';
 import type { DetectedColumn } from './detect-format.js';
 import { sanitizeColumnName } from './import-names.js';
@@ -139,7 +140,7 @@ function planExistingTable(fileColumns: FileColumn[], table: ReadonlyArray<Outpu
   });
   const parsers = fileColumns.map((column, i) => {
     const type = table[fileToOutput[i]].type;
-    if (type === 'BINARY') throw new ImportError(`cannot import text into BINARY column [index=${fileToOutput[i]}]`);
+    if (type === 'BINARY' || isArrayType(type)) throw new ImportError(`cannot import text into ${typeDisplayName(type)} column [index=${fileToOutput[i]}]`);
     return parserFor(column, type);
   });
   let timestampIndex = -1;

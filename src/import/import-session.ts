@@ -8,7 +8,7 @@
 // give the same rows, counts and errors. Once a call has failed the session stays failed and rethrows that error.
 import { assert } from '../core/assert.js';
 import { batchRowsMax } from '../core/limits.js';
-import { STORAGE_WIDTH_BYTES, type ColumnType } from '../types/column-type.js';
+import { storageWidthBytes, type ColumnType } from '../types/column-type.js';
 import type { RowChunk } from '../storage/row-chunk.js';
 import { splitByPartition, UNSPLIT_LAYOUT, type PartitionedRows, type StagingLayout } from '../storage/partition-split.js';
 import { analyseUpload, RecordCounter, type AnalysisResult } from './import-analysis.js';
@@ -66,7 +66,7 @@ const EMPTY = Buffer.alloc(0);
 /** Rows per batch that keep its buffers within importBatchBytesMax (a text value counts as 24 bytes: offset and a short record). */
 function batchRowsForBudget(types: ReadonlyArray<ColumnType>): number {
   let rowBytes = 0;
-  for (const type of types) rowBytes += STORAGE_WIDTH_BYTES[type] === 0 || type === 'SYMBOL' || isTextCodedType(type) ? 24 : STORAGE_WIDTH_BYTES[type];
+  for (const type of types) rowBytes += storageWidthBytes(type) === 0 || type === 'SYMBOL' || isTextCodedType(type) ? 24 : storageWidthBytes(type);
   return Math.max(1, Math.floor(importBatchBytesMax / Math.max(1, rowBytes)));
 }
 

@@ -3,8 +3,9 @@
 //   v2: {"columns":[{"file_column_name":…,"file_column_index":…,"column_type":…,"table_column_name":…,
 //        "formats":[{"pattern":…}]}], "formats":{"TIMESTAMP":[{"pattern":…}]}, "formats_action":"ADD"|"REPLACE"}
 // Every problem is an ImportError with code SVC_IMPORT_BAD_SCHEMA. Patterns are validated here by compiling them.
+import { isArrayType } from '../types/double-array.js';
 import { ImportError } from '../core/errors.js';
-import { parseColumnType, type ColumnType } from '../types/column-type.js';
+import { parseColumnType, typeDisplayName, type ColumnType } from '../types/column-type.js';
 import { compileImportTimestampPattern } from './timestamp-pattern.js';
 
 export interface ImportSchemaColumn {
@@ -122,7 +123,7 @@ function optionalString(entry: JsonObject, key: string, position: number): strin
 function parseImportType(typeName: string, column: string): ColumnType {
   const type = parseColumnType(typeName.trim());
   if (type === undefined) throw schemaError(`Invalid type [type=${typeName}, column=${column}]`);
-  if (type === 'BINARY') throw schemaError(`cannot import text into BINARY column [column=${column}]`);
+  if (type === 'BINARY' || isArrayType(type)) throw schemaError(`cannot import text into ${typeDisplayName(type)} column [column=${column}]`);
   return type;
 }
 

@@ -10,6 +10,8 @@ import { assertBatch } from '../sql/exec/batch.js';
 import { INT_NULL, IPV4_NULL, SAFE_INT64_MAGNITUDE, SYMBOL_NULL_KEY } from '../types/nulls.js';
 import { formatDate, formatTimestamp } from '../types/timestamp.js';
 import { formatIpv4 } from '../types/uuid-ipv4.js';
+import { isArrayType } from '../types/double-array.js';
+import { formatArrayJson } from '../types/double-array-format.js';
 import { csvQuoted, formatDouble, formatFloat, formatLong } from '../types/value-format.js';
 import type { ExportColumn } from './parquet-params.js';
 import { formatInterval } from '../types/interval-value.js';
@@ -94,6 +96,7 @@ class GrowingBuffer {
 function formatColumn(vector: Vector, from: number, to: number, out: string[], symbols: SymbolQuoteCache): void {
   const data = vector.data;
   if (isGeohashType(vector.type)) return formatBare(data as (string | null)[], from, to, out);
+  if (isArrayType(vector.type)) return formatArrays(data as (Uint8Array | null)[], from, to, out);
   switch (vector.type) {
     case 'BOOLEAN': return formatBooleans(data as Int8Array, from, to, out);
     case 'BYTE': case 'SHORT': return formatSmallInts(data as Int8Array | Int16Array, from, to, out);
@@ -181,6 +184,14 @@ function formatBare(data: readonly (string | null)[], from: number, to: number, 
 
 function formatIpv4s(data: Int32Array, from: number, to: number, out: string[]): void {
   for (let i = from, o = 0; i < to; i++, o++) out[o] = data[i] === IPV4_NULL ? '' : formatIpv4(data[i]);
+}
+
+/** Arrays as their JSON text, quoted (the text holds commas); null arrays as an empty field. */
+function formatArrays(data: readonly (Uint8Array | null)[], from: number, to: number, out: string[]): void {
+  for (let row = from; row < to; row++) {
+    const value = data[row];
+    out[row - from] = value === null || value === undefined ? '' : `"${formatArrayJson(value)}"`;
+  }
 }
 
 /** QuestDB's CSV export writes nothing for BINARY values. */

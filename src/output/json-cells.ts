@@ -1,5 +1,7 @@
 // Per-column JSON cell formatters for /exec, chosen once per result column: every value is rendered as
 // QuestDB's JSON does (LONG as a number or quoted, DOUBLE shortest round-trip with a fraction, null sentinels).
+import { isArrayType } from '../types/double-array.js';
+import { formatArrayJson } from '../types/double-array-format.js';
 import type { Vector } from '../sql/compiler.js';
 import type { ValueType } from '../types/column-type.js';
 import { formatDouble, formatFloat, jsonString } from '../types/value-format.js';
@@ -36,6 +38,7 @@ function symbolJson(symbols: readonly string[], key: number): string {
 }
 
 export function jsonCellFormatter(type: ValueType, quoteLargeNum: boolean): CellFormatter {
+  if (isArrayType(type)) return (v, r) => { const x = (v.data as (Uint8Array | null)[])[r]; return x === null || x === undefined ? 'null' : formatArrayJson(x); };
   switch (type) {
     case 'DOUBLE': return (v, r) => { const x = (v.data as Float64Array)[r] as number; return Number.isFinite(x) ? formatDouble(x) : 'null'; };
     case 'FLOAT': return (v, r) => { const x = (v.data as Float32Array)[r] as number; return Number.isFinite(x) ? formatFloat(x) : 'null'; };

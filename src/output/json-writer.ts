@@ -5,7 +5,9 @@ import type { ColumnBatch, OutputColumn } from '../sql/compiler.js';
 import type { CellFormatter } from './json-cells.js';
 import { jsonCellFormatter } from './json-cells.js';
 import { jsonString } from '../types/value-format.js';
+import type { ValueType } from '../types/column-type.js';
 import { typeDisplayName } from '../types/column-type.js';
+import { arrayTypeDimCount, isArrayType } from '../types/double-array.js';
 
 export interface JsonResultOptions {
   readonly query: string;
@@ -16,7 +18,13 @@ export interface JsonResultOptions {
 }
 
 export function columnsJson(columns: readonly OutputColumn[]): string {
-  return `[${columns.map((column) => `{"name":${jsonString(column.name)},"type":"${typeDisplayName(column.type)}"}`).join(',')}]`;
+  return `[${columns.map((column) => `{"name":${jsonString(column.name)},${columnTypeJson(column.type)}}`).join(',')}]`;
+}
+
+/** QuestDB describes an array column by its element type and dimension count instead of a type name. */
+function columnTypeJson(type: ValueType): string {
+  if (isArrayType(type)) return `"type":"ARRAY","dim":${arrayTypeDimCount(type)},"elemType":"DOUBLE"`;
+  return `"type":"${typeDisplayName(type)}"`;
 }
 
 export class JsonResultWriter {

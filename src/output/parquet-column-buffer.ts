@@ -1,6 +1,7 @@
 // Holds one column of the row group being built, in the physical layout its Parquet type is written in,
 // so that encoding reads flat typed arrays. Buffers are allocated once per export for rowGroupRows rows and
 // reused for every group; nulls stay as the storage sentinels (NaN, INT_MIN, Long.MIN_VALUE, key -1, 0, null).
+import { isArrayType } from '../types/double-array.js';
 import { assert, assertNever } from '../core/assert.js';
 import { INT_NULL, IPV4_NULL, SYMBOL_NULL_KEY } from '../types/nulls.js';
 import { uuidToBytes } from '../types/uuid-ipv4.js';
@@ -37,6 +38,8 @@ export interface SymbolBuffer {
 
 export function createColumnBuffer(type: ValueType, rows: number): ColumnBuffer {
   if (isGeohashType(type)) return { kind: 'bytes', values: new Array<string | Uint8Array | null>(rows).fill(null) };
+  // Arrays are written in their binary form (raw_array_encoding) or as nested lists (parquet-array-encoding.ts).
+  if (isArrayType(type)) return { kind: 'bytes', values: new Array<string | Uint8Array | null>(rows).fill(null) };
   switch (type) {
     case 'DOUBLE': return { kind: 'f64', values: new Float64Array(rows) };
     case 'FLOAT': return { kind: 'f32', values: new Float32Array(rows) };

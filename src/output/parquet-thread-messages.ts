@@ -2,7 +2,7 @@
 // from `unknown` on arrival. A malformed message is a bug in this pair of modules, so it fails an assert.
 import { assert, unreachable } from '../core/assert.js';
 import type { ErrorPayload } from '../core/errors.js';
-import { isColumnTypeName, VECTOR_KIND } from '../types/column-type.js';
+import { isColumnTypeName, vectorKindOfType } from '../types/column-type.js';
 import type { ValueType } from '../types/column-type.js';
 import type { ColumnBatch, Vector, VectorData } from '../sql/exec/batch.js';
 import type { ExportColumn, ParquetExportOptions } from './parquet-params.js';
@@ -85,7 +85,7 @@ export class WireBatchReader {
 
   toBatch(wire: WireBatch): ColumnBatch {
     const vectors = wire.vectors.map((vector): Vector => {
-      assert(vector.data.length === wire.rowCount, `a wire vector of ${VECTOR_KIND[vector.type]} holds exactly the batch rows`);
+      assert(vector.data.length === wire.rowCount, `a wire vector of ${vectorKindOfType(vector.type)} holds exactly the batch rows`);
       if (vector.symbolTableId === undefined) return { type: vector.type, data: vector.data, exact: vector.exact };
       return { type: vector.type, data: vector.data, symbols: this.symbolTable(vector) };
     });

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { errorFromPayload, errorToPayload, InternalError, sqlRuntimeError } from '../core/errors.js';
 import { assert } from '../core/assert.js';
 import type { ColumnBatch, Vector } from '../sql/exec/batch.js';
-import { VECTOR_KIND } from '../types/column-type.js';
+import { vectorKindOfType } from '../types/column-type.js';
 import type { ExportColumn, ParquetExportOptions } from './parquet-params.js';
 import { parseFromParquetThread } from './parquet-thread-messages.js';
 import type { FromParquetThread, ParquetThreadInit, ToParquetThread, WireBatch, WireVector } from './parquet-thread-messages.js';
@@ -227,7 +227,7 @@ class SymbolTableSender {
 function toWireBatch(batch: ColumnBatch, symbolTables: SymbolTableSender): { message: WireBatch; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
   const vectors = batch.vectors.map((vector: Vector): WireVector => {
-    const data = VECTOR_KIND[vector.type] === 'bin'
+    const data = vectorKindOfType(vector.type) === 'bin'
       ? (vector.data as (Uint8Array | null)[]).slice(0, batch.rowCount).map((value) => value?.slice() ?? null)
       : vector.data.slice(0, batch.rowCount);
     if (!Array.isArray(data)) transfer.push(data.buffer as ArrayBuffer);

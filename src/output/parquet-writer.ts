@@ -2,12 +2,13 @@
 // of column buffers (memory ≈ rowGroupRows rows) and emits each group's bytes as soon as the group is full.
 // Built on hyparquet-writer (thrift metadata, page headers, RLE, snappy, bloom filters); the page path is our
 // own so that it reads typed arrays and can write format version 1 (see parquet-column-chunk.ts).
+import { isArrayType } from '../types/double-array.js';
 import { ByteWriter } from 'hyparquet-writer';
 import { writeBlooms } from 'hyparquet-writer/src/bloom.js';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import type { ColumnChunk, KeyValue, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { assert, assertNever } from '../core/assert.js';
-import { VECTOR_KIND } from '../types/column-type.js';
+import { vectorKindOfType } from '../types/column-type.js';
 import type { ValueType } from '../types/column-type.js';
 import { assertBatch } from '../sql/exec/batch.js';
 import type { ColumnBatch } from '../sql/exec/batch.js';
@@ -44,6 +45,7 @@ export function parquetSchemaElement(name: string, type: ValueType): SchemaEleme
   // GEOHASH, LONG256 and INTERVAL are written as their text (base32 or bits, 0x hex, the interval's text), so
   // any reader gets the values QuestDB prints.
   if (isGeohashType(type)) return { ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
+  if (isArrayType(type)) return { ...optional, type: 'BYTE_ARRAY' };
   switch (type) {
     case 'BOOLEAN': return { ...optional, type: 'BOOLEAN' };
     case 'BYTE': return { ...optional, type: 'INT32', converted_type: 'INT_8' };
@@ -120,7 +122,7 @@ export class ParquetFileWriter implements ParquetExportWriter {
     assert(from >= 0 && from <= to && to <= batch.rowCount, 'row range lies inside the batch');
     for (let c = 0; c < this.columns.length; c++) {
       const column = this.columns[c];
-      assert(VECTOR_KIND[batch.vectors[c].type] === VECTOR_KIND[column.type], `vector layout of column ${column.name} matches its type`);
+      assert(vectorKindOfType(batch.vectors[c].type) === vectorKindOfType(column.type), `vector layout of column ${column.name} matches its type`);
     }
     const groupRowsMax = this.options.rowGroupRows;
     while (from < to) {

@@ -1,6 +1,7 @@
 // The PostgreSQL type each svc type travels as (QuestDB's PGOids table), and the reverse mapping for the
 // parameter types a client declares in Parse. Unknown client types are refused rather than guessed.
 import type { ValueType } from '../types/column-type.js';
+import { isArrayType } from '../types/double-array.js';
 import type { ParameterType } from '../sql/compiler.js';
 import type { GeohashType } from '../types/geohash.js';
 import { GEOHASH_TYPES } from '../types/geohash.js';
@@ -20,7 +21,7 @@ export interface PgType {
 
 const VARCHAR_TYPE: PgType = { oid: OID.VARCHAR, size: -1, modifier: -1 };
 
-export const PG_TYPE_OF: Readonly<Record<ValueType, PgType>> = {
+const PG_TYPE_OF: Readonly<Record<Exclude<ValueType, `DOUBLE[]${string}`>, PgType>> = {
   BOOLEAN: { oid: OID.BOOL, size: 1, modifier: -1 },
   BYTE: { oid: OID.INT2, size: 2, modifier: -1 },
   SHORT: { oid: OID.INT2, size: 2, modifier: -1 },
@@ -38,6 +39,13 @@ export const PG_TYPE_OF: Readonly<Record<ValueType, PgType>> = {
   LONG256: VARCHAR_TYPE, INTERVAL: VARCHAR_TYPE,
   ...Object.fromEntries(GEOHASH_TYPES.map((type) => [type, VARCHAR_TYPE])) as Record<GeohashType, PgType>,
 };
+
+/** float8[] (QuestDB sends every DOUBLE[] type as it, whatever the dimensionality). */
+const FLOAT8_ARRAY_TYPE: PgType = { oid: 1022, size: -1, modifier: -1 };
+
+export function pgTypeOf(type: ValueType): PgType {
+  return isArrayType(type) ? FLOAT8_ARRAY_TYPE : PG_TYPE_OF[type];
+}
 
 export const PARAMETER_OID_OF: Readonly<Record<ParameterType, number>> = {
   BOOLEAN: OID.BOOL, SHORT: OID.INT2, INT: OID.INT4, LONG: OID.INT8, FLOAT: OID.FLOAT4, DOUBLE: OID.FLOAT8,

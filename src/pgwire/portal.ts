@@ -7,7 +7,7 @@ import { compileStatement, createExecContext, createRuntime } from '../sql/compi
 import type { WriteResult, WriterClient } from '../engine/writer-client.js';
 import { SqlError } from '../core/errors.js';
 import type { ColumnDescription, MessageWriter } from './message-writer.js';
-import { PG_TYPE_OF } from './pg-types.js';
+import { pgTypeOf } from './pg-types.js';
 import { binaryEncoder, textEncoder, type CellEncoder } from './value-encoders.js';
 import { bindStatement, type PreparedStatement } from './prepared-statement.js';
 
@@ -50,7 +50,7 @@ function formatOf(formats: readonly number[], column: number): number {
 
 export function columnDescriptions(columns: readonly OutputColumn[], formats: readonly number[]): ColumnDescription[] {
   return columns.map((column, index) => {
-    const type = PG_TYPE_OF[column.type];
+    const type = pgTypeOf(column.type);
     return { name: column.name, typeOid: type.oid, typeSize: type.size, typeModifier: type.modifier, format: formatOf(formats, index) };
   });
 }

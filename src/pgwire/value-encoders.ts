@@ -4,6 +4,9 @@
 // (big-endian integers and floats, timestamp as µs since 2000-01-01, uuid as 16 bytes).
 import type { Vector } from '../sql/compiler.js';
 import type { ValueType } from '../types/column-type.js';
+import { isArrayType } from '../types/double-array.js';
+import { formatArrayPg } from '../types/double-array-format.js';
+import { writeArrayBinary } from './array-binary.js';
 import { formatTimestamp } from '../types/timestamp.js';
 import { formatIpv4 } from '../types/uuid-ipv4.js';
 import { formatFloat } from '../types/value-format.js';
@@ -57,6 +60,7 @@ function uuidWireBytes(text: string): Buffer {
 
 export function textEncoder(type: ValueType): CellEncoder {
   if (isGeohashType(type)) return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else out.lengthPrefixedUtf8(s); };
+  if (isArrayType(type)) return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else out.lengthPrefixedUtf8(formatArrayPg(b)); };
   switch (type) {
     case 'BOOLEAN': return (out, v, r) => out.lengthPrefixedUtf8((v.data as Int8Array)[r] !== 0 ? 't' : 'f');
     case 'BYTE': case 'SHORT': return (out, v, r) => out.lengthPrefixedUtf8(String((v.data as Int16Array)[r]));
@@ -79,6 +83,7 @@ export function textEncoder(type: ValueType): CellEncoder {
 
 export function binaryEncoder(type: ValueType): CellEncoder {
   if (isGeohashType(type)) return textEncoder(type);
+  if (isArrayType(type)) return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else writeArrayBinary(out, b); };
   switch (type) {
     case 'BOOLEAN': return (out, v, r) => { out.int32(1); out.int8((v.data as Int8Array)[r] !== 0 ? 1 : 0); };
     case 'BYTE': case 'SHORT': return (out, v, r) => { out.int32(2); out.int16((v.data as Int16Array)[r] as number); };

@@ -5,12 +5,13 @@
 import { sep } from 'node:path';
 import type { FilesFacade } from '../core/files.js';
 import type { ColumnType } from '../types/column-type.js';
-import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
+import { storageWidthBytes, isVariableSize } from '../types/column-type.js';
 import { writeInt64Words } from '../types/int64-words.js';
 import type { ColumnMeta } from './table-meta.js';
 import type { ColumnData, RowChunk } from './row-chunk.js';
-import { varOffsets } from './row-chunk.js';
+import { varColumnFromArrays, varOffsets } from './row-chunk.js';
 import { isGeohashType } from '../types/geohash.js';
+import { isArrayType } from '../types/double-array.js';
 
 export function columnFilePaths(partitionDir: string, stem: string): { data: string; index: string } {
   // Readers call this for every column of every partition of each statement: plain concatenation, because
@@ -20,7 +21,7 @@ export function columnFilePaths(partitionDir: string, stem: string): { data: str
 
 /** Storage bytes of one null value of a fixed-width type. */
 export function nullValueBytes(type: ColumnType): Buffer {
-  const width = STORAGE_WIDTH_BYTES[type];
+  const width = storageWidthBytes(type);
   const bytes = Buffer.alloc(width);
   switch (type) {
     case 'INT': bytes.writeInt32LE(-2147483648); break;
@@ -41,6 +42,8 @@ export function nullValueBytes(type: ColumnType): Buffer {
 
 /** A column of `rowCount` nulls in storage form. */
 export function nullColumnData(type: ColumnType, rowCount: number): ColumnData {
+  // Array records keep 8-byte alignment (row-chunk.ts), nulls included.
+  if (isArrayType(type)) return varColumnFromArrays(new Array<null>(rowCount).fill(null), rowCount);
   if (isVariableSize(type)) {
     const bytes = Buffer.allocUnsafe(4 * rowCount);
     for (let row = 0; row < rowCount; row++) bytes.writeInt32LE(-1, row * 4);
@@ -140,7 +143,7 @@ export function readPartitionRows(files: FilesFacade, partitionDir: string, colu
     const paths = columnFilePaths(partitionDir, column.fileStem);
     if (!files.exists(paths.data)) return nullColumnData(column.type, rowCount);
     if (!isVariableSize(column.type)) {
-      const width = STORAGE_WIDTH_BYTES[column.type];
+      const width = storageWidthBytes(column.type);
       return { kind: 'fixed', width, bytes: readRange(files, paths.data, from * width, rowCount * width) };
     }
     const start = readIndexEntry(files, paths.index, from);
@@ -186,7 +189,7 @@ export function copyColumnPrefixes(session: WriteSession, fromDir: string, toDir
     if (!session.files.exists(from.data)) continue;
     const to = columnFilePaths(toDir, column.fileStem);
     if (!isVariableSize(column.type)) {
-      copyFileRange(session, from.data, to.data, rows * STORAGE_WIDTH_BYTES[column.type]);
+      copyFileRange(session, from.data, to.data, rows * storageWidthBytes(column.type));
       continue;
     }
     copyFileRange(session, from.data, to.data, readIndexEntry(session.files, from.index, rows));

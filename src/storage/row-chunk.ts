@@ -82,6 +82,37 @@ export function varColumnFromBinary(values: readonly (Uint8Array | null)[], rowC
   return { kind: 'var', bytes, offsets };
 }
 
+/**
+ * DOUBLE[] values in the BINARY record layout, each record padded to a multiple of 8 bytes (a null is its -1
+ * length and 4 zero bytes), so that in a file written from offset 0 every value's elements are 8-byte aligned
+ * and readers can view them as a Float64Array (types/double-array.ts).
+ */
+export function varColumnFromArrays(values: readonly (Uint8Array | null)[], rowCount: number): VarColumnData {
+  let total = 0;
+  for (let row = 0; row < rowCount; row++) total += paddedArrayRecordBytes(values[row]);
+  const bytes = Buffer.alloc(total);
+  const offsets = new Float64Array(rowCount + 1);
+  let position = 0;
+  for (let row = 0; row < rowCount; row++) {
+    offsets[row] = position;
+    const value = values[row];
+    if (value === null || value === undefined) {
+      bytes.writeInt32LE(-1, position);
+    } else {
+      bytes.writeInt32LE(value.length, position);
+      bytes.set(value, position + 4);
+    }
+    position += paddedArrayRecordBytes(value);
+  }
+  offsets[rowCount] = position;
+  return { kind: 'var', bytes, offsets };
+}
+
+function paddedArrayRecordBytes(value: Uint8Array | null | undefined): number {
+  const length = 4 + (value?.length ?? 0);
+  return length + ((8 - (length % 8)) % 8);
+}
+
 /** Reads record `row` of a variable-size column as text (null for length -1). */
 export function varValueAsString(column: VarColumnData, row: number): string | null {
   const start = column.offsets[row] as number;

@@ -7,7 +7,7 @@ import { partitionDirName } from './txn-file.js';
 import { columnFilePaths } from './column-files.js';
 import { mapFileRange, mapFileRangeIfExists } from './mmap.js';
 import type { SymbolTableCache } from './symbol-dictionary.js';
-import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
+import { storageWidthBytes, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
 import { ParquetPartitionReader } from './parquet/parquet-partition-reader.js';
 
@@ -103,7 +103,7 @@ export class TableSnapshot {
     const rows = partition.entry.rowCount;
     const paths = columnFilePaths(partition.dir, column.fileStem);
     if (!isVariableSize(column.type)) {
-      const bytes = mapFileRangeIfExists(paths.data, rows * STORAGE_WIDTH_BYTES[column.type]);
+      const bytes = mapFileRangeIfExists(paths.data, rows * storageWidthBytes(column.type));
       return bytes === undefined ? { kind: 'absent' } : { kind: 'fixed', bytes };
     }
     const index = mapFileRangeIfExists(paths.index, (rows + 1) * 8);

@@ -1,7 +1,7 @@
 // Fixed-width column types that queries hold as text (UUID, LONG256, GEOHASH): one place that reads a stored
 // value into that text and writes it back, so scans, the writer, Parquet conversion and exports agree.
 import type { ColumnType, ValueType } from './column-type.js';
-import { STORAGE_WIDTH_BYTES } from './column-type.js';
+import { storageWidthBytes } from './column-type.js';
 import { geohashBits, geohashDisplay, geohashFromBase32, geohashToBinary, isGeohashType, readGeohash, writeGeohash } from './geohash.js';
 import { parseLong256, readLong256, writeLong256 } from './long256.js';
 import { uuidFromBytes, uuidToBytes } from './uuid-ipv4.js';
@@ -28,7 +28,7 @@ export function readTextCoded(type: ColumnType, bytes: Buffer, start: number, co
 
 /** Text values in the type's canonical form (toTextCoded makes it) → storage bytes. */
 export function writeTextCoded(type: ColumnType, values: readonly (string | null)[], rowCount: number): Buffer {
-  const width = STORAGE_WIDTH_BYTES[type];
+  const width = storageWidthBytes(type);
   const bytes = Buffer.alloc(rowCount * width);
   if (isGeohashType(type)) {
     const bits = geohashBits(type);

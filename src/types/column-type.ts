@@ -1,27 +1,25 @@
 // The column type system shared by storage, SQL and output: names as QuestDB prints them,
 // storage widths, and how each type is held in memory while a query runs.
-// GEOHASH types carry their precision in the name (types/geohash.ts); INTERVAL is only an expression result.
+// GEOHASH types carry their precision in the name (types/geohash.ts), arrays their dimensionality
+// (types/double-array.ts); INTERVAL is only an expression result.
 import type { GeohashType } from './geohash.js';
 import { GEOHASH_TYPES, geohashBits, geohashDisplayName, geohashTypeOf, geohashWidthBytes, isGeohashType, parseGeohashPrecision } from './geohash.js';
+import type { DoubleArrayType } from './double-array.js';
+import { isArrayType, parseArrayTypeName } from './double-array.js';
 
 export const COLUMN_TYPES = [
   'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
   'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY', 'LONG256',
 ] as const;
 
-/** A storable column type. */
-export type ColumnType = (typeof COLUMN_TYPES)[number] | GeohashType;
+/** A storable column type: one of COLUMN_TYPES, a GEOHASH precision or an array type. */
+export type ColumnType = (typeof COLUMN_TYPES)[number] | GeohashType | DoubleArrayType;
 
 /** A type an expression can have: every column type, INTERVAL (never stored) and the type of a bare NULL literal. */
 export type ValueType = ColumnType | 'INTERVAL' | 'NULL';
 
-/** Whether `name` is a stored column type's name in its canonical (upper-case, GEOHASH in bits) form. */
-export function isColumnTypeName(name: unknown): name is ColumnType {
-  return typeof name === 'string' && ((COLUMN_TYPES as readonly string[]).includes(name) || isGeohashType(name));
-}
-
-/** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). */
-export const STORAGE_WIDTH_BYTES: Readonly<Record<ColumnType, number>> = {
+/** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). Arrays: see storageWidthBytes. */
+const STORAGE_WIDTH_BYTES: Readonly<Record<Exclude<ColumnType, DoubleArrayType>, number>> = {
   BOOLEAN: 1, BYTE: 1, SHORT: 2, CHAR: 2, INT: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, DATE: 8, TIMESTAMP: 8,
   SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0, LONG256: 32,
   ...perGeohashType((type) => geohashWidthBytes(geohashBits(type))),
@@ -34,13 +32,24 @@ function perGeohashType<T>(valueOf: (type: GeohashType) => T): Record<GeohashTyp
   return entries as Record<GeohashType, T>;
 }
 
+/** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). */
+export function storageWidthBytes(type: ColumnType): number {
+  return isArrayType(type) ? 0 : STORAGE_WIDTH_BYTES[type];
+}
+
 /** Fixed byte width reported by the import JSON report (`size`). */
 export function importReportSize(type: ColumnType): number {
-  return STORAGE_WIDTH_BYTES[type];
+  return storageWidthBytes(type);
 }
 
 export function isVariableSize(type: ColumnType): boolean {
-  return STORAGE_WIDTH_BYTES[type] === 0;
+  return storageWidthBytes(type) === 0;
+}
+
+/** Whether a string read from metadata or a message names a column type (canonical form, GEOHASH in bits). */
+export function isColumnTypeName(value: unknown): value is ColumnType {
+  return typeof value === 'string'
+    && ((COLUMN_TYPES as readonly string[]).includes(value) || isGeohashType(value) || parseArrayTypeName(value) !== undefined);
 }
 
 /** The name QuestDB prints in `columns[].type`. */
@@ -67,6 +76,7 @@ export function parseColumnType(name: string): ColumnType | undefined {
   if (upper === 'FLOAT8' || upper === 'DOUBLE PRECISION') return 'DOUBLE';
   if (upper === 'FLOAT4') return 'FLOAT';
   if (upper === 'BOOL') return 'BOOLEAN';
+  if (upper.startsWith('DOUBLE[')) return parseArrayTypeName(upper);
   return (COLUMN_TYPES as readonly string[]).includes(upper) ? (upper as ColumnType) : undefined;
 }
 
@@ -78,16 +88,20 @@ export function parseColumnType(name: string): ColumnType | undefined {
  * - 'i16': Int16Array (SHORT); 'u16': Uint16Array (CHAR, 0 = null); 'i8': Int8Array (BYTE, BOOLEAN 0/1)
  * - 'str': (string | null)[] (STRING, VARCHAR; UUID, LONG256 and GEOHASH in their display text; INTERVAL as
  *   `<lo>,<hi>` epoch µs)
- * - 'bin': (Uint8Array | null)[] (BINARY)
+ * - 'bin': (Uint8Array | null)[] (BINARY, and arrays in their binary form of types/double-array.ts)
  */
 export type VectorKind = 'f64' | 'f32' | 'i32' | 'i16' | 'u16' | 'i8' | 'str' | 'bin';
 
-export const VECTOR_KIND: Readonly<Record<ValueType, VectorKind>> = {
+const VECTOR_KIND: Readonly<Record<Exclude<ValueType, DoubleArrayType>, VectorKind>> = {
   BOOLEAN: 'i8', BYTE: 'i8', SHORT: 'i16', CHAR: 'u16', INT: 'i32', LONG: 'f64', FLOAT: 'f32', DOUBLE: 'f64',
   DATE: 'f64', TIMESTAMP: 'f64', SYMBOL: 'i32', STRING: 'str', VARCHAR: 'str', UUID: 'str', IPV4: 'i32',
   BINARY: 'bin', NULL: 'str', LONG256: 'str', INTERVAL: 'str',
   ...perGeohashType((): VectorKind => 'str'),
 };
+
+export function vectorKindOfType(type: ValueType): VectorKind {
+  return isArrayType(type) ? 'bin' : VECTOR_KIND[type];
+}
 
 /** Types whose storage is 64-bit integers (held as numbers in vectors, with an exact BigInt64Array when available). */
 export function isInt64Type(type: ValueType): boolean {

@@ -3,6 +3,7 @@
 // JDBC and psql look names up by OID). OIDs and names are PostgreSQL's own, so tools that hard-code them agree.
 import type { ValueType } from './column-type.js';
 import { isGeohashType } from './geohash.js';
+import { isArrayType } from './double-array.js';
 
 /** One row of pg_catalog.pg_type (the columns clients read). */
 export interface PgType {
@@ -90,6 +91,7 @@ export interface PgColumnType {
 /** QuestDB's PGOids mapping: text-like types are varchar, DATE and TIMESTAMP are timestamp, BYTE widens to int2. */
 export function pgColumnType(type: ValueType): PgColumnType {
   if (isGeohashType(type)) return { oid: 1043, typmod: -1 };
+  if (isArrayType(type)) return { oid: 1022, typmod: -1 };
   switch (type) {
     case 'BOOLEAN': return { oid: 16, typmod: -1 };
     case 'BYTE': case 'SHORT': return { oid: 21, typmod: -1 };

@@ -12,7 +12,10 @@ const dir = import.meta.dirname;
 const files = readdirSync(dir).filter((name) => name.endsWith('.slt')).sort();
 
 function describe(columns: unknown): string {
-  return (columns as { name: string; type: string }[]).map((column) => `${column.name} ${column.type}`).join(', ');
+  // An array column is reported as {type: ARRAY, dim, elemType}; the cases spell it as its type name (DOUBLE[]).
+  return (columns as { name: string; type: string; dim?: number; elemType?: string }[])
+    .map((column) => `${column.name} ${column.type === 'ARRAY' ? `${column.elemType ?? ''}${'[]'.repeat(column.dim ?? 0)}` : column.type}`)
+    .join(', ');
 }
 
 async function check(baseUrl: string, record: SltRecord, where: string): Promise<string | undefined> {

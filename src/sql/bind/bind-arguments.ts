@@ -7,6 +7,7 @@ import type { ArgType, ScalarFunctionDef } from '../functions/signature.js';
 import type { ValueType } from '../../types/column-type.js';
 import { isNumericType, typeDisplayName } from '../../types/column-type.js';
 import { isTextType } from '../../types/casts.js';
+import { isArrayType } from '../../types/double-array.js';
 import { parseTimestamp } from '../../types/timestamp.js';
 import { checkCast, emitCast } from '../functions/cast.js';
 import { sqlSemanticError } from '../../core/errors.js';
@@ -21,6 +22,7 @@ export function coerceArguments(def: ScalarFunctionDef, args: readonly BoundExpr
 function coerceArgument(arg: BoundExpr, declared: ArgType): BoundExpr {
   if (declared === 'ANY' || declared === 'TEXT' || declared === 'GEOHASH') return arg;
   if (declared === 'NUMERIC') return arg.type === 'NULL' ? castArgumentTo(arg, 'DOUBLE') : arg;
+  if (declared === 'ARRAY') return arg.type === 'NULL' ? castArgumentTo(arg, 'DOUBLE[]') : arg;
   if (arg.type === declared) return arg;
   const needsCast = arg.type === 'NULL'
     || (arg.type === 'DATE' && declared === 'TIMESTAMP')
@@ -52,6 +54,7 @@ function parsedTimestampConstant(arg: BoundConstant, text: string, type: 'TIMEST
 }
 
 function nullValueOf(type: ValueType): number | boolean | null {
+  if (isArrayType(type)) return null;
   switch (type) {
     case 'BOOLEAN': return false;
     case 'BYTE': case 'SHORT': return 0;

@@ -20,6 +20,7 @@ import { parseIntervalString } from '../../types/intervals.js';
 import { parseTimestamp } from '../../types/timestamp.js';
 import { bindParameter } from './bind-parameters.js';
 import { GEOHASH_ARGUMENT_OFFSET, geohashDisplay, geohashTypeNameError, geohashTypeOf, isGeohashType } from '../../types/geohash.js';
+import { bindArrayAccess, bindArrayLiteral } from './bind-array.js';
 
 export interface BindContext {
   readonly scope: Scope;
@@ -70,7 +71,8 @@ export function bindExpression(expr: Expr, ctx: BindContext): BoundExpr {
     case 'between': return bindBetween(expr, ctx);
     case 'isNull': return call(expr.negated ? 'isnotnull' : 'isnull', [bindExpression(expr.operand, ctx)], expr.position);
     case 'subquery': return bindScalarSubquery(subqueryFactory(expr.query, ctx, expr.position), expr.position);
-    case 'array': case 'arrayIndex': throw sqlSemanticError('arrays are not supported yet', expr.position);
+    case 'array': return bindArrayLiteral(expr, (element) => bindExpression(element, ctx));
+    case 'arrayIndex': return bindArrayAccess(expr, (element) => bindExpression(element, ctx));
     case 'parameter': return bindParameter(expr);
     default: return assertNever(expr, 'expression');
   }

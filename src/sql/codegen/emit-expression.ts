@@ -5,6 +5,7 @@ import type { BoundExpr, SymbolColumnRefs } from '../bind/bound.js';
 import type { ValueType } from '../../types/column-type.js';
 import { assertNever } from '../../core/assert.js';
 import { isTextHeldType } from '../../types/column-type.js';
+import { isArrayType } from '../../types/double-array.js';
 
 export interface EmitState {
   readonly constants: unknown[];
@@ -67,6 +68,7 @@ type BoundConstantValue = Extract<BoundExpr, { kind: 'constant' }>['value'];
 
 /** The expression-domain value of NULL in `type` (BOOLEAN, BYTE and SHORT have no NULL: false and 0). */
 function nullValue(type: ValueType): boolean | number | null {
+  if (isArrayType(type)) return null;
   switch (type) {
     case 'BOOLEAN': return false;
     case 'STRING': case 'VARCHAR': case 'SYMBOL': case 'CHAR': case 'UUID': case 'BINARY': case 'NULL': return null;

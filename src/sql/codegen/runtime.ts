@@ -9,6 +9,8 @@ import { dateRuntime } from './runtime-date.js';
 import { mathRuntime } from './runtime-math.js';
 import { randomRuntime } from './runtime-random.js';
 import { typesRuntime } from './runtime-types.js';
+import { arrayRuntime } from './runtime-array.js';
+import { arrayMathRuntime } from './runtime-array-math.js';
 
 const INT_NULL = -2147483648;
 
@@ -28,6 +30,8 @@ export const runtimeHelpers = {
   ...mathRuntime,
   ...randomRuntime,
   ...typesRuntime,
+  ...arrayRuntime,
+  ...arrayMathRuntime,
   imul: (a: number, b: number): number => (a !== a || b !== b ? NaN : Math.imul(a, b)),
   idiv: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : Math.trunc(a / b)),
   imod: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : a % b),

@@ -1,7 +1,7 @@
 // ColumnBatch: the unit that flows between operators, into the table writer and out to result writers.
 // A batch holds up to batchRowsMax rows as one vector per column; vectors never change after they are built.
 import type { ValueType, VectorKind } from '../../types/column-type.js';
-import { VECTOR_KIND } from '../../types/column-type.js';
+import { vectorKindOfType } from '../../types/column-type.js';
 import { assert } from '../../core/assert.js';
 
 export type NumericVectorData = Float64Array | Float32Array | Int32Array | Int16Array | Uint16Array | Int8Array;
@@ -9,7 +9,7 @@ export type VectorData = NumericVectorData | (string | null)[] | (Uint8Array | n
 
 export interface Vector {
   readonly type: ValueType;
-  /** Values for rows [0, rowCount) of the batch; the array may be longer. Layout per VECTOR_KIND[type]. */
+  /** Values for rows [0, rowCount) of the batch; the array may be longer. Layout per vectorKindOfType(type). */
   readonly data: VectorData;
   /**
    * LONG/DATE/TIMESTAMP only: the exact 64-bit values (Long.MIN_VALUE = null), present when the vector
@@ -26,12 +26,12 @@ export interface ColumnBatch {
 }
 
 export function vectorKindOf(vector: Vector): VectorKind {
-  return VECTOR_KIND[vector.type];
+  return vectorKindOfType(vector.type);
 }
 
 /** Allocates an empty vector data array of the layout a type needs. */
 export function allocateVectorData(type: ValueType, length: number): VectorData {
-  switch (VECTOR_KIND[type]) {
+  switch (vectorKindOfType(type)) {
     case 'f64': return new Float64Array(length);
     case 'f32': return new Float32Array(length);
     case 'i32': return new Int32Array(length);

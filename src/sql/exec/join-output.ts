@@ -2,7 +2,7 @@
 // left batch or from the materialised right side, gathered by row index. An index of -1 produces the
 // column type's NULL (outer rows, as-of rows without a match), so no per-row objects are ever built.
 import type { ValueType } from '../../types/column-type.js';
-import { VECTOR_KIND } from '../../types/column-type.js';
+import { vectorKindOfType } from '../../types/column-type.js';
 import type { ColumnBatch, NumericVectorData, Vector, VectorData } from './batch.js';
 import { allocateVectorData } from './batch.js';
 import { assert } from '../../core/assert.js';
@@ -58,7 +58,7 @@ export function gatherOrNull(vector: Vector, rows: Int32Array, count: number): V
   const type = vector.type;
   const out = allocateVectorData(type, count);
   const source = vector.data;
-  switch (VECTOR_KIND[type]) {
+  switch (vectorKindOfType(type)) {
     case 'f64': gatherFloat64(source as Float64Array, out as Float64Array, rows, count); break;
     case 'i32': gatherInt32(source as Int32Array, out as Int32Array, rows, count, nullStorageValue(type)); break;
     case 'str': case 'bin': gatherObjects(source as unknown[], out as unknown[], rows, count); break;

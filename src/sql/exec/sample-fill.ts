@@ -15,7 +15,7 @@ import { evaluateConstant } from './sample-by.js';
 import { KeyIds } from './key-ids.js';
 import { concatBatches, nullVector } from './vector-ops.js';
 import { compileProjection } from '../codegen/compile.js';
-import { VECTOR_KIND } from '../../types/column-type.js';
+import { vectorKindOfType } from '../../types/column-type.js';
 import { sampleFillRowsMax } from '../../core/limits.js';
 import { SqlError } from '../../core/errors.js';
 import { assert } from '../../core/assert.js';
@@ -214,7 +214,7 @@ function gatherOrFallback(vector: Vector, selection: Int32Array, count: number, 
 
 /** LINEAR: each filled row gets the value on the line between the non-empty buckets around it (by timestamp). */
 function interpolate(vector: Vector, selection: FillSelection): void {
-  const kind = VECTOR_KIND[vector.type];
+  const kind = vectorKindOfType(vector.type);
   if (kind !== 'f64' && kind !== 'f32' && kind !== 'i32' && kind !== 'i16' && kind !== 'i8') return;
   const data = vector.data as NumericVectorData;
   const integer = vector.type !== 'DOUBLE' && vector.type !== 'FLOAT';

@@ -2,6 +2,7 @@
 // columns as zero-copy typed-array views of the mapped files. 64-bit columns also get a number copy, made only
 // when an operator reads `data` (many plans touch a timestamp only through `exact` or not at all).
 // A scan may be limited to row ranges (interval pruning, tail limits) and may be read backwards (LATEST ON).
+import { isArrayType } from '../../types/double-array.js';
 import type { ColumnBatch, Vector } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { indent } from './operator.js';
@@ -168,7 +169,7 @@ function readInt64Vector(type: ColumnType, bytes: Buffer, start: number, count: 
 function readVarVector(view: Extract<ColumnView, { kind: 'var' }>, type: ColumnType, start: number, count: number): Vector {
   const index = new Int32Array(view.index.buffer, view.index.byteOffset, view.index.length / 4);
   const data = view.data;
-  if (type === 'BINARY') {
+  if (type === 'BINARY' || isArrayType(type)) {
     const values = new Array<Uint8Array | null>(count);
     for (let k = 0; k < count; k++) {
       const offset = (index[2 * (start + k) + 1] as number) * 4294967296 + ((index[2 * (start + k)] as number) >>> 0);

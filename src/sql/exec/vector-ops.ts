@@ -1,7 +1,7 @@
 // Whole-vector operations used by operators: null vectors, gather by selection, slice, concatenation
 // (with SYMBOL dictionaries merged when batches carry different ones).
 import type { ValueType } from '../../types/column-type.js';
-import { VECTOR_KIND } from '../../types/column-type.js';
+import { vectorKindOfType } from '../../types/column-type.js';
 import { int64WordsToNumbers } from '../../types/int64-words.js';
 import type { ColumnBatch, NumericVectorData, Vector, VectorData } from './batch.js';
 import { allocateVectorData } from './batch.js';
@@ -116,7 +116,7 @@ function concatColumn(batches: readonly ColumnBatch[], column: number, type: Val
     if (exact !== undefined) exact.set((part.exact as BigInt64Array).subarray(0, batch.rowCount), offset);
     offset += batch.rowCount;
   });
-  assert(VECTOR_KIND[type] !== undefined, 'concatenated type has a vector layout');
+  assert(vectorKindOfType(type) !== undefined, 'concatenated type has a vector layout');
   return exact === undefined ? { type, data: out } : { type, data: out, exact };
 }
 

@@ -5,6 +5,7 @@ import { isNumericType, isTextHeldType, typeDisplayName } from '../../types/colu
 import { isTextType } from '../../types/casts.js';
 import type { GeohashType } from '../../types/geohash.js';
 import { geohashBits, isGeohashType } from '../../types/geohash.js';
+import { arrayTypeDimCount, isArrayType } from '../../types/double-array.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
 type ConstantRef = (value: unknown) => string;
@@ -21,6 +22,9 @@ export function checkCast(from: ValueType, to: ValueType, position: number): voi
 export function emitCast(arg: string, from: ValueType, to: ValueType, position: number, constant: ConstantRef): string {
   if (from === to || from === 'NULL') return from === 'NULL' ? nullOf(to) : arg;
   const fromName = typeDisplayName(from);
+  if (isArrayType(to) && isTextType(from)) return `rt.castToArray(${arg}, ${arrayTypeDimCount(to)}, '${fromName}', ${constant(position)})`;
+  if (isArrayType(from) && (to === 'STRING' || to === 'VARCHAR')) return `rt.arrayToText(${arg})`;
+  if (isArrayType(from) || isArrayType(to)) throw sqlSemanticError(`inconvertible types: ${fromName} -> ${typeDisplayName(to)}`, position);
   if (to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL') {
     if (from === 'INTERVAL') return `rt.intervalText(${arg})`;
     return isTextType(from) || isTextHeldType(from) ? arg : `rt.castToString(${arg}, '${from}')`;
@@ -83,6 +87,7 @@ function emitCastFromText(arg: string, fromName: string, to: ValueType, position
 
 /** The expression-domain null of a type. */
 export function nullOf(type: ValueType): string {
+  if (isArrayType(type)) return 'null';
   switch (type) {
     case 'BOOLEAN': return 'false';
     case 'BYTE': case 'SHORT': return '0';

@@ -4,8 +4,11 @@
 import type { ValueType } from '../../types/column-type.js';
 import type { BoundExpr } from '../bind/bound.js';
 
-/** 'ANY' accepts every type; 'NUMERIC' any of BYTE..DOUBLE; 'TEXT' STRING/VARCHAR/SYMBOL/CHAR; 'GEOHASH' any precision. */
-export type ArgType = ValueType | 'ANY' | 'NUMERIC' | 'TEXT' | 'GEOHASH';
+/**
+ * 'ANY' accepts every type; 'NUMERIC' any of BYTE..DOUBLE; 'TEXT' STRING/VARCHAR/SYMBOL/CHAR; 'GEOHASH' any
+ * precision; 'ARRAY' any DOUBLE[] type.
+ */
+export type ArgType = ValueType | 'ANY' | 'NUMERIC' | 'TEXT' | 'GEOHASH' | 'ARRAY';
 
 /** `prepared` is what the definition's `prepare` returned at bind time (a compiled pattern, a call-site state). */
 export type Emit = (args: readonly string[], constant: (value: unknown) => string, argTypes: readonly ValueType[], prepared?: unknown) => string;

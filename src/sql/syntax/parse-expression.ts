@@ -6,7 +6,7 @@ import type { BinaryOp, Expr, InExpr } from './ast.js';
 import type { Token } from './token.js';
 import { isReservedWord, wordOf } from './token.js';
 import type { ParseCursor } from './parse-cursor.js';
-import { expectClose, parseArguments } from './parse-cursor.js';
+import { expectClose, parseArgument, parseArguments } from './parse-cursor.js';
 import { canStartOperand, parsePrimary } from './parse-primary.js';
 import { parseTypeName } from './parse-type-name.js';
 
@@ -185,11 +185,24 @@ function parseArrayIndex(c: ParseCursor, operand: Expr): Expr {
   const open = c.next();
   c.enter(open);
   if (c.isOperator(']')) throw c.error('empty brackets', open);
-  const indexes = parseArguments(c);
-  if (c.isOperator(':')) throw c.error('array slices are not supported');
+  const indexes: Expr[] = [];
+  do {
+    const index = parseArgument(c);
+    indexes.push(c.isOperator(':') ? parseArraySlice(c, index) : index);
+  } while (c.acceptOperator(','));
   c.expectOperator(']');
   c.leave();
   return { kind: 'arrayIndex', position: open.start, operand, indexes };
+}
+
+/**
+ * `lo:hi` or `lo:` inside array brackets, as a call of the `:` operator (the binder turns it into a slice;
+ * anywhere else it is an unknown function). Its position is the colon's, as QuestDB reports slice errors.
+ */
+function parseArraySlice(c: ParseCursor, lo: Expr): Expr {
+  const colon = c.next();
+  const args = c.isOperator(']') || c.isOperator(',') ? [lo] : [lo, parseArgument(c)];
+  return { kind: 'call', position: colon.start, name: ':', args, star: false, distinct: false, ignoreNulls: false };
 }
 
 /** `x IN (a, b)`, `x IN (SELECT ...)`, and QuestDB's `ts IN '2024-01'` (one element, no parentheses). */

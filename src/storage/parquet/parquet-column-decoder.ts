@@ -10,7 +10,7 @@ import { readPlain } from 'hyparquet/src/plain.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import type { ColumnType } from '../../types/column-type.js';
-import { STORAGE_WIDTH_BYTES, isVariableSize } from '../../types/column-type.js';
+import { storageWidthBytes, isVariableSize } from '../../types/column-type.js';
 import type { ColumnData } from '../row-chunk.js';
 import { nullColumnData } from '../column-files.js';
 import { assert } from '../../core/assert.js';
@@ -30,7 +30,7 @@ export interface ChunkColumn {
 /** Decodes `rowCount` rows of a column chunk whose bytes (dictionary page first, if any) are `bytes`. */
 export function decodeColumnChunk(bytes: Uint8Array, column: ChunkColumn, rowCount: number): ColumnData {
   if (rowCount === 0) return nullColumnData(column.type, 0);
-  const sink = isVariableSize(column.type) ? createVarSink(column, rowCount) : createFixedSink(column, rowCount, STORAGE_WIDTH_BYTES[column.type]);
+  const sink = isVariableSize(column.type) ? createVarSink(column, rowCount) : createFixedSink(column, rowCount, storageWidthBytes(column.type));
   const decoder = {
     pathInSchema: column.meta.path_in_schema,
     type: column.meta.type,

@@ -5,7 +5,7 @@
 // remote source can replace the local file without touching the decoding.
 import { join } from 'node:path';
 import type { ColumnType } from '../../types/column-type.js';
-import { STORAGE_WIDTH_BYTES } from '../../types/column-type.js';
+import { storageWidthBytes } from '../../types/column-type.js';
 import { assert } from '../../core/assert.js';
 import { StorageError } from '../../core/errors.js';
 import { int64Offsets } from '../column-files.js';
@@ -83,7 +83,7 @@ export class ParquetPartitionReader {
     if (column === undefined || column.kind !== 'fixed') {
       const fresh: DecodedFixedColumn = {
         kind: 'fixed',
-        bytes: Buffer.alloc(this.rowCount * STORAGE_WIDTH_BYTES[type]),
+        bytes: Buffer.alloc(this.rowCount * storageWidthBytes(type)),
         filled: new Uint8Array(this.footer.rowGroupStarts.length - 1),
       };
       cacheColumn(key, fresh);
@@ -130,8 +130,8 @@ export class ParquetPartitionReader {
 
   /** Rows [lo, hi) of a column in storage form, for rewrites (O3 merge, UPDATE, conversion back to native). */
   readRows(stem: string, type: ColumnType, lo: number, hi: number): ColumnData {
-    if (STORAGE_WIDTH_BYTES[type] > 0) {
-      const width = STORAGE_WIDTH_BYTES[type];
+    if (storageWidthBytes(type) > 0) {
+      const width = storageWidthBytes(type);
       return { kind: 'fixed', width, bytes: Buffer.from(this.fixedColumn(stem, type, lo, hi).subarray(lo * width, hi * width)) };
     }
     const column = this.varColumn(stem, type);

@@ -4,7 +4,7 @@
 // sink collects byte strings and builds [int32 length][bytes] records at the end. Null rows get the sentinels.
 import type { DecodedArray } from 'hyparquet';
 import type { ColumnType } from '../../types/column-type.js';
-import { STORAGE_WIDTH_BYTES } from '../../types/column-type.js';
+import { storageWidthBytes } from '../../types/column-type.js';
 import { writeTextCoded } from '../../types/coded-columns.js';
 import { isGeohashType } from '../../types/geohash.js';
 import type { ColumnData } from '../row-chunk.js';
@@ -203,7 +203,7 @@ function createTextCodedSink(type: ColumnType, rowCount: number): ValueSink {
       return false;
     },
     finish() {
-      return { kind: 'fixed', width: STORAGE_WIDTH_BYTES[type], bytes: writeTextCoded(type, texts, rowCount) };
+      return { kind: 'fixed', width: storageWidthBytes(type), bytes: writeTextCoded(type, texts, rowCount) };
     },
   };
 }

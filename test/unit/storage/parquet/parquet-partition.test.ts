@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ColumnType } from '../../../../src/types/column-type.js';
-import { STORAGE_WIDTH_BYTES } from '../../../../src/types/column-type.js';
+import { storageWidthBytes } from '../../../../src/types/column-type.js';
 import type { ColumnMeta } from '../../../../src/storage/table-meta.js';
 import type { ColumnData, RowChunk } from '../../../../src/storage/row-chunk.js';
 import { varColumnFromStrings } from '../../../../src/storage/row-chunk.js';
@@ -26,7 +26,7 @@ function columnMeta(name: string, type: ColumnType): ColumnMeta {
 
 /** Random storage values; every 7th row is the type's null (the designated timestamp ascends and is never null). */
 function fixedColumn(type: ColumnType, random: () => number): ColumnData {
-  const width = STORAGE_WIDTH_BYTES[type];
+  const width = storageWidthBytes(type);
   const bytes = Buffer.alloc(ROWS * width);
   for (let row = 0; row < ROWS; row++) {
     if (type === 'TIMESTAMP') {

@@ -93,6 +93,42 @@ test('manual moves to the store and off local disk, with every phase visible', a
   }
 });
 
+test('a late write invalidates a remote copy, and the sweep uploads the partition again after the settle time', async (t) => {
+  const connection = fsConnection('late');
+  const server = await startServer({
+    env: { SVC_COLD_STORAGE_OBJECT_STORE: connection, SVC_STORAGE_POLICY_CHECK_INTERVAL: '300ms', SVC_COLD_STORAGE_REUPLOAD_SETTLE_INTERVAL: '3s' },
+  });
+  try {
+    // Newest row 2024-01-05T23:59: TO REMOTE 1d moves the partitions ending by 2024-01-04T23:59.
+    await createDays(server, 5);
+    await execOk(server.baseUrl, 'alter table t set storage policy(to remote 1d)');
+    const live = async (): Promise<string[]> => (await coldStates(server)).filter(([, state]) => state === 'live').map(([partition, , key]) => `${partition} ${key}`);
+    await waitFor(async () => (await live()).length === 3, 'three partitions get a remote copy');
+    const before = await live();
+    const total = await rows(server.baseUrl, 'select count(), sum(qty) from t');
+    // ILP into the remote-durable partition: accepted, the copy goes.
+    const ilp = await fetch(`${server.baseUrl}/write?precision=u`, { method: 'POST', body: `t,sym=a price=1.5,qty=7i ${Date.UTC(2024, 0, 2, 5) * 1000}\n` });
+    t.is(ilp.status, 204);
+    await waitFor(async () => (await coldStates(server)).some(([partition, state]) => partition === '2024-01-02' && state === 'deleting'), 'the old copy goes to deleting');
+    const invalidatedAt = Date.now();
+    await waitFor(async () => (await live()).length === 3, 'the partition is uploaded again');
+    t.true(Date.now() - invalidatedAt >= 2000, 'not before the settle time');
+    const after = await live();
+    t.not(after.find((line) => line.startsWith('2024-01-02')), before.find((line) => line.startsWith('2024-01-02')), 'the new copy has a new key');
+    const [count, sum] = (total[0] ?? []) as [number, number];
+    t.deepEqual(await rows(server.baseUrl, 'select count(), sum(qty) from t'), [[count + 1, sum + 7]]);
+
+    // ILP into a cold partition is refused as a whole, naming the partition.
+    await execOk(server.baseUrl, "alter table t drop local partition list '2024-01-01'");
+    const refused = await fetch(`${server.baseUrl}/write?precision=u`, { method: 'POST', body: `t,sym=a price=1.5,qty=7i ${Date.UTC(2024, 0, 1, 5) * 1000}\n` });
+    t.true(refused.status >= 400);
+    t.regex(await refused.text(), /partition=2024-01-01/);
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+});
+
 test('moving without a store configured, and bad moves, are clear errors', async (t) => {
   const server = await startServer({ workers: 0 });
   try {

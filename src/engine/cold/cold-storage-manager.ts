@@ -10,6 +10,7 @@ import { sqlSemanticError, SvcError } from '../../core/errors.js';
 import { getLogger } from '../../log/logger.js';
 import { openObjectStore } from '../../objectstore/open-object-store.js';
 import { claimWriter } from '../../objectstore/writer-lease.js';
+import { WriterLeaseError } from '../../objectstore/object-store-error.js';
 import type { ObjectStore } from '../../objectstore/object-store.js';
 import { selectInactivePartitions } from '../ddl-partitions.js';
 import { ColdManifests } from './cold-manifests.js';
@@ -69,6 +70,8 @@ export class ColdStorageManager {
           await sweepTable(this, table, remote, Date.now());
         } catch (error) {
           log.error(`cold storage: table ${table}: ${(error as Error).message}; retried at the next sweep`);
+          // Another instance took the store root over (or this one could not renew): claim again next sweep.
+          if (error instanceof WriterLeaseError) this.forgetRemote();
         }
       }
     });
@@ -123,6 +126,12 @@ export class ColdStorageManager {
     await this.chain.catch(() => undefined);
     await this.remote?.lease.release().catch(() => undefined);
     await this.store?.close().catch(() => undefined);
+  }
+
+  private forgetRemote(): void {
+    const lost = this.remote;
+    this.remote = undefined;
+    void lost?.lease.release().catch(() => undefined);
   }
 
   private serialize<T>(work: () => Promise<T>): Promise<T> {

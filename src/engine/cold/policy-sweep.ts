@@ -23,12 +23,11 @@ function duePartitions(manager: ColdStorageManager, table: string, stage: Policy
 
 export async function sweepTable(manager: ColdStorageManager, table: string, remote: RemoteStore | undefined, nowMs: number): Promise<void> {
   const context = manager.context;
+  // First, so a copy a late write invalidated since the last sweep is known before TO REMOTE looks.
+  if (remote !== undefined) await manager.reconcile(remote, table);
   const toParquet = await duePartitions(manager, table, 'toParquet', nowMs);
-  if (toParquet.policy === undefined || !toParquet.policy.enabled) {
-    // No policy at work: only the manifest of manual moves (or of a dropped policy) may need reconciling.
-    if (remote !== undefined) await manager.reconcile(remote, table);
-    return;
-  }
+  // No policy at work: only the manifest of manual moves (or of a dropped policy) needed reconciling.
+  if (toParquet.policy === undefined || !toParquet.policy.enabled) return;
   const native = toParquet.due.filter((entry) => entry.parquetBytes === undefined).map((entry) => entry.name);
   if (native.length > 0) await convertToParquet(context, table, native);
   if (remote !== undefined) {

@@ -120,6 +120,12 @@ export interface ServerConfig {
   readonly snapshotPrepareTimeoutMs: number;
   /** Connection string of the cold-storage object store; null when unset or empty (cold storage off). */
   readonly coldStorageObjectStore: string | null;
+  /** storage.policy.check.interval: time between storage-policy sweeps. */
+  readonly storagePolicyCheckIntervalMs: number;
+  /** Objects marked `deleting` stay this long before they are deleted. */
+  readonly coldDeleteGraceMs: number;
+  /** A remote copy invalidated by a late write is uploaded again only after this quiet time. */
+  readonly coldReuploadSettleMs: number;
   readonly configValidationStrict: boolean;
 
   /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
@@ -213,6 +219,9 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
     coldStorageObjectStore: read.stringOrNull('cold.storage.object.store') || null,
+    storagePolicyCheckIntervalMs: read.ms('storage.policy.check.interval'),
+    coldDeleteGraceMs: read.ms('cold.storage.delete.grace.period'),
+    coldReuploadSettleMs: read.ms('cold.storage.reupload.settle.interval'),
     configValidationStrict: read.boolean('config.validation.strict'),
   };
 }

@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   SVC_ILP_TOO_LARGE: 'an ILP line is longer than its transport\'s line size limit',
   SVC_PG_PROTOCOL: 'a PostgreSQL wire protocol message is malformed, too large or out of order',
   SVC_OBJECT_STORE: 'an object-store request failed (store unreachable after retries, refused, missing object, timed out)',
+  SVC_COLD_PARTITION: 'a statement needs the local data of a partition that lives only in the object store (writes into it are refused)',
   SVC_OBJECT_STORE_WRITER: 'another instance manages the object-store root, or this instance lost the writer lease',
   SVC_INTERNAL: 'a bug: an invariant did not hold',
 } as const;
@@ -90,6 +91,19 @@ export class StorageError extends SvcError {
     super('SVC_STORAGE', message, 500);
     this.name = 'StorageError';
   }
+}
+
+/**
+ * A partition moved off local disk (DROP LOCAL) is read-only: a write, UPDATE or conversion that needs its rows
+ * is refused rather than skipped, so no row is silently lost.
+ */
+export function coldPartitionWriteError(table: string, partition: string): SvcError {
+  return new SvcError('SVC_COLD_PARTITION', `cannot write into a cold partition: its data lives only in the object store and it is read-only [table=${table}, partition=${partition}]`, 400);
+}
+
+/** A query reached a partition whose data is only in the object store, in a process that cannot read it. */
+export function coldPartitionReadError(table: string, partition: string, key: string): SvcError {
+  return new SvcError('SVC_COLD_PARTITION', `partition is stored only in the object store and cold reads are not available in this build [table=${table}, partition=${partition}, key=${key}]`, 503);
 }
 
 /** A failed file-system call (an errno error) becomes a StorageError naming the cause; anything else is returned as is. */

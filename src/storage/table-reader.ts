@@ -9,6 +9,7 @@ import { mapFileRange, mapFileRangeIfExists } from './mmap.js';
 import type { SymbolTableCache } from './symbol-dictionary.js';
 import { storageWidthBytes, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
+import { coldPartitionReadError } from '../core/errors.js';
 import { ParquetPartitionReader } from './parquet/parquet-partition-reader.js';
 
 export type ColumnView =
@@ -32,7 +33,8 @@ export class TableSnapshot {
     assert(meta.structureVersion === txn.structureVersion, 'snapshot meta and txn agree on the structure version');
     this.partitions = txn.partitions.map((entry) => {
       const partitionDir = join(dir, partitionDirName(entry));
-      const parquet = entry.parquetBytes === undefined ? undefined : ParquetPartitionReader.local(partitionDir, entry.parquetBytes, entry.rowCount);
+      // A cold partition (cold.local false) has no local data file: reading it needs the cold read path.
+      const parquet = entry.parquetBytes === undefined || entry.cold?.local === false ? undefined : ParquetPartitionReader.local(partitionDir, entry.parquetBytes, entry.rowCount);
       return { entry, dir: partitionDir, parquet };
     });
   }
@@ -47,7 +49,7 @@ export class TableSnapshot {
    */
   pinColumns(columnIndexes: readonly number[]): void {
     for (let p = 0; p < this.partitions.length; p++) {
-      if (this.partitions[p]?.parquet !== undefined) continue;
+      if (this.partitions[p]?.parquet !== undefined || this.partitions[p]?.entry.cold?.local === false) continue;
       for (const column of columnIndexes) this.column(p, column);
     }
   }
@@ -57,6 +59,7 @@ export class TableSnapshot {
    * decodes only the row groups holding them, so scans pass the rows of each batch.
    */
   column(partitionIndex: number, columnIndex: number, lo?: number, hi?: number): ColumnView {
+    this.checkLocal(partitionIndex);
     const parquet = this.partitions[partitionIndex]?.parquet;
     if (parquet !== undefined) return this.parquetColumn(parquet, columnIndex, lo ?? 0, hi ?? parquet.rowCount);
     const key = `${partitionIndex}:${columnIndex}`;
@@ -81,8 +84,15 @@ export class TableSnapshot {
     const partition = this.partitions[partitionIndex];
     const column = this.meta.columns[this.meta.timestampIndex];
     assert(partition !== undefined && column !== undefined, 'timestamp candidates are asked of a partition of a table with a designated timestamp');
+    this.checkLocal(partitionIndex);
     if (partition.parquet === undefined) return { from: 0, to: partition.entry.rowCount };
     return partition.parquet.timestampCandidateRows(column.fileStem, lo, hi);
+  }
+
+  /** Never answer a cold partition from local files (they are gone): nulls there would be wrong data. */
+  private checkLocal(partitionIndex: number): void {
+    const entry = this.partitions[partitionIndex]?.entry;
+    if (entry?.cold?.local === false) throw coldPartitionReadError(this.meta.name, entry.name, entry.cold.key);
   }
 
   private parquetColumn(parquet: ParquetPartitionReader, columnIndex: number, lo: number, hi: number): ColumnView {

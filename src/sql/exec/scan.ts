@@ -46,14 +46,16 @@ export class TableScanFactory implements QueryFactory {
 
   /** The ranges this scan reads, in table order. */
   rowRanges(): readonly PartitionRange[] {
-    return this.ranges ?? this.snapshot.partitions.map((partition, k) => ({ partitionIndex: k, lo: 0, hi: partition.entry.rowCount }));
+    const ranges = this.ranges ?? this.snapshot.partitions.map((partition, k) => ({ partitionIndex: k, lo: 0, hi: partition.entry.rowCount }));
+    const slice = this.snapshot.rowSlice;
+    return slice === undefined ? ranges : intersectRanges(ranges, slice);
   }
 
   /** Rows the scan returns, known without reading data. */
   rowCount(): number {
-    if (this.ranges === undefined) return this.snapshot.rowCount;
+    if (this.ranges === undefined && this.snapshot.rowSlice === undefined) return this.snapshot.rowCount;
     let total = 0;
-    for (const range of this.ranges) total += range.hi - range.lo;
+    for (const range of this.rowRanges()) total += range.hi - range.lo;
     return total;
   }
 
@@ -120,6 +122,20 @@ export class TableScanFactory implements QueryFactory {
     const text = this.intervals.map((range) => `(${boundText(range.lo)},${boundText(range.hi)})`).join(',');
     return [indent(depth, `PageFrame Interval forward scan on: ${name}`), indent(depth + 1, `intervals: [${text}]`)];
   }
+}
+
+/** The parts of `ranges` inside `slice`; both are in table order, so the result is too. */
+function intersectRanges(ranges: readonly PartitionRange[], slice: readonly PartitionRange[]): PartitionRange[] {
+  const kept: PartitionRange[] = [];
+  for (const range of ranges) {
+    for (const part of slice) {
+      if (part.partitionIndex !== range.partitionIndex) continue;
+      const lo = Math.max(range.lo, part.lo);
+      const hi = Math.min(range.hi, part.hi);
+      if (hi > lo) kept.push({ partitionIndex: range.partitionIndex, lo, hi });
+    }
+  }
+  return kept;
 }
 
 function boundText(micros: number): string {

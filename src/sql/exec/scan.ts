@@ -15,6 +15,7 @@ import type { TimestampInterval } from '../../types/intervals.js';
 import { formatTimestamp } from '../../types/timestamp.js';
 import { int64WordsToNumbers } from '../../types/int64-words.js';
 import { assert } from '../../core/assert.js';
+import { BatchPacer } from './batch-pacer.js';
 
 /** Rows [lo, hi) of one partition to scan (binary-searched from intervals by the optimizer). */
 export interface PartitionRange {
@@ -93,6 +94,7 @@ export class TableScanFactory implements QueryFactory {
     const columnIndexes = this.columnIndexes;
     let rangeIndex = backward ? ranges.length - 1 : 0;
     let row = backward ? (ranges[rangeIndex]?.hi ?? 0) : (ranges[0]?.lo ?? 0);
+    const pacer = snapshot.scanBatchRowsMin === undefined ? undefined : new BatchPacer(snapshot.scanBatchRowsMin);
     return {
       nextBatch(): ColumnBatch | undefined {
         while (rangeIndex >= 0 && rangeIndex < ranges.length) {
@@ -104,7 +106,7 @@ export class TableScanFactory implements QueryFactory {
             continue;
           }
           ctx.checkCancelled();
-          const count = Math.min(batchRowsMax, backward ? row - range.lo : range.hi - row);
+          const count = Math.min(pacer === undefined ? batchRowsMax : pacer.nextRows(), backward ? row - range.lo : range.hi - row);
           const start = backward ? row - count : row;
           const vectors = columnIndexes.map((column) => readVector(snapshot, range.partitionIndex, column, start, count));
           row = backward ? start : row + count;

@@ -8,7 +8,6 @@ import type { Statement } from '../syntax/ast.js';
 import type { TableMeta } from '../../storage/table-meta.js';
 import type { TxnState } from '../../storage/txn-file.js';
 import type { PartitionRows } from '../../storage/table-reader.js';
-import { cellOf } from './partial-merge.js';
 
 /** What a thread needs to rebuild the caller's table snapshot: the same _meta and _txn, so the same rows. */
 export interface SnapshotDescriptor {
@@ -46,12 +45,15 @@ export function encodeBatch(batch: ColumnBatch, transfer: ArrayBuffer[]): Column
   const vectors = batch.vectors.map((vector): Vector => {
     if (vector.type === 'SYMBOL') {
       const texts = new Array<string | null>(batch.rowCount);
-      for (let row = 0; row < batch.rowCount; row++) texts[row] = cellOf(vector, row) as string | null;
+      for (let row = 0; row < batch.rowCount; row++) texts[row] = symbolText(vector, row);
       return { type: 'STRING', data: texts };
     }
     const data = compactData(vector.data, batch.rowCount);
     if (ArrayBuffer.isView(data) && data.buffer instanceof ArrayBuffer) transfer.push(data.buffer);
-    return { type: vector.type, data };
+    if (vector.exact === undefined) return { type: vector.type, data };
+    const exact = vector.exact.slice(0, batch.rowCount);
+    transfer.push(exact.buffer);
+    return { type: vector.type, data, exact };
   });
   return { rowCount: batch.rowCount, vectors };
 }
@@ -72,4 +74,9 @@ export function isFragmentRequest(value: unknown): value is FragmentRequest {
   if (typeof value !== 'object' || value === null) return false;
   const request = value as { kind?: unknown; fragmentId?: unknown; cancelFlag?: unknown; statement?: unknown };
   return request.kind === 'run' && typeof request.fragmentId === 'number' && request.cancelFlag instanceof SharedArrayBuffer && typeof request.statement === 'object';
+}
+
+function symbolText(vector: Vector, row: number): string | null {
+  const key = (vector.data as Int32Array)[row] as number;
+  return key < 0 ? null : ((vector.symbols as readonly string[])[key] ?? null);
 }

@@ -17,6 +17,9 @@ import type { ColumnBatch } from '../exec/batch.js';
 import type { FragmentReply, FragmentRequest } from './fragment-messages.js';
 import { encodeBatch, isFragmentRequest } from './fragment-messages.js';
 
+/** Smallest scan batch of a fragment (batches start there and grow while the consumer keeps pace). */
+const FRAGMENT_BATCH_ROWS_MIN = 256;
+
 /** One catalog per database directory, so symbol texts are read once per thread. */
 const catalogs = new Map<string, Catalog>();
 
@@ -33,7 +36,7 @@ function catalogFor(dbDir: string): Catalog {
 function fragmentEnv(request: FragmentRequest): SourceEnv {
   const dbDir = dirname(request.snapshot.dir);
   const catalog = catalogFor(dbDir);
-  const snapshot = new TableSnapshot(request.snapshot.dir, request.snapshot.meta, request.snapshot.txn, catalog.symbolCache, request.slice);
+  const snapshot = new TableSnapshot(request.snapshot.dir, request.snapshot.meta, request.snapshot.txn, catalog.symbolCache, request.slice, FRAGMENT_BATCH_ROWS_MIN);
   const env: SourceEnv = {
     catalog,
     bindQuery: (query) => bindQueryWith(query, env),

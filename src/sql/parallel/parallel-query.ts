@@ -6,7 +6,7 @@
 import type { Statement } from '../syntax/ast.js';
 import type { Cancellation, QueryFactory } from '../exec/operator.js';
 import type { ColumnBatch } from '../exec/batch.js';
-import { MaterializedFactory } from '../exec/materialized.js';
+import { MergedRowsFactory } from './merged-rows-factory.js';
 import { orderBy, limitKeepRows } from '../exec/top-n.js';
 import { LimitFactory, limitRange } from '../exec/limit.js';
 import type { Catalog } from '../../storage/catalog.js';
@@ -61,11 +61,21 @@ export interface ParallelRun {
  */
 export async function runInParallel(run: ParallelRun): Promise<QueryFactory | undefined> {
   if (pool === undefined) return undefined;
-  const shape = parallelShapeOf(run.statement, run.factory.columns, run.factory.timestampIndex);
-  if (shape === undefined) return undefined;
-  const stored = run.catalog.resolveName(shape.tableName);
-  const snapshot = stored === undefined ? undefined : run.catalog.openSnapshot(stored);
-  if (snapshot === undefined || snapshot.rowCount === 0 || snapshot.rowCount < rowsMin) return undefined;
+  const snapshots = new Map<string, TableSnapshot | undefined>();
+  const snapshotOf = (table: string): TableSnapshot | undefined => {
+    if (!snapshots.has(table)) {
+      const stored = run.catalog.resolveName(table);
+      snapshots.set(table, stored === undefined ? undefined : run.catalog.openSnapshot(stored));
+    }
+    return snapshots.get(table);
+  };
+  const timestampColumnOf = (table: string): string | undefined => {
+    const meta = snapshotOf(table)?.meta;
+    return meta?.columns[meta.timestampIndex]?.name;
+  };
+  const shape = parallelShapeOf(run.statement, run.factory.columns, timestampColumnOf);
+  const snapshot = shape === undefined ? undefined : snapshotOf(shape.tableName);
+  if (shape === undefined || snapshot === undefined || snapshot.rowCount === 0 || snapshot.rowCount < rowsMin) return undefined;
   const batches = await runFragments(pool, shape, snapshot, run);
   return finalFactory(shape, run.factory, batches);
 }
@@ -140,7 +150,7 @@ export function splitRows(snapshot: Pick<TableSnapshot, 'partitions' | 'rowCount
 /** The merged rows behind the ordinary ORDER BY and LIMIT operators, with the compiled query's columns. */
 function finalFactory(shape: ParallelShape, compiled: QueryFactory, batches: readonly ColumnBatch[]): QueryFactory {
   const rows = shape.kind === 'aggregate' ? mergeAggregateRows(shape, batches) : concatRows(batches);
-  let factory: QueryFactory = new MaterializedFactory(compiled.columns, () => rows, 'Parallel merge', compiled.timestampIndex);
+  let factory: QueryFactory = new MergedRowsFactory(compiled.columns, rows, compiled.timestampIndex);
   const limit = shape.limit;
   if (shape.sortKeys.length > 0) factory = orderBy(factory, shape.sortKeys, limit === undefined ? undefined : limitKeepRows(limit.lo, limit.hi));
   if (limit !== undefined) factory = new LimitFactory(factory, limitRange(limit.lo, limit.hi), limit.hi === undefined ? `${limit.lo}` : `${limit.lo},${limit.hi}`);

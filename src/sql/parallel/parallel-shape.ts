@@ -50,10 +50,10 @@ const VOLATILE_NAME = /^(rnd_|random|sys|now$|rowid)/i;
 const PARTIAL_ALIAS = '__parallel_partial_';
 
 /**
- * The parallel plan of `statement`, whose compiled output columns are `columns` (designated timestamp at
- * `timestampIndex`), or undefined when the statement does not have a shape that splits exactly.
+ * The parallel plan of `statement`, whose compiled output columns are `columns`, or undefined when the statement
+ * does not have a shape that splits exactly. `timestampColumnOf` names a table's designated timestamp column.
  */
-export function parallelShapeOf(statement: Statement, columns: readonly OutputColumn[], timestampIndex: number): ParallelShape | undefined {
+export function parallelShapeOf(statement: Statement, columns: readonly OutputColumn[], timestampColumnOf: (table: string) => string | undefined): ParallelShape | undefined {
   if (statement.kind !== 'query' || statement.query.kind !== 'select') return undefined;
   const query = statement.query;
   if (!isSplittableSelect(query) || query.from?.kind !== 'table') return undefined;
@@ -67,7 +67,7 @@ export function parallelShapeOf(statement: Statement, columns: readonly OutputCo
     if (sortKeys.length === 0 || limit === undefined || limit.hi !== undefined || limit.lo < 0) return undefined;
     return { kind: 'topK', tableName, fragment: statement, keyIndexes: [], aggregates: [], outputs: [], sortKeys, limit };
   }
-  const plan = planAggregateFragment(query, columns.length, timestampIndex);
+  const plan = planAggregateFragment(query, columns.length, query.sampleBy === undefined ? undefined : timestampColumnOf(tableName));
   if (plan === undefined) return undefined;
   const fragmentQuery: SelectQuery = { ...query, columns: plan.items, orderBy: [], limit: undefined };
   return { kind: 'aggregate', tableName, fragment: { ...statement, query: fragmentQuery }, keyIndexes: plan.keyIndexes, aggregates: plan.aggregates, outputs: plan.outputs, sortKeys, limit };
@@ -107,7 +107,7 @@ interface AggregateFragmentPlan {
 }
 
 /** Fragment select list: keys as written, each aggregate as its partial (avg as sum plus a trailing count). */
-function planAggregateFragment(query: SelectQuery, outputCount: number, timestampIndex: number): AggregateFragmentPlan | undefined {
+function planAggregateFragment(query: SelectQuery, outputCount: number, timestampColumn: string | undefined): AggregateFragmentPlan | undefined {
   const starCount = query.columns.filter((item) => item.expr.kind === 'star').length;
   if (starCount > 0 || query.columns.length !== outputCount) return undefined;
   const items: SelectItem[] = [];
@@ -134,9 +134,14 @@ function planAggregateFragment(query: SelectQuery, outputCount: number, timestam
   }
   items.push(...counts);
   if (!groupByUsesOnlyKeys(query, plan.keyIndexes)) return undefined;
-  // SAMPLE BY groups by bucket: the bucket must be an output key, or rows of different buckets would merge.
-  if (query.sampleBy !== undefined && (timestampIndex < 0 || plan.outputs[timestampIndex]?.kind !== 'key')) return undefined;
+  // SAMPLE BY groups by bucket: the bucket (the designated timestamp, selected as is) must be an output key, or
+  // rows of different buckets would merge.
+  if (query.sampleBy !== undefined && !plan.keyIndexes.some((index) => isColumnNamed(items[index]?.expr, timestampColumn))) return undefined;
   return plan;
+}
+
+function isColumnNamed(expr: Expr | undefined, name: string | undefined): boolean {
+  return name !== undefined && expr?.kind === 'column' && expr.qualifier === undefined && expr.name.toLowerCase() === name.toLowerCase();
 }
 
 /** The merge operation of a whole select item that is one plain aggregate call, or undefined. */

@@ -65,6 +65,20 @@ test('key identity keeps a number apart from its text and null apart from the te
   t.deepEqual(mergeAggregateRows(keyed, [batch]), [['null', 4], [null, 2]]);
 });
 
+test('exact 64-bit sums wrap as a LONG sum does, while avg divides the unwrapped total', (t) => {
+  const longs: Pick<ParallelShape, 'keyIndexes' | 'aggregates' | 'outputs'> = {
+    keyIndexes: [], aggregates: [{ op: 'sum', fragmentIndex: 0, countIndex: -1 }, { op: 'avg', fragmentIndex: 0, countIndex: 1 }, { op: 'max', fragmentIndex: 0, countIndex: -1 }],
+    outputs: [{ kind: 'aggregate', aggregateIndex: 0 }, { kind: 'aggregate', aggregateIndex: 1 }, { kind: 'aggregate', aggregateIndex: 2 }],
+  };
+  const max = 9223372036854775807n;
+  const slice = (sum: bigint): ColumnBatch => ({
+    rowCount: 1,
+    vectors: [{ type: 'LONG', data: Float64Array.of(Number(sum)), exact: BigInt64Array.of(sum) }, { type: 'LONG', data: Float64Array.of(1) }],
+  });
+  const empty: ColumnBatch = { rowCount: 1, vectors: [{ type: 'LONG', data: Float64Array.of(NaN), exact: BigInt64Array.of(-9223372036854775808n) }, { type: 'LONG', data: Float64Array.of(0) }] };
+  t.deepEqual(mergeAggregateRows(longs, [slice(max), empty, slice(max)]), [[-2n, Number(max), max]]);
+});
+
 test('top-k candidates concatenate in slice order with cells as plain values', (t) => {
   const one: ColumnBatch = { rowCount: 1, vectors: [symbolVector(['x']), { type: 'BOOLEAN', data: Int8Array.of(1) }] };
   const two: ColumnBatch = { rowCount: 2, vectors: [symbolVector([null, 'y']), { type: 'BOOLEAN', data: Int8Array.of(0, 1) }] };
@@ -74,7 +88,7 @@ test('top-k candidates concatenate in slice order with cells as plain values', (
 const columns = (...names: string[]): OutputColumn[] => names.map((name) => ({ name, type: 'DOUBLE' }));
 
 test('aggregates split into partials: avg becomes a sum plus a trailing count', (t) => {
-  const shapeOf = parallelShapeOf(parseStatement('select s, avg(v), count() from t where v > 0 order by 2 desc limit 3'), columns('s', 'avg', 'count'), -1);
+  const shapeOf = parallelShapeOf(parseStatement('select s, avg(v), count() from t where v > 0 order by 2 desc limit 3'), columns('s', 'avg', 'count'), () => 'ts');
   t.is(shapeOf?.kind, 'aggregate');
   t.deepEqual(shapeOf?.aggregates, [{ op: 'avg', fragmentIndex: 1, countIndex: 3 }, { op: 'count', fragmentIndex: 2, countIndex: -1 }]);
   t.deepEqual(shapeOf?.sortKeys, [{ index: 1, descending: true }]);
@@ -93,11 +107,12 @@ test('statements that do not split exactly stay single-threaded', (t) => {
     'select s, sum(v) from t group by s, k',
     'select sum(v) from t where v in (select v from u)',
     'select ts, sum(v) from t sample by 1h fill(prev)',
+    'select sum(v) from t sample by 1h',
     'select ts, sum(v) from t sample by 1h align to first observation',
     'select rnd_int(), count() from t',
     'select a.s, count() from t a join u b on a.s = b.s',
   ];
-  for (const text of cases) t.is(parallelShapeOf(parseStatement(text), columns('a', 'b'), 0), undefined, text);
+  for (const text of cases) t.is(parallelShapeOf(parseStatement(text), columns('a', 'b'), () => 'ts'), undefined, text);
 });
 
 test('row slices cover every row once, in table order, across partition boundaries', (t) => {

@@ -67,6 +67,8 @@ export function parallelShapeOf(statement: Statement, columns: readonly OutputCo
     if (sortKeys.length === 0 || limit === undefined || limit.hi !== undefined || limit.lo < 0) return undefined;
     return { kind: 'topK', tableName, fragment: statement, keyIndexes: [], aggregates: [], outputs: [], sortKeys, limit };
   }
+  // count(*) alone over the whole table is answered from _txn row counts: nothing to split.
+  if (isMetadataCount(query)) return undefined;
   const plan = planAggregateFragment(query, columns.length, query.sampleBy === undefined ? undefined : timestampColumnOf(tableName));
   if (plan === undefined) return undefined;
   const fragmentQuery: SelectQuery = { ...query, columns: plan.items, orderBy: [], limit: undefined };
@@ -84,6 +86,11 @@ function isSplittableSelect(query: SelectQuery): boolean {
   }
   const expressions = [...query.columns.map((item) => item.expr), ...query.groupBy, ...query.orderBy.map((item) => item.expr), ...(query.where === undefined ? [] : [query.where])];
   return expressions.every((expr) => !someNode(expr, isUnsplittableNode));
+}
+
+function isMetadataCount(query: SelectQuery): boolean {
+  if (query.where !== undefined || query.sampleBy !== undefined || query.groupBy.length > 0) return false;
+  return query.columns.every((item) => item.expr.kind === 'call' && (item.expr.star || item.expr.args.length === 0) && item.expr.name.toLowerCase() === 'count');
 }
 
 function isUnsplittableNode(node: Expr): boolean {

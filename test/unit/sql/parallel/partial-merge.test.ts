@@ -101,6 +101,7 @@ test('statements that do not split exactly stay single-threaded', (t) => {
   const cases = [
     'select s, sum(v) from t group by s having sum(v) > 1',
     'select count(distinct s) from t',
+    'select count(*), count() from t',
     'select sum(v) / count() from t',
     'select * from t order by v limit -3',
     'select * from t limit 10',

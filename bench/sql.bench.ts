@@ -1,13 +1,17 @@
 // SQL bench: the standard table (BENCH_ROWS, default 10M) in svc (2 workers, through HTTP) and in DuckDB
-// (2 threads, in-process) in the same run; for each query of the performance reference it prints both medians
-// and the ratio, checks that both engines return the same row count and the same leading numbers, and prints
-// a query that svc refuses instead of aborting the run.
+// (2 threads, in-process) in the same run. svc runs every query twice over the same root: first with the
+// parallel query threads off (query.parallel.thread.count=0), then on (2 threads per worker). For each query of
+// the performance reference it prints the three medians and the ratios parallel/single and parallel/DuckDB,
+// checks that svc and DuckDB return the same row count and the same leading numbers, and prints a query that
+// svc refuses instead of aborting the run. Figures on a shared machine are noisy: compare within one run.
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer } from '../test/helpers/server.js';
 import { exec } from '../test/helpers/http.js';
-import { medianMs, printFigures } from './lib/figures.js';
-import type { FigureRow } from './lib/figures.js';
+import { medianMs } from './lib/figures.js';
 import { loadDuckAsofTables, loadDuckStandardTable, loadSvcAsofTables, loadSvcStandardTable } from './lib/standard-table.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 10_000_000);
@@ -74,48 +78,102 @@ const QUERIES: readonly BenchQuery[] = [
   { name: 'last 10 rows (LIMIT -10)', svc: 'select * from t limit -10', duck: 'select * from (select * from t order by ts desc limit 10) order by ts', goal: '≤ 0.2' },
 ];
 
+/** Parallel threads per svc worker in the parallel pass (the machine has 2 cores; DuckDB gets 2 threads). */
+const PARALLEL_THREADS = 2;
+
+interface QueryTimes {
+  single?: number;
+  parallel?: number;
+  duck?: number;
+}
+
 async function main(): Promise<void> {
-  const server = await startServer({ workers: 2 });
-  const duck = await (await DuckDBInstance.create(':memory:', { threads: '2' })).connect();
+  const rootDir = mkdtempSync(join(tmpdir(), 'svc-bench-sql-'));
+  const times = new Map<string, QueryTimes>(QUERIES.map((query) => [query.name, {}]));
+  const notes: string[] = [];
   try {
-    await loadSvcStandardTable(server.baseUrl, rowCount);
-    await loadSvcAsofTables(server.baseUrl);
-    await loadDuckStandardTable(duck, rowCount);
-    await loadDuckAsofTables(duck);
-    const figures: FigureRow[] = [];
-    const notes: string[] = [];
-    for (const query of QUERIES) {
-      const first = await exec(server.baseUrl, query.svc);
-      if (first.status !== 200) {
-        notes.push(`${query.name}: svc refused it: ${first.text.slice(0, 200)}`);
-        continue;
+    for (const mode of ['single', 'parallel'] as const) {
+      const threads = mode === 'single' ? '0' : String(PARALLEL_THREADS);
+      const server = await startServer({ workers: 2, rootDir, env: { SVC_QUERY_PARALLEL_THREAD_COUNT: threads } });
+      try {
+        if (mode === 'single') {
+          await loadSvcStandardTable(server.baseUrl, rowCount);
+          await loadSvcAsofTables(server.baseUrl);
+        }
+        await timeSvc(server.baseUrl, mode, times, notes);
+      } finally {
+        await server.stop();
       }
-      const mismatch = await compareResults(first.json, duck, query);
-      if (mismatch !== undefined) notes.push(`${query.name}: results differ: ${mismatch}`);
-      const svcMs = await medianMs(runs, async () => {
-        const response = await exec(server.baseUrl, query.svc);
-        if (response.status !== 200) throw new Error(response.text);
-      });
-      const duckMs = await medianMs(runs, () => duck.runAndReadAll(query.duck));
-      figures.push({ name: `${query.name} (ms)`, svc: svcMs, duckdb: duckMs, unit: 'ms', goal: query.goal });
     }
-    printFigures(`SQL bench, ${rowCount} rows, median of ${runs}; svc 2 workers through HTTP vs DuckDB 2 threads in-process`, figures);
-    printBaselineRatios(figures);
+    const duck = await (await DuckDBInstance.create(':memory:', { threads: '2' })).connect();
+    try {
+      await loadDuckStandardTable(duck, rowCount);
+      await loadDuckAsofTables(duck);
+      await timeDuck(duck, times, notes);
+    } finally {
+      duck.closeSync();
+    }
+    printTable(times);
+    printBaselineRatios(times);
     for (const note of notes) process.stdout.write(`note: ${note}\n`);
   } finally {
-    duck.closeSync();
-    await server.stop();
-    server.cleanup();
+    rmSync(rootDir, { recursive: true, force: true });
   }
 }
 
+async function timeSvc(baseUrl: string, mode: 'single' | 'parallel', times: Map<string, QueryTimes>, notes: string[]): Promise<void> {
+  for (const query of QUERIES) {
+    const first = await exec(baseUrl, query.svc);
+    if (first.status !== 200) {
+      notes.push(`${query.name} (${mode}): svc refused it: ${first.text.slice(0, 200)}`);
+      continue;
+    }
+    (times.get(query.name) as QueryTimes)[mode] = await medianMs(runs, async () => {
+      const response = await exec(baseUrl, query.svc);
+      if (response.status !== 200) throw new Error(response.text);
+    });
+    if (mode === 'parallel') lastSvcResults.set(query.name, first.json);
+  }
+}
+
+/** svc's first parallel result per query, compared with DuckDB's once DuckDB is loaded. */
+const lastSvcResults = new Map<string, unknown>();
+
+async function timeDuck(duck: DuckDBConnection, times: Map<string, QueryTimes>, notes: string[]): Promise<void> {
+  for (const query of QUERIES) {
+    const svcJson = lastSvcResults.get(query.name);
+    if (svcJson !== undefined) {
+      const mismatch = await compareResults(svcJson, duck, query);
+      if (mismatch !== undefined) notes.push(`${query.name}: results differ: ${mismatch}`);
+    }
+    (times.get(query.name) as QueryTimes).duck = await medianMs(runs, () => duck.runAndReadAll(query.duck));
+  }
+}
+
+function printTable(times: ReadonlyMap<string, QueryTimes>): void {
+  const lines = [
+    `\nSQL bench, ${rowCount} rows, median of ${runs} (ms); svc 2 workers through HTTP, single = threads off, parallel = ${PARALLEL_THREADS} threads per worker; DuckDB 2 threads in-process`,
+    '| query | svc single | svc parallel | DuckDB | parallel/single | parallel/DuckDB | goal svc/DuckDB |', '|---|---:|---:|---:|---:|---:|---|',
+  ];
+  const duckRatios: number[] = [];
+  for (const query of QUERIES) {
+    const time = times.get(query.name) ?? {};
+    const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined ? '-' : (a / b).toFixed(2));
+    if (time.parallel !== undefined && time.duck !== undefined) duckRatios.push(time.parallel / time.duck);
+    const ms = (value: number | undefined): string => (value === undefined ? '-' : value.toFixed(1));
+    lines.push(`| ${query.name} | ${ms(time.single)} | ${ms(time.parallel)} | ${ms(time.duck)} | ${ratio(time.parallel, time.single)} | ${ratio(time.parallel, time.duck)} | ${query.goal} |`);
+  }
+  const geometricMean = Math.exp(duckRatios.reduce((sum, value) => sum + Math.log(value), 0) / Math.max(1, duckRatios.length));
+  lines.push(`geometric mean of parallel/DuckDB: ${geometricMean.toFixed(2)}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 /** svc against svc: a query form beside the form it should cost the same as (GROUP BY bucket vs SAMPLE BY...). */
-function printBaselineRatios(figures: readonly FigureRow[]): void {
-  const svcMs = new Map(figures.map((row) => [row.name, row.svc]));
+function printBaselineRatios(times: ReadonlyMap<string, QueryTimes>): void {
   for (const query of QUERIES) {
     if (query.baseline === undefined) continue;
-    const own = svcMs.get(`${query.name} (ms)`);
-    const base = svcMs.get(`${query.baseline} (ms)`);
+    const own = times.get(query.name)?.parallel;
+    const base = times.get(query.baseline)?.parallel;
     if (own === undefined || base === undefined) continue;
     process.stdout.write(`svc ratio: ${query.name} / ${query.baseline} = ${(own / base).toFixed(2)} (goal ${query.baselineGoal ?? ''})\n`);
   }

@@ -14,7 +14,7 @@ import { unhandledErrorChannel } from './core/diagnostics.js';
 import { acquireRootLock } from './cluster/root-lock.js';
 import { realFiles } from './core/files.js';
 import { releaseVersion } from './core/release-version.js';
-import { configureCompileCache } from './sql/compiler.js';
+import { configureCompileCache, configureParallel } from './sql/compiler.js';
 
 interface CommandLine {
   readonly rootDir: string;
@@ -42,6 +42,8 @@ async function main(): Promise<void> {
   const config = loadServerConfig({ rootDir: commandLine.rootDir, env: process.env, createMissing: cluster.isPrimary });
   // Every process compiles expressions: workers for queries, the primary for INSERT, UPDATE and ALTER.
   configureCompileCache(config.compileCacheEntriesMax);
+  // Processes that serve queries keep the parallel query threads: workers, or the primary in single-process mode.
+  if (!cluster.isPrimary || config.httpWorkerCount === 0) configureParallel({ threadCount: config.parallelThreadCount, rowsMin: config.parallelRowsMin });
   // A malformed connection string fails the start, naming the bad key, before anything touches the root.
   if (config.coldStorageObjectStore !== null) parseConnectionString(config.coldStorageObjectStore, 'cold.storage.object.store', process.env);
   if (cluster.isPrimary) {

@@ -87,6 +87,10 @@ const KEY_TABLE = [
     description: 'Memory one query may use for sorting, grouping and joins; a query needing more fails with SVC_SQL_LIMIT.' },
   { name: 'query.compile.cache.capacity', type: 'int', default: '1000', min: 1, max: 1_000_000, group: 'Queries',
     description: 'Compiled expression functions each process keeps for reuse (entries, least recently used evicted). Queries that differ only in their literals share one function.' },
+  { name: 'query.parallel.thread.count', type: 'int', default: '-1', min: -1, max: 256, group: 'Queries',
+    description: 'Parallel query threads in each process that serves queries: large aggregations, GROUP BY, SAMPLE BY and ORDER BY ... LIMIT over one table run on row slices in these threads while the process keeps answering other connections. -1 = one per CPU core; 0 or 1 = off (every query runs on its connection\'s thread).' },
+  { name: 'query.parallel.min.rows', type: 'int', default: '500000', min: 1, group: 'Queries',
+    description: 'Rows a table must hold before a query over it is split over the parallel query threads; smaller queries run on the calling thread (no thread hop for a short lookup).' },
 
   // Storage
   { name: 'cairo.commit.mode', type: 'enum', default: 'nosync', enumValues: COMMIT_MODES, group: 'Storage',

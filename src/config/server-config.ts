@@ -73,6 +73,10 @@ export interface ServerConfig {
   readonly queryMemoryBytesMax: number;
   /** Compiled expression functions kept per process (query.compile.cache.capacity). */
   readonly compileCacheEntriesMax: number;
+  /** Parallel query threads per serving process (query.parallel.thread.count; -1 resolved to the core count). */
+  readonly parallelThreadCount: number;
+  /** Table rows from which a query is split over the parallel threads (query.parallel.min.rows). */
+  readonly parallelRowsMin: number;
 
   readonly commitMode: CommitMode;
   readonly uncommittedRowsMax: number;
@@ -206,6 +210,8 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     queryTimeoutMs: read.ms('query.timeout'),
     queryMemoryBytesMax: read.bytes('cairo.sql.max.memory'),
     compileCacheEntriesMax: read.int('query.compile.cache.capacity'),
+    parallelThreadCount: resolveParallelThreads(read.int('query.parallel.thread.count')),
+    parallelRowsMin: read.int('query.parallel.min.rows'),
     commitMode: read.commitMode('cairo.commit.mode'),
     uncommittedRowsMax: read.int('cairo.max.uncommitted.rows'),
     o3LagMaxMs: read.ms('cairo.o3.max.lag'),
@@ -350,4 +356,9 @@ const PARSE_THREADS_DEFAULT_MAX = 4;
 
 function parseThreadCount(configured: number, cpuCount: number): number {
   return configured === -1 ? Math.max(1, Math.min(PARSE_THREADS_DEFAULT_MAX, cpuCount)) : configured;
+}
+
+/** query.parallel.thread.count: -1 means one thread per core the process may use. */
+function resolveParallelThreads(configured: number): number {
+  return configured < 0 ? availableParallelism() : configured;
 }

@@ -22,6 +22,7 @@ export const CHANNEL_NAMES = {
   pgConnection: 'svc:pg:connection',
   pgQuery: 'svc:pg:query',
   objectStoreRetry: 'svc:objectstore:retry',
+  sqlParallel: 'svc:sql:parallel',
 } as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[keyof typeof CHANNEL_NAMES];
@@ -135,6 +136,15 @@ export interface SqlCompileEvent {
   readonly cacheEntries: number;
 }
 
+/** Published by sql/parallel when a query fragment starts on or comes back from a pool thread, or a thread dies. */
+export interface SqlParallelEvent {
+  readonly kind: 'started' | 'finished' | 'threadDied';
+  /** finished only: how the fragment ended. */
+  readonly outcome?: 'ok' | 'error' | 'cancelled';
+  /** Fragments running on this process's pool threads after the event. */
+  readonly running: number;
+}
+
 /** Published by objectstore/ before each retry of a request that failed transiently (5xx, timeout, connection). */
 export interface ObjectStoreRetryEvent {
   /** The store's description (kind, endpoint, bucket, root; never credentials). */
@@ -192,6 +202,7 @@ export const ilpConnectionChannel = typedChannel<IlpConnectionEvent>(CHANNEL_NAM
 export const sqlCompileChannel = typedChannel<SqlCompileEvent>(CHANNEL_NAMES.sqlCompile);
 export const pgConnectionChannel = typedChannel<PgConnectionEvent>(CHANNEL_NAMES.pgConnection);
 export const pgQueryChannel = typedChannel<PgQueryEvent>(CHANNEL_NAMES.pgQuery);
+export const sqlParallelChannel = typedChannel<SqlParallelEvent>(CHANNEL_NAMES.sqlParallel);
 export const objectStoreRetryChannel = typedChannel<ObjectStoreRetryEvent>(CHANNEL_NAMES.objectStoreRetry);
 
 /** Map a request pathname on :9000 (no query string) to its endpoint label. */

@@ -18,6 +18,7 @@ import {
   queryChannel,
   readerChannel,
   sqlCompileChannel,
+  sqlParallelChannel,
   unhandledErrorChannel,
   walChannel,
   workerRestartChannel,
@@ -73,6 +74,11 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
       else metrics.sqlCompileCacheHits.inc();
       if (event.evicted > 0) metrics.sqlCompileCacheEvictions.inc(countOf(event.evicted));
       metrics.sqlCompileCacheEntries.set(countOf(event.cacheEntries));
+    }),
+    sqlParallelChannel.subscribe((event) => {
+      metrics.sqlParallelFragmentsRunning.set(countOf(event.running));
+      if (event.kind === 'threadDied') metrics.sqlParallelThreadDeaths.inc();
+      if (event.kind === 'finished') metrics.sqlParallelFragments.inc({ outcome: event.outcome ?? 'ok' });
     }),
     walChannel.subscribe((event) => onWalEvent(metrics, event)),
     readerChannel.subscribe((event) => onReaderEvent(metrics, event)),

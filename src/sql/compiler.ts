@@ -136,6 +136,7 @@ export { exprText } from './bind/expr-text.js';
 export { Scope } from './bind/scope.js';
 export { compileProjection } from './codegen/compile.js';
 export { configureCompileCache } from './codegen/compile.js';
+export { configureParallel, runInParallel } from './parallel/parallel-query.js';
 export type { BoundExpr } from './bind/bound.js';
 export type { InsertStatement, AlterTableStatement, CreateTableStatement, ColumnDef, Name, Expr, StoragePolicyClause } from './syntax/ast.js';
 // Pieces the engine's UPDATE and ALTER TABLE paths use: filters and projections over in-memory partitions.

@@ -25,11 +25,27 @@ export interface PartitionView {
   readonly parquet: ParquetPartitionReader | undefined;
 }
 
+/** Rows [lo, hi) of one partition. */
+export interface PartitionRows {
+  readonly partitionIndex: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
 export class TableSnapshot {
   readonly partitions: readonly PartitionView[];
   private readonly views = new Map<string, ColumnView>();
 
-  constructor(readonly dir: string, readonly meta: TableMeta, readonly txn: TxnState, private readonly symbolCache: SymbolTableCache) {
+  /**
+   * `rowSlice`, when set, is the share of the table a parallel fragment reads (in table order): scans of this
+   * snapshot read only rows inside it. Row counts and symbol tables stay those of the whole txn.
+   * `scanBatchRowsMin`, when set, makes scans size batches by their consumer's pace down to that floor, so
+   * cancellation, checked between batches, reaches a costly fragment within milliseconds.
+   */
+  constructor(
+    readonly dir: string, readonly meta: TableMeta, readonly txn: TxnState, private readonly symbolCache: SymbolTableCache,
+    readonly rowSlice?: readonly PartitionRows[], readonly scanBatchRowsMin?: number,
+  ) {
     assert(meta.structureVersion === txn.structureVersion, 'snapshot meta and txn agree on the structure version');
     this.partitions = txn.partitions.map((entry) => {
       const partitionDir = join(dir, partitionDirName(entry));

@@ -4,7 +4,7 @@
 // the result by column name (column-list.ts); query text that is not UTF-8 is refused before parsing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, ColumnBatch, Cursor, ExecContext, OutputColumn, QueryFactory } from '../../sql/compiler.js';
-import { compile, createExecContext, createRuntime } from '../../sql/compiler.js';
+import { compile, createExecContext, createRuntime, runInParallel } from '../../sql/compiler.js';
 import type { WriteResult, WriterClient } from '../../engine/writer-client.js';
 import { checkQueryLength, parseExecuteParams } from '../query-params.js';
 import type { ExecuteParams } from '../query-params.js';
@@ -97,7 +97,11 @@ export async function handleExecute(req: IncomingMessage, res: ServerResponse, d
       sendJson(res, 400, columnListErrorBody(params.query, projection));
       return;
     }
-    await streamQuery(res, params, compiled.factory, projection?.indexes, ctx, Number(compiledAt - started));
+    // A large query of a splittable shape runs on the parallel threads; this thread awaits (and serves others).
+    const parallel = compiled.kind === 'query'
+      ? await runInParallel({ factory: compiled.factory, statement: compiled.statement, catalog: deps.catalog, cancellation, timeoutMs, queryNowMicros: ctx.rt.queryNow })
+      : undefined;
+    await streamQuery(res, params, parallel ?? compiled.factory, projection?.indexes, ctx, Number(compiledAt - started));
   } catch (error) {
     outcome = error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT' ? 'timeout' : cancellation.cancelled ? 'cancelled' : 'error';
     if (!res.headersSent) sendQueryError(res, params.query, error);

@@ -16,6 +16,7 @@ import { formatTimestamp } from '../../types/timestamp.js';
 import { int64WordsToNumbers } from '../../types/int64-words.js';
 import { assert } from '../../core/assert.js';
 import { isTextCodedType, readTextCoded } from '../../types/coded-columns.js';
+import { BatchPacer } from './batch-pacer.js';
 
 /** Rows [lo, hi) of one partition to scan (binary-searched from intervals by the optimizer). */
 export interface PartitionRange {
@@ -47,14 +48,16 @@ export class TableScanFactory implements QueryFactory {
 
   /** The ranges this scan reads, in table order. */
   rowRanges(): readonly PartitionRange[] {
-    return this.ranges ?? this.snapshot.partitions.map((partition, k) => ({ partitionIndex: k, lo: 0, hi: partition.entry.rowCount }));
+    const ranges = this.ranges ?? this.snapshot.partitions.map((partition, k) => ({ partitionIndex: k, lo: 0, hi: partition.entry.rowCount }));
+    const slice = this.snapshot.rowSlice;
+    return slice === undefined ? ranges : intersectRanges(ranges, slice);
   }
 
   /** Rows the scan returns, known without reading data. */
   rowCount(): number {
-    if (this.ranges === undefined) return this.snapshot.rowCount;
+    if (this.ranges === undefined && this.snapshot.rowSlice === undefined) return this.snapshot.rowCount;
     let total = 0;
-    for (const range of this.ranges) total += range.hi - range.lo;
+    for (const range of this.rowRanges()) total += range.hi - range.lo;
     return total;
   }
 
@@ -92,6 +95,7 @@ export class TableScanFactory implements QueryFactory {
     const columnIndexes = this.columnIndexes;
     let rangeIndex = backward ? ranges.length - 1 : 0;
     let row = backward ? (ranges[rangeIndex]?.hi ?? 0) : (ranges[0]?.lo ?? 0);
+    const pacer = snapshot.scanBatchRowsMin === undefined ? undefined : new BatchPacer(snapshot.scanBatchRowsMin);
     return {
       nextBatch(): ColumnBatch | undefined {
         while (rangeIndex >= 0 && rangeIndex < ranges.length) {
@@ -103,7 +107,7 @@ export class TableScanFactory implements QueryFactory {
             continue;
           }
           ctx.checkCancelled();
-          const count = Math.min(batchRowsMax, backward ? row - range.lo : range.hi - row);
+          const count = Math.min(pacer === undefined ? batchRowsMax : pacer.nextRows(), backward ? row - range.lo : range.hi - row);
           const start = backward ? row - count : row;
           const vectors = columnIndexes.map((column) => readVector(snapshot, range.partitionIndex, column, start, count));
           row = backward ? start : row + count;
@@ -121,6 +125,20 @@ export class TableScanFactory implements QueryFactory {
     const text = this.intervals.map((range) => `(${boundText(range.lo)},${boundText(range.hi)})`).join(',');
     return [indent(depth, `PageFrame Interval forward scan on: ${name}`), indent(depth + 1, `intervals: [${text}]`)];
   }
+}
+
+/** The parts of `ranges` inside `slice`; both are in table order, so the result is too. */
+function intersectRanges(ranges: readonly PartitionRange[], slice: readonly PartitionRange[]): PartitionRange[] {
+  const kept: PartitionRange[] = [];
+  for (const range of ranges) {
+    for (const part of slice) {
+      if (part.partitionIndex !== range.partitionIndex) continue;
+      const lo = Math.max(range.lo, part.lo);
+      const hi = Math.min(range.hi, part.hi);
+      if (hi > lo) kept.push({ partitionIndex: range.partitionIndex, lo, hi });
+    }
+  }
+  return kept;
 }
 
 function boundText(micros: number): string {

@@ -1,0 +1,82 @@
+// The messages between a worker process's calling thread and its parallel query threads, and the compact form
+// of a result batch that crosses between them. Typed arrays are copied to their row count before they are
+// transferred (a view over a mapped column file would otherwise clone the whole mapping); SYMBOL vectors travel
+// as their texts, so no dictionary is cloned per batch. Data from the other thread enters as unknown and is
+// narrowed here.
+import type { ColumnBatch, Vector, VectorData } from '../exec/batch.js';
+import type { Statement } from '../syntax/ast.js';
+import type { TableMeta } from '../../storage/table-meta.js';
+import type { TxnState } from '../../storage/txn-file.js';
+import type { PartitionRows } from '../../storage/table-reader.js';
+
+/** What a thread needs to rebuild the caller's table snapshot: the same _meta and _txn, so the same rows. */
+export interface SnapshotDescriptor {
+  readonly dir: string;
+  readonly meta: TableMeta;
+  readonly txn: TxnState;
+}
+
+export interface FragmentRequest {
+  readonly kind: 'run';
+  readonly fragmentId: number;
+  readonly statement: Statement;
+  readonly snapshot: SnapshotDescriptor;
+  readonly slice: readonly PartitionRows[];
+  readonly queryNowMicros: number;
+  readonly deadlineMs: number;
+  readonly timeoutMs: number;
+  /** Int32 flag 0 of this buffer turns non-zero when the query is cancelled; threads check it between batches. */
+  readonly cancelFlag: SharedArrayBuffer;
+}
+
+export interface FragmentFailure {
+  readonly message: string;
+  readonly position: number;
+  /** Set when the thread threw an SqlError (a user-facing failure such as a timeout or a bad cast). */
+  readonly sqlCode: string | undefined;
+}
+
+export type FragmentReply =
+  | { readonly kind: 'done'; readonly fragmentId: number; readonly batches: readonly ColumnBatch[] }
+  | { readonly kind: 'failed'; readonly fragmentId: number; readonly failure: FragmentFailure };
+
+/** A batch in its transferable form, and the buffers to transfer with it. */
+export function encodeBatch(batch: ColumnBatch, transfer: ArrayBuffer[]): ColumnBatch {
+  const vectors = batch.vectors.map((vector): Vector => {
+    if (vector.type === 'SYMBOL') {
+      const texts = new Array<string | null>(batch.rowCount);
+      for (let row = 0; row < batch.rowCount; row++) texts[row] = symbolText(vector, row);
+      return { type: 'STRING', data: texts };
+    }
+    const data = compactData(vector.data, batch.rowCount);
+    if (ArrayBuffer.isView(data) && data.buffer instanceof ArrayBuffer) transfer.push(data.buffer);
+    if (vector.exact === undefined) return { type: vector.type, data };
+    const exact = vector.exact.slice(0, batch.rowCount);
+    transfer.push(exact.buffer);
+    return { type: vector.type, data, exact };
+  });
+  return { rowCount: batch.rowCount, vectors };
+}
+
+function compactData(data: VectorData, rowCount: number): VectorData {
+  return data.slice(0, rowCount) as VectorData;
+}
+
+/** Narrows a message from a thread; anything else is a bug in this module's pair. */
+export function isFragmentReply(value: unknown): value is FragmentReply {
+  if (typeof value !== 'object' || value === null) return false;
+  const reply = value as { kind?: unknown; fragmentId?: unknown; batches?: unknown; failure?: unknown };
+  if (typeof reply.fragmentId !== 'number') return false;
+  return (reply.kind === 'done' && Array.isArray(reply.batches)) || (reply.kind === 'failed' && typeof reply.failure === 'object' && reply.failure !== null);
+}
+
+export function isFragmentRequest(value: unknown): value is FragmentRequest {
+  if (typeof value !== 'object' || value === null) return false;
+  const request = value as { kind?: unknown; fragmentId?: unknown; cancelFlag?: unknown; statement?: unknown };
+  return request.kind === 'run' && typeof request.fragmentId === 'number' && request.cancelFlag instanceof SharedArrayBuffer && typeof request.statement === 'object';
+}
+
+function symbolText(vector: Vector, row: number): string | null {
+  const key = (vector.data as Int32Array)[row] as number;
+  return key < 0 ? null : ((vector.symbols as readonly string[])[key] ?? null);
+}

@@ -1,0 +1,158 @@
+// Runs a query over row slices of its table on the process's parallel query threads and merges the partial
+// results on the calling thread, whose event loop stays free meanwhile. Only shapes parallel-shape.ts accepts
+// and tables of at least query.parallel.min.rows rows go this way; everything else (and every small lookup)
+// runs on the calling thread as before. All fragments read one snapshot (the same _txn), so the merged answer
+// is the single-threaded one; ORDER BY and LIMIT are applied after the merge by the ordinary operators.
+import type { Statement } from '../syntax/ast.js';
+import type { Cancellation, QueryFactory } from '../exec/operator.js';
+import type { ColumnBatch } from '../exec/batch.js';
+import { MergedRowsFactory } from './merged-rows-factory.js';
+import { orderBy, limitKeepRows } from '../exec/top-n.js';
+import { LimitFactory, limitRange } from '../exec/limit.js';
+import type { Catalog } from '../../storage/catalog.js';
+import type { PartitionRows, TableSnapshot } from '../../storage/table-reader.js';
+import { ERROR_CODES, InternalError, SqlError } from '../../core/errors.js';
+import type { ErrorCode } from '../../core/errors.js';
+import type { ParallelShape } from './parallel-shape.js';
+import { parallelShapeOf } from './parallel-shape.js';
+import { concatRows, mergeAggregateRows } from './partial-merge.js';
+import type { FragmentOutcome } from './thread-pool.js';
+import { FragmentThreadPool } from './thread-pool.js';
+import type { FragmentRequest } from './fragment-messages.js';
+
+export interface ParallelSettings {
+  /** Pool threads; below 2 the pool is off. */
+  readonly threadCount: number;
+  /** Tables with fewer rows run on the calling thread (no thread hop for a small lookup). */
+  readonly rowsMin: number;
+}
+
+/** Slices per thread: more than one evens out slices a filter makes unequal, at one more compile each. */
+const SLICES_PER_THREAD = 2;
+/** How often the caller looks at its cancellation while fragments run, in ms (the 100 ms stop budget). */
+const CANCEL_POLL_MS = 5;
+
+let pool: FragmentThreadPool | undefined;
+let rowsMin = Infinity;
+let nextFragmentId = 1;
+
+/** Starts (or stops) this process's pool; called once per worker process at start. */
+export function configureParallel(settings: ParallelSettings): void {
+  void pool?.close();
+  pool = undefined;
+  rowsMin = settings.rowsMin;
+  if (settings.threadCount < 2) return;
+  const script = new URL(import.meta.url.endsWith('.ts') ? './fragment-thread.ts' : './fragment-thread.js', import.meta.url);
+  pool = new FragmentThreadPool(settings.threadCount, script);
+}
+
+export interface ParallelRun {
+  readonly factory: QueryFactory;
+  readonly statement: Statement;
+  readonly catalog: Catalog;
+  readonly cancellation: Cancellation;
+  readonly timeoutMs: number;
+  readonly queryNowMicros: number;
+}
+
+/**
+ * The merged result of `run` computed on the pool, as a factory over its rows; undefined when the query should
+ * run on the calling thread (pool off, shape not splittable, table too small).
+ */
+export async function runInParallel(run: ParallelRun): Promise<QueryFactory | undefined> {
+  if (pool === undefined) return undefined;
+  const snapshots = new Map<string, TableSnapshot | undefined>();
+  const snapshotOf = (table: string): TableSnapshot | undefined => {
+    if (!snapshots.has(table)) {
+      const stored = run.catalog.resolveName(table);
+      snapshots.set(table, stored === undefined ? undefined : run.catalog.openSnapshot(stored));
+    }
+    return snapshots.get(table);
+  };
+  const timestampColumnOf = (table: string): string | undefined => {
+    const meta = snapshotOf(table)?.meta;
+    return meta?.columns[meta.timestampIndex]?.name;
+  };
+  const shape = parallelShapeOf(run.statement, run.factory.columns, timestampColumnOf);
+  const snapshot = shape === undefined ? undefined : snapshotOf(shape.tableName);
+  if (shape === undefined || snapshot === undefined || snapshot.rowCount === 0 || snapshot.rowCount < rowsMin) return undefined;
+  const batches = await runFragments(pool, shape, snapshot, run);
+  return finalFactory(shape, run.factory, batches);
+}
+
+async function runFragments(threads: FragmentThreadPool, shape: ParallelShape, snapshot: TableSnapshot, run: ParallelRun): Promise<ColumnBatch[]> {
+  const cancelFlag = new SharedArrayBuffer(4);
+  const flag = new Int32Array(cancelFlag);
+  const base = {
+    kind: 'run' as const, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn },
+    queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs, cancelFlag,
+  };
+  const slices = splitRows(snapshot, threads.threadCount * SLICES_PER_THREAD);
+  const poll = setInterval(() => {
+    if (run.cancellation.cancelled || Date.now() > run.cancellation.deadlineMs) Atomics.store(flag, 0, 1);
+  }, CANCEL_POLL_MS);
+  try {
+    const outcomes = await Promise.all(slices.map((slice) => {
+      const request: FragmentRequest = { ...base, fragmentId: nextFragmentId++, slice };
+      // The first failure stops the other fragments at their next batch.
+      return threads.run(request).then((outcome) => {
+        if (outcome.kind !== 'done') Atomics.store(flag, 0, 1);
+        return outcome;
+      });
+    }));
+    return outcomes.flatMap((outcome) => batchesOrThrow(outcome, outcomes));
+  } finally {
+    clearInterval(poll);
+  }
+}
+
+/** The batches of a fragment that finished; the most telling failure of the query when one did not. */
+function batchesOrThrow(outcome: FragmentOutcome, all: readonly FragmentOutcome[]): readonly ColumnBatch[] {
+  if (outcome.kind === 'done') return outcome.batches;
+  // A fragment stopped by another's failure reports "cancelled"; the failure that caused it is the one to show.
+  const cause = all.find((other) => other.kind === 'died') ?? all.find((other) => other.kind === 'failed' && other.failure.sqlCode !== 'SVC_SQL_CANCELLED') ?? outcome;
+  if (cause.kind === 'died') throw new InternalError(cause.message);
+  if (cause.kind === 'done') return cause.batches;
+  const code = cause.failure.sqlCode;
+  if (code === undefined || !isErrorCode(code)) throw new InternalError(cause.failure.message);
+  throw new SqlError(cause.failure.message, cause.failure.position, code);
+}
+
+function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, code);
+}
+
+/** Slices of about equal row counts, in table order; one slice may span several partitions. */
+export function splitRows(snapshot: Pick<TableSnapshot, 'partitions' | 'rowCount'>, sliceCount: number): PartitionRows[][] {
+  const target = Math.max(1, Math.ceil(snapshot.rowCount / sliceCount));
+  const slices: PartitionRows[][] = [];
+  let current: PartitionRows[] = [];
+  let filled = 0;
+  snapshot.partitions.forEach((partition, partitionIndex) => {
+    let lo = 0;
+    const rows = partition.entry.rowCount;
+    while (lo < rows) {
+      const hi = Math.min(rows, lo + target - filled);
+      current.push({ partitionIndex, lo, hi });
+      filled += hi - lo;
+      lo = hi;
+      if (filled >= target) {
+        slices.push(current);
+        current = [];
+        filled = 0;
+      }
+    }
+  });
+  if (current.length > 0) slices.push(current);
+  return slices;
+}
+
+/** The merged rows behind the ordinary ORDER BY and LIMIT operators, with the compiled query's columns. */
+function finalFactory(shape: ParallelShape, compiled: QueryFactory, batches: readonly ColumnBatch[]): QueryFactory {
+  const rows = shape.kind === 'aggregate' ? mergeAggregateRows(shape, batches) : concatRows(batches);
+  let factory: QueryFactory = new MergedRowsFactory(compiled.columns, rows, compiled.timestampIndex);
+  const limit = shape.limit;
+  if (shape.sortKeys.length > 0) factory = orderBy(factory, shape.sortKeys, limit === undefined ? undefined : limitKeepRows(limit.lo, limit.hi));
+  if (limit !== undefined) factory = new LimitFactory(factory, limitRange(limit.lo, limit.hi), limit.hi === undefined ? `${limit.lo}` : `${limit.lo},${limit.hi}`);
+  return factory;
+}

@@ -1,0 +1,110 @@
+// The pool of parallel query threads of one process: a fixed number of worker_threads, each running one
+// fragment at a time, with a FIFO queue of fragments waiting for a thread. A thread that dies (crash, out of
+// memory) fails the fragment it was running with a clear error and is replaced; the process goes on serving.
+// Threads are unref'd, so an idle pool never keeps a process alive.
+import { Worker } from 'node:worker_threads';
+import type { ColumnBatch } from '../exec/batch.js';
+import type { FragmentFailure, FragmentRequest } from './fragment-messages.js';
+import { isFragmentReply } from './fragment-messages.js';
+import { sqlParallelChannel } from '../../core/diagnostics.js';
+import { assert } from '../../core/assert.js';
+
+export type FragmentOutcome =
+  | { readonly kind: 'done'; readonly batches: readonly ColumnBatch[] }
+  | { readonly kind: 'failed'; readonly failure: FragmentFailure }
+  | { readonly kind: 'died'; readonly message: string };
+
+interface Task {
+  readonly request: FragmentRequest;
+  readonly resolve: (outcome: FragmentOutcome) => void;
+}
+
+interface PoolThread {
+  readonly worker: Worker;
+  task: Task | undefined;
+}
+
+export class FragmentThreadPool {
+  private readonly threads: PoolThread[] = [];
+  private readonly queue: Task[] = [];
+  private running = 0;
+  private closed = false;
+
+  constructor(readonly threadCount: number, private readonly script: URL) {
+    assert(threadCount >= 2, 'a pool of fewer than two threads runs nothing in parallel');
+    for (let k = 0; k < threadCount; k++) this.threads.push(this.startThread());
+  }
+
+  /** Runs one fragment on the next free thread; the promise never rejects (failures are outcomes). */
+  run(request: FragmentRequest): Promise<FragmentOutcome> {
+    return new Promise((resolve) => {
+      this.queue.push({ request, resolve });
+      this.dispatch();
+    });
+  }
+
+  /** Fragments running on threads now (not those queued). */
+  get runningCount(): number {
+    return this.running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
+  }
+
+  private startThread(): PoolThread {
+    const worker = new Worker(this.script);
+    const thread: PoolThread = { worker, task: undefined };
+    worker.unref();
+    worker.on('message', (value: unknown) => {
+      const task = thread.task;
+      if (!isFragmentReply(value) || task === undefined || value.fragmentId !== task.request.fragmentId) return;
+      const cancelled = value.kind === 'failed' && value.failure.sqlCode === 'SVC_SQL_CANCELLED';
+      this.finish(thread, value.kind === 'done' ? 'ok' : cancelled ? 'cancelled' : 'error');
+      task.resolve(value.kind === 'done' ? { kind: 'done', batches: value.batches } : { kind: 'failed', failure: value.failure });
+    });
+    worker.on('error', (error) => this.onThreadGone(thread, error.message));
+    worker.on('exit', (code) => this.onThreadGone(thread, `exit code ${code}`));
+    return thread;
+  }
+
+  /** A dead thread: fail its fragment, start a replacement in its place. */
+  private onThreadGone(thread: PoolThread, why: string): void {
+    const index = this.threads.indexOf(thread);
+    if (index < 0) return;
+    const task = thread.task;
+    thread.task = undefined;
+    if (this.closed) {
+      this.threads.splice(index, 1);
+    } else {
+      this.threads[index] = this.startThread();
+      sqlParallelChannel.publish({ kind: 'threadDied', running: this.running });
+    }
+    if (task !== undefined) {
+      this.running -= 1;
+      sqlParallelChannel.publish({ kind: 'finished', outcome: 'error', running: this.running });
+      task.resolve({ kind: 'died', message: `parallel query thread died (${why})` });
+    }
+    if (!this.closed) this.dispatch();
+  }
+
+  private finish(thread: PoolThread, outcome: 'ok' | 'error' | 'cancelled'): void {
+    thread.task = undefined;
+    this.running -= 1;
+    sqlParallelChannel.publish({ kind: 'finished', outcome, running: this.running });
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    for (const thread of this.threads) {
+      if (this.queue.length === 0) return;
+      if (thread.task !== undefined) continue;
+      const task = this.queue.shift() as Task;
+      thread.task = task;
+      this.running += 1;
+      sqlParallelChannel.publish({ kind: 'started', running: this.running });
+      thread.worker.postMessage(task.request);
+    }
+  }
+}

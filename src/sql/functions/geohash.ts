@@ -5,7 +5,7 @@ import type { BoundExpr } from '../bind/bound.js';
 import type { ValueType } from '../../types/column-type.js';
 import type { ScalarFunctionDef } from './signature.js';
 import { geohashBits, geohashToBinary, geohashTypeOf, GEOHASH_BITS_MAX, isGeohashType } from '../../types/geohash.js';
-import { requireConstantNumber } from './constant-args.js';
+import { constantNumber, requireConstantNumber } from './constant-args.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
 /** The precision argument at `index`: a constant number of bits, 1..60. */
@@ -16,6 +16,14 @@ function precisionArgument(args: readonly BoundExpr[] | undefined, index: number
     throw sqlSemanticError(`precision must be in [1..${GEOHASH_BITS_MAX}] range`, arg?.position ?? 0);
   }
   return bits;
+}
+
+/** A constant coordinate out of range is an error, as in QuestDB; computed ones out of range give null. */
+function checkConstantCoordinate(arg: BoundExpr | undefined, limit: number, name: string): void {
+  const value = constantNumber(arg);
+  if (value !== undefined && (value < -limit || value > limit)) {
+    throw sqlSemanticError(`${name} must be in [-${limit}.0..${limit}.0] range`, arg?.position ?? 0);
+  }
 }
 
 function bitsOf(type: ValueType | undefined): number {
@@ -41,7 +49,11 @@ export const GEOHASH_FUNCTIONS: readonly ScalarFunctionDef[] = [
   {
     name: 'make_geohash', args: ['DOUBLE', 'DOUBLE', 'INT'],
     returns: (_types, args) => geohashTypeOf(precisionArgument(args, 2)),
-    prepare: (args) => precisionArgument(args, 2),
+    prepare: (args) => {
+      checkConstantCoordinate(args[0], 180, 'longitude');
+      checkConstantCoordinate(args[1], 90, 'latitude');
+      return precisionArgument(args, 2);
+    },
     emit: ([lon, lat], _constant, _types, bits) => `rt.makeGeohash(${lon}, ${lat}, ${Number(bits)})`,
   },
   {

@@ -24,6 +24,17 @@ export const typesRuntime = {
     for (let k = 0; k < prefixes.length; k++) if (binary.startsWith(prefixes[k] as string)) return true;
     return false;
   },
+  /** WITHIN with prefixes computed per row (`prefixBits` is each one's precision); null prefixes never match. */
+  geohashWithinAny(value: string | null, bits: number, prefixes: readonly (string | null)[], prefixBits: readonly number[]): boolean {
+    if (value === null) return false;
+    const binary = geohashToBinary(value, bits);
+    for (let k = 0; k < prefixes.length; k++) {
+      const prefix = prefixes[k];
+      const size = prefixBits[k] as number;
+      if (prefix !== null && prefix !== undefined && size <= bits && binary.startsWith(geohashToBinary(prefix, size))) return true;
+    }
+    return false;
+  },
   makeGeohash: (lon: number, lat: number, bits: number): string | null => geohashFromCoordinates(lon, lat, bits) ?? null,
   rndGeohash(bits: number): string {
     let binary = '';

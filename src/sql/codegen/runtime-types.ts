@@ -6,6 +6,8 @@ import { geohashDisplay, geohashFromBase32, geohashFromCoordinates, geohashToBin
 import { encodeInterval, formatInterval, intervalBound } from '../../types/interval-value.js';
 import { formatLong256, parseLong256 } from '../../types/long256.js';
 
+const LONG_NULL = -9223372036854775808n;
+
 export const typesRuntime = {
   /** Text → GEOHASH of `bits` (base32, at most 12 characters read); `to` names the type in the error. */
   castToGeohash(text: string | null, bits: number, from: string, to: string, position: number): string | null {
@@ -50,6 +52,13 @@ export const typesRuntime = {
   rndLong256(): string {
     let value = 0n;
     for (let word = 0; word < 8; word++) value = (value << 32n) | BigInt(randomBelow(0x100000000));
+    return formatLong256(value);
+  },
+  /** Four longs (NaN is the LONG null, Long.MIN_VALUE), least significant first; all four null is null. */
+  toLong256(l0: number, l1: number, l2: number, l3: number): string | null {
+    if (l0 !== l0 && l1 !== l1 && l2 !== l2 && l3 !== l3) return null;
+    let value = 0n;
+    for (const word of [l3, l2, l1, l0]) value = (value << 64n) | BigInt.asUintN(64, word !== word ? LONG_NULL : BigInt(Math.trunc(word)));
     return formatLong256(value);
   },
   makeInterval(lo: number, hi: number, position: number): string | null {

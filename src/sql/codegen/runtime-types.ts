@@ -6,6 +6,8 @@ import { geohashDisplay, geohashFromBase32, geohashFromCoordinates, geohashToBin
 import { encodeInterval, formatInterval, intervalBound } from '../../types/interval-value.js';
 import { formatLong256, parseLong256 } from '../../types/long256.js';
 
+const LONG_NULL = -9223372036854775808n;
+
 export const typesRuntime = {
   /** Text → GEOHASH of `bits` (base32, at most 12 characters read); `to` names the type in the error. */
   castToGeohash(text: string | null, bits: number, from: string, to: string, position: number): string | null {
@@ -24,6 +26,17 @@ export const typesRuntime = {
     for (let k = 0; k < prefixes.length; k++) if (binary.startsWith(prefixes[k] as string)) return true;
     return false;
   },
+  /** WITHIN with prefixes computed per row (`prefixBits` is each one's precision); null prefixes never match. */
+  geohashWithinAny(value: string | null, bits: number, prefixes: readonly (string | null)[], prefixBits: readonly number[]): boolean {
+    if (value === null) return false;
+    const binary = geohashToBinary(value, bits);
+    for (let k = 0; k < prefixes.length; k++) {
+      const prefix = prefixes[k];
+      const size = prefixBits[k] as number;
+      if (prefix !== null && prefix !== undefined && size <= bits && binary.startsWith(geohashToBinary(prefix, size))) return true;
+    }
+    return false;
+  },
   makeGeohash: (lon: number, lat: number, bits: number): string | null => geohashFromCoordinates(lon, lat, bits) ?? null,
   rndGeohash(bits: number): string {
     let binary = '';
@@ -39,6 +52,13 @@ export const typesRuntime = {
   rndLong256(): string {
     let value = 0n;
     for (let word = 0; word < 8; word++) value = (value << 32n) | BigInt(randomBelow(0x100000000));
+    return formatLong256(value);
+  },
+  /** Four longs (NaN is the LONG null, Long.MIN_VALUE), least significant first; all four null is null. */
+  toLong256(l0: number, l1: number, l2: number, l3: number): string | null {
+    if (l0 !== l0 && l1 !== l1 && l2 !== l2 && l3 !== l3) return null;
+    let value = 0n;
+    for (const word of [l3, l2, l1, l0]) value = (value << 64n) | BigInt.asUintN(64, word !== word ? LONG_NULL : BigInt(Math.trunc(word)));
     return formatLong256(value);
   },
   makeInterval(lo: number, hi: number, position: number): string | null {

@@ -22,6 +22,8 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
   const nullsFirst = key.nullsFirst ?? !key.descending;
   const symbols = vector.type === 'SYMBOL' ? vector.symbols : undefined;
   const data = vector.data;
+  // LONG256 text has no leading zeros beyond whole bytes: a longer value is a larger one.
+  const longerIsLarger = vector.type === 'LONG256';
   return (a, b) => {
     const aNull = isNullAt(vector, a);
     const bNull = isNullAt(vector, b);
@@ -34,6 +36,9 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
     if (symbols !== undefined) {
       left = symbols[left as number] as string;
       right = symbols[right as number] as string;
+    }
+    if (longerIsLarger && (left as string).length !== (right as string).length) {
+      return (left as string).length < (right as string).length ? -direction : direction;
     }
     if (left < right) return -direction;
     if (left > right) return direction;

@@ -226,7 +226,7 @@ function parseIn(c: ParseCursor, operand: Expr, negated: boolean, inToken: Token
 /** `g WITHIN (#p1, #p2)`: a call of `within` with the operand first. */
 function parseWithin(c: ParseCursor, operand: Expr, withinToken: Token): Expr {
   const open = c.next();
-  if (c.isOperator(')')) throw c.error(`too few arguments for '${withinToken.text}'`);
+  if (c.isOperator(')')) throw c.error('too few arguments', withinToken);
   c.enter(open);
   const list = parseArguments(c);
   expectClose(c, open);

@@ -71,11 +71,11 @@ test('a doubled sign in a nanosecond timestamp is refused (it read --5000n as 5 
   t.is(refusal('t b=-+5000n\n'), '400 line 1: invalid timestamp: "-+5000"');
 });
 
-test('arrays (protocol 2), LONG256 and DECIMAL (protocol 3) are refused as unsupported', (t) => {
+test('arrays (protocol 2) and DECIMAL (protocol 3) are refused as unsupported; a LONG256 must be 1 to 64 hex digits', (t) => {
   const array = bytesOf('t a==', Buffer.from([14, 10, 1, 2, 0, 0, 0]), binaryDouble(1).subarray(1), binaryDouble(2).subarray(1), '\n');
   t.is(refusal(array), '400 line 1: table: t; array values are not supported yet (no array column type)');
-  t.is(refusal('t a=0x1fi\n'), '400 line 1: LONG256 values (0x...i) are not supported yet');
-  t.is(refusal('t a=0X1Fi\n'), '400 line 1: LONG256 values (0x...i) are not supported yet');
+  t.is(refusal('t a=0xzzi\n'), '400 line 1: table: t, column: a; invalid long256 value');
+  t.is(refusal(`t a=0x1${'0'.repeat(64)}i\n`), '400 line 1: table: t, column: a; invalid long256 value');
   t.is(refusal('t a=1.5d\n'), '400 line 1: DECIMAL values (protocol 3) are not supported yet');
   t.is(refusal(bytesOf('t a==', Buffer.from([23, 1, 2]), '\n')), '400 line 1: table: t; unknown binary field type 23');
   t.is(refusal('t a==\n'), '400 line 1: table: t; unknown binary field type 10');

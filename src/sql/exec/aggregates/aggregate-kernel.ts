@@ -3,6 +3,7 @@
 // by doubling; update loops never allocate per row.
 import type { ValueType } from '../../../types/column-type.js';
 import type { Vector } from '../batch.js';
+import { isArrayType } from '../../../types/double-array.js';
 
 export interface AggregateKernel {
   /** Adds a batch: `groups[row]` is the group of each row (undefined: every row is group 0). */
@@ -30,7 +31,8 @@ export function isNullAt(vector: Vector, row: number): boolean {
     case 'IPV4': case 'CHAR': return value === 0;
     case 'BOOLEAN': case 'BYTE': case 'SHORT': return false;
     case 'STRING': case 'VARCHAR': case 'UUID': case 'BINARY': case 'NULL': return value === null;
-    default: return value !== value;
+    // Numbers: NaN; arrays (their binary values): null.
+    default: return value === null || value !== value;
   }
 }
 
@@ -57,7 +59,7 @@ export function storedNull(type: ValueType): unknown {
     case 'INT': return INT_NULL;
     case 'STRING': case 'VARCHAR': case 'UUID': case 'BINARY': case 'SYMBOL': case 'NULL': return null;
     case 'BOOLEAN': case 'BYTE': case 'SHORT': case 'CHAR': case 'IPV4': return 0;
-    default: return NaN;
+    default: return isArrayType(type) ? null : NaN;
   }
 }
 

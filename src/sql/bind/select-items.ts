@@ -149,12 +149,15 @@ export function bindAggregation(
     if (hidden !== undefined) return { kind: 'column', type: (pre[hidden] as BoundExpr).type, index: hidden, position: expr.position };
     return bindExpression(expr, { scope: groupScope, clause, onAggregate });
   };
-  for (let k = leading.length; k < groupColumns; k++) {
-    const key = pre[k] as BoundExpr;
-    if (isArrayType(key.type)) throw sqlSemanticError(`group by is not supported for ${typeDisplayName(key.type)} keys`, key.position);
-  }
+  checkGroupKeys(pre.slice(leading.length, groupColumns));
   const binding = { pre, keyCount: groupColumns - leading.length, visibleKeys, specs, post, bindOverGroups };
   return having === undefined ? binding : { ...binding, having };
+}
+
+/** Keys hash and compare as scalars: array keys are refused. */
+function checkGroupKeys(keys: readonly BoundExpr[]): void {
+  const array = keys.find((key) => isArrayType(key.type));
+  if (array !== undefined) throw sqlSemanticError(`group by is not supported for ${typeDisplayName(array.type)} keys`, array.position);
 }
 
 function bindHaving(expr: Expr, groupScope: Scope, leadingCount: number, onAggregate: (call: CallExpr) => BoundExpr): BoundExpr {

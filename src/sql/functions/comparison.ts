@@ -1,5 +1,6 @@
 // Comparisons. `=` and `!=` treat NULL as a value (NULL = NULL is true, QuestDB's null test);
 // ordered comparisons with a NULL operand are false, which JS gives for NaN and is emitted for text.
+import { isArrayType } from '../../types/double-array.js';
 import type { ScalarFunctionDef } from './signature.js';
 
 const numericEq = (a: string, b: string): string => `rt.eqNum(${a}, ${b})`;
@@ -42,7 +43,7 @@ export const COMPARISON_FUNCTIONS: readonly ScalarFunctionDef[] = [
 function isNullTest(arg: string, type: string | undefined): string {
   if (type === 'BOOLEAN') return 'false';
   if (type === 'BYTE' || type === 'SHORT') return 'false';
-  if (type === 'STRING' || type === 'VARCHAR' || type === 'SYMBOL' || type === 'CHAR' || type === 'UUID' || type === 'BINARY' || type === 'NULL') {
+  if (type === 'STRING' || type === 'VARCHAR' || type === 'SYMBOL' || type === 'CHAR' || type === 'UUID' || type === 'BINARY' || type === 'NULL' || (type !== undefined && isArrayType(type))) {
     return `(${arg} === null)`;
   }
   return `rt.isNaNum(${arg})`;

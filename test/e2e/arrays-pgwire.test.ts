@@ -38,3 +38,15 @@ test('text results: float8[] columns in PostgreSQL array text, parsed by pg into
     { id: 3, v: [], m: [[0.25]] },
   ]);
 });
+
+test('parameters: pg sends JS arrays as array text, which INSERT parses into the array column', async (t) => {
+  const client = new pg.Client({ host: '127.0.0.1', port: server.pgPort, user: 'admin', password: 'quest', database: 'qdb' });
+  await client.connect();
+  try {
+    await client.query('insert into pa values ($1, $2, $3, $4)', [10, [0.5, -1], [[7, 8]], '2024-01-05T00:00:00.000000Z']);
+    const result = await client.query('select v, m from pa where id = 10');
+    t.deepEqual(result.rows, [{ v: [0.5, -1], m: [[7, 8]] }]);
+  } finally {
+    await client.end();
+  }
+});

@@ -41,6 +41,8 @@ test('text in braces or brackets parses; ragged or mistyped text does not', (t) 
   t.is(parseArrayText('{1,2}', 2), undefined);
   t.is(parseArrayText('{1,x}', 1), undefined);
   t.is(parseArrayText('{1,2', 1), undefined);
+  t.deepEqual(formatArrayJson(parseArrayText('{"0.5","-1"}', 1) as Uint8Array), '[0.5,-1.0]');
+  t.is(parseArrayText('{"",1}', 1), undefined);
 });
 
 test('JSON and PostgreSQL text forms', (t) => {

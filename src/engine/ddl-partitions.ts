@@ -11,8 +11,6 @@ import { partitionSpanOf } from '../storage/partition-layout.js';
 import { parseTimestamp } from '../types/timestamp-parse.js';
 import { formatTimestamp, partitionFloor } from '../types/timestamp.js';
 import { sqlSemanticError } from '../core/errors.js';
-import { typeDisplayName } from '../types/column-type.js';
-import { isArrayType } from '../types/double-array.js';
 import { assert } from '../core/assert.js';
 import type { ParquetPartitionEncoder } from '../storage/parquet/parquet-partition-encoder-contract.js';
 
@@ -71,11 +69,6 @@ const unreachableEncoder: ParquetPartitionEncoder = () => {
 
 export function convertPartitions(writer: TableWriter, action: ConvertPartition, nowMicros: number, encode: ParquetPartitionEncoder | undefined): void {
   if (writer.meta.partitionBy === 'NONE') throw sqlSemanticError('table is not partitioned', action.position);
-  // Parquet partitions are read back flat (storage/parquet); array columns have no reader there yet.
-  const array = action.toParquet ? writer.meta.columns.find((column) => isArrayType(column.type)) : undefined;
-  if (array !== undefined) {
-    throw sqlSemanticError(`cannot convert partitions of a table with array columns to Parquet [column=${array.name}, type=${typeDisplayName(array.type)}]`, action.position);
-  }
   const format = action.toParquet ? 'parquet' : 'native';
   const chosen = action.where !== undefined ? matchingPartitions(writer, action.where, nowMicros) : (action.list ?? []).map((expr) => listedPartition(writer, expr, format));
   const partitions = writer.txn.partitions;

@@ -1,7 +1,7 @@
 // The DOUBLE[] value layout and its text forms: headers, 8-byte aligned elements (views, not copies, when the
 // value is aligned), parsing of PostgreSQL and JSON text, JSON and PostgreSQL output.
 import test from 'ava';
-import { arrayDimCount, arrayHeaderBytes, arrayShape, arrayTypeOf, arrayValues, encodeDoubleArray, isWellFormedArray, parseArrayTypeName } from '../../../src/types/double-array.js';
+import { arrayDimCount, arrayElementAt, arrayHeaderBytes, arrayShape, arrayTypeOf, arrayValues, encodeDoubleArray, isWellFormedArray, parseArrayTypeName } from '../../../src/types/double-array.js';
 import { parseArrayText } from '../../../src/types/double-array-parse.js';
 import { formatArrayJson, formatArrayPg } from '../../../src/types/double-array-format.js';
 
@@ -50,4 +50,13 @@ test('JSON and PostgreSQL text forms', (t) => {
   t.is(formatArrayJson(value), '[[1.0,null],[null,1.0E300]]');
   t.is(formatArrayPg(value), '{{1.0,NULL},{NULL,1.0E300}}');
   t.is(formatArrayJson(encodeDoubleArray([2, 0], [])), '[]');
+});
+
+test('single elements read through a view of the whole buffer, aligned or not', (t) => {
+  const value = encodeDoubleArray([2, 2], [1, 2, 3, 4]);
+  t.is(arrayElementAt(value, 3), 4);
+  const shifted = new Uint8Array(value.length + 1).subarray(1);
+  shifted.set(value);
+  t.is(arrayElementAt(shifted, 2), 3);
+  t.is(arrayElementAt(value, 0), 1, 'switching buffers back re-creates the view');
 });

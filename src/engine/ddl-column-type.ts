@@ -16,6 +16,7 @@ import { partitionDirName } from '../storage/txn-file.js';
 import type { Engine } from './engine.js';
 import type { ColumnType } from '../types/column-type.js';
 import { parseColumnType, typeDisplayName } from '../types/column-type.js';
+import { isArrayType } from '../types/double-array.js';
 import { encodeColumn } from './encode-batch.js';
 import { columnVector, symbolTexts } from './partition-rows.js';
 import { SqlError, sqlSemanticError } from '../core/errors.js';
@@ -31,7 +32,7 @@ function validate(writer: TableWriter, action: AlterColumnType): { index: number
   const target = parseColumnType(action.typeName);
   if (target === undefined) throw sqlSemanticError(`unsupported column type: ${action.typeName}`, action.typePosition);
   if (target === column.type) throw sqlSemanticError(`column '${column.name}' type is already '${typeDisplayName(target)}'`, action.typePosition);
-  if (column.type === 'BINARY' || target === 'BINARY') {
+  if (column.type === 'BINARY' || target === 'BINARY' || isArrayType(column.type) || isArrayType(target)) {
     throw sqlSemanticError(`incompatible column type change [existing=${typeDisplayName(column.type)}, new=${typeDisplayName(target)}]`, action.typePosition);
   }
   // Checks convertibility of the types themselves before any file is written.

@@ -7,6 +7,7 @@ import type { ColumnType } from '../types/column-type.js';
 import { storageWidthBytes } from '../types/column-type.js';
 import type { ColumnData } from '../storage/row-chunk.js';
 import { isTextCodedType } from '../types/coded-columns.js';
+import { isArrayType } from '../types/double-array.js';
 
 const INITIAL_ROWS = 256;
 const INITIAL_TEXT_BYTES = 4096;
@@ -94,7 +95,11 @@ export class VarColumnBuilder {
   length = 0;
   end = 0;
 
+  /** Array records are padded to 8 bytes so their elements stay 8-byte aligned in the file (types/double-array.ts). */
+  private readonly recordAlignBytes: number;
+
   constructor(readonly type: ColumnType, rows: number = INITIAL_ROWS) {
+    this.recordAlignBytes = isArrayType(type) ? 8 : 1;
     this.bytes = Buffer.allocUnsafe(INITIAL_TEXT_BYTES);
     this.offsets = new Float64Array(Math.max(rows, INITIAL_ROWS) + 1);
   }
@@ -106,7 +111,9 @@ export class VarColumnBuilder {
       offsets.set(this.offsets);
       this.offsets = offsets;
     }
-    const needed = this.end + 4 + sizeBytes;
+    const recordBytes = 4 + sizeBytes;
+    const padding = (this.recordAlignBytes - (recordBytes % this.recordAlignBytes)) % this.recordAlignBytes;
+    const needed = this.end + recordBytes + padding;
     if (needed > this.bytes.length) {
       const bytes = Buffer.allocUnsafe(Math.max(needed, this.bytes.length * 2));
       this.bytes.copy(bytes, 0, 0, this.end);
@@ -115,7 +122,8 @@ export class VarColumnBuilder {
     this.offsets[this.length] = this.end;
     this.bytes.writeInt32LE(sizeBytes, this.end);
     const payload = this.end + 4;
-    this.end = payload + sizeBytes;
+    this.bytes.fill(0, payload + sizeBytes, payload + sizeBytes + padding);
+    this.end = payload + sizeBytes + padding;
     this.length++;
     this.offsets[this.length] = this.end;
     return payload;
@@ -130,8 +138,8 @@ export class VarColumnBuilder {
   }
 
   appendNull(): void {
-    this.reserve(0);
-    this.bytes.writeInt32LE(-1, this.end - 4);
+    const payload = this.reserve(0);
+    this.bytes.writeInt32LE(-1, payload - 4);
   }
 
   truncate(rows: number): void {

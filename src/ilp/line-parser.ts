@@ -7,6 +7,9 @@ import { isValidTableName } from '../core/table-names.js';
 import { IlpTableBuilder, bytesEqual, type IlpColumn } from './ilp-table-builder.js';
 import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
 import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
+import type { ColumnType } from '../types/column-type.js';
+import { arrayTypeOf } from '../types/double-array.js';
+import { readIlpArrayHeader, writeArray } from './ilp-arrays.js';
 import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
 
 const LF = 10;
@@ -323,13 +326,27 @@ export class IlpParser {
   private parseBinaryValue(table: IlpTableBuilder, known: IlpColumn | undefined, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
     if (at >= data.length) return INCOMPLETE;
     const type = data[at];
-    if (type === BINARY_ARRAY) throw new IlpValueError(`table: ${table.name}; array values are not supported yet (no array column type)`);
+    if (type === BINARY_ARRAY) return this.parseBinaryArray(table, known, data, keyStart, keyEnd, keyEscaped, at, position);
     if (type !== BINARY_DOUBLE) throw new IlpValueError(`table: ${table.name}; unknown binary field type ${String(type)}`);
     const after = at + 9;
     if (after >= data.length) return INCOMPLETE;
     this.checkDelimiter(table, data[after] as number);
     const column = known ?? this.column(table, data, keyStart, keyEnd, keyEscaped, 'FLOAT', position);
     if (!table.isSet(column)) writeDouble(table.name, column, data.readDoubleLE(at + 1));
+    return after;
+  }
+
+  /** Protocol 2 array: type byte 14, element type, dimension count, uint32 length per dimension, LE elements. */
+  private parseBinaryArray(table: IlpTableBuilder, known: IlpColumn | undefined, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
+    const header = readIlpArrayHeader(table.name, data, at);
+    if (header === undefined) return INCOMPLETE;
+    const after = header.valuesStart + 8 * header.elementCount;
+    if (after >= data.length) return INCOMPLETE;
+    this.checkDelimiter(table, data[after] as number);
+    // A NULL array has no dimensionality: it creates a one-dimensional column when the field is new.
+    const type = header.shape.length === 0 ? undefined : arrayTypeOf(header.shape.length);
+    const column = known ?? this.columnOfType(table, data, keyStart, keyEnd, keyEscaped, type ?? arrayTypeOf(1), position);
+    if (!table.isSet(column)) writeArray(table.name, column, type, header.shape, data, header.valuesStart);
     return after;
   }
 
@@ -374,12 +391,17 @@ export class IlpParser {
   }
 
   private column(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, kind: IlpValueKind, position: number): IlpColumn {
+    return this.columnOfType(table, data, keyStart, keyEnd, keyEscaped, NEW_COLUMN_TYPE[kind], position);
+  }
+
+  /** The field's column, created with `type` when the table has no such column. */
+  private columnOfType(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, type: ColumnType, position: number): IlpColumn {
     if (!keyEscaped) {
       const found = table.findByBytes(data, keyStart, keyEnd, position);
       if (found !== undefined) return found;
     }
     const name = unescapedString(data, keyStart, keyEnd, keyEscaped, false);
-    return table.findOrAdd(name, Buffer.from(data.subarray(keyStart, keyEnd)), NEW_COLUMN_TYPE[kind], position);
+    return table.findOrAdd(name, Buffer.from(data.subarray(keyStart, keyEnd)), type, position);
   }
 
   private tableFor(data: Buffer, start: number, end: number, escaped: boolean): IlpTableBuilder {

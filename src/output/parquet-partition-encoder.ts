@@ -3,6 +3,7 @@
 // column so readers can skip row groups. SYMBOL columns are stored as their int32 keys (the table dictionary
 // stays the source of the texts, so keys never change); the file stems of the columns go into the key-value
 // metadata, which is how the reader finds a column after renames and later ADD/DROP COLUMN.
+import { isArrayType } from '../types/double-array.js';
 import type { KeyValue } from 'hyparquet';
 import type { ColumnType } from '../types/column-type.js';
 import type { ColumnBatch, Vector } from '../sql/exec/batch.js';
@@ -53,6 +54,8 @@ export function encodeParquetPartition(columns: readonly ColumnMeta[], rows: Row
     // Version 1 pages with PLAIN values: the fastest layout to decode (a page of int64s is the storage bytes).
     parquetVersion: 1,
     statisticsEnabled: true,
+    // Arrays keep their binary value (BYTE_ARRAY), which the partition reader hands back to storage unchanged.
+    rawArrayEncoding: true,
   };
   const pieces: Uint8Array[] = [];
   const keyValues: KeyValue[] = [{ key: PARQUET_STEMS_KEY, value: JSON.stringify(columns.map((column) => column.fileStem)) }];
@@ -94,7 +97,7 @@ function storageVector(type: ExportColumn['type'], data: ColumnData, start: numb
 }
 
 function varVector(type: ExportColumn['type'], data: Extract<ColumnData, { kind: 'var' }>, start: number, count: number): Vector {
-  const binary = type === 'BINARY';
+  const binary = type === 'BINARY' || isArrayType(type);
   const values = new Array<string | Uint8Array | null>(count);
   for (let k = 0; k < count; k++) {
     const offset = data.offsets[start + k] as number;

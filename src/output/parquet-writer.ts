@@ -9,6 +9,8 @@ import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import type { ColumnChunk, KeyValue, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { assert, assertNever } from '../core/assert.js';
 import { vectorKindOfType } from '../types/column-type.js';
+import { arrayTypeDimCount } from '../types/double-array.js';
+import { arraySchemaElements, writeArrayColumnChunk } from './parquet-array-chunk.js';
 import type { ValueType } from '../types/column-type.js';
 import { assertBatch } from '../sql/exec/batch.js';
 import type { ColumnBatch } from '../sql/exec/batch.js';
@@ -74,6 +76,8 @@ export class ParquetFileWriter implements ParquetExportWriter {
   private readonly buffers: ColumnBuffer[];
   private readonly schema: SchemaElement[];
   private readonly settings: ChunkSettings[];
+  /** Per column: the dimensions of a nested array column, 0 for every other column. */
+  private readonly arrayDims: number[];
   private readonly rowGroups: RowGroup[] = [];
   private readonly blooms: { chunk: ColumnChunk; bloomFilter?: Uint32Array }[] = [];
   private groupRows = 0;
@@ -89,7 +93,13 @@ export class ParquetFileWriter implements ParquetExportWriter {
   ) {
     assert(columns.length > 0, 'a query result has at least one column');
     const elements = columns.map((column) => parquetSchemaElement(column.name, column.type));
-    this.schema = [{ name: 'schema', num_children: columns.length }, ...elements];
+    // Nested array columns (not raw_array_encoding) take several schema elements: the LIST groups and the leaf.
+    this.arrayDims = columns.map((column) => (isArrayType(column.type) && !options.rawArrayEncoding ? arrayTypeDimCount(column.type) : 0));
+    const schemaOf = (column: ExportColumn, index: number): SchemaElement[] => {
+      const dims = this.arrayDims[index] ?? 0;
+      return dims > 0 ? arraySchemaElements(column.name, dims) : [elements[index] as SchemaElement];
+    };
+    this.schema = [{ name: 'schema', num_children: columns.length }, ...columns.flatMap(schemaOf)];
     this.buffers = columns.map((column) => createColumnBuffer(column.type, options.rowGroupRows));
     const compressor = createPageCompressor(options.codec, options.compressionLevel);
     const bloomNames = new Set(options.bloomFilterColumns);
@@ -166,7 +176,11 @@ export class ParquetFileWriter implements ParquetExportWriter {
     const chunks: ColumnChunk[] = [];
     let uncompressedBytes = 0n;
     for (let c = 0; c < this.buffers.length; c++) {
-      const written = writeColumnChunk(this.out, prepareChunk(this.buffers[c], rows), this.settings[c]);
+      const buffer = this.buffers[c];
+      const dims = this.arrayDims[c] ?? 0;
+      const written = dims > 0 && buffer.kind === 'bytes'
+        ? writeArrayColumnChunk(this.out, buffer.values.map((value) => (value instanceof Uint8Array ? value : null)), rows, dims, this.settings[c])
+        : writeColumnChunk(this.out, prepareChunk(buffer, rows), this.settings[c]);
       chunks.push(written.chunk);
       uncompressedBytes += written.chunk.meta_data?.total_uncompressed_size ?? 0n;
       if (written.bloomFilter !== undefined) this.blooms.push({ chunk: written.chunk, bloomFilter: written.bloomFilter });

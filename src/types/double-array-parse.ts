@@ -1,6 +1,7 @@
 // Text → DOUBLE[] value, for casts from strings and text inserts: PostgreSQL's braces (`{{1,2},{3,4}}`) or
-// JSON's brackets (`[[1,2],[3,4]]`), elements as numbers or NULL/null/NaN, whitespace ignored. Every sub-array
-// of one level must have the same length. Returns undefined for text that is not such an array.
+// JSON's brackets (`[[1,2],[3,4]]`), elements as numbers (optionally double-quoted) or NULL/null/NaN, whitespace
+// ignored. Every sub-array of one level must have the same length. Returns undefined for text that is not such
+// an array.
 import { arrayDimsMax, encodeDoubleArray } from './double-array.js';
 
 interface ParseState {
@@ -58,6 +59,15 @@ function parseLevel(state: ParseState, depth: number): boolean {
 function parseElement(state: ParseState, depth: number): boolean {
   // Scalars sit only at the deepest level; a level with scalars fixes the dimensionality.
   if (state.shape.length > depth + 1) return false;
+  // PostgreSQL clients may quote elements (`{"0.5","-1"}`); a quoted element is a number, never NULL.
+  const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(state.text.slice(state.index));
+  if (quoted !== null) {
+    state.index += (quoted[0] as string).length;
+    const value = Number((quoted[1] as string).replace(/\\(.)/g, '$1'));
+    if (Number.isNaN(value) || (quoted[1] as string).trim() === '') return false;
+    state.values.push(value);
+    return true;
+  }
   const match = /^[^,\]}\s]+/.exec(state.text.slice(state.index));
   if (match === null) return false;
   const word = match[0];

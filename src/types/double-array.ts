@@ -104,6 +104,24 @@ export function arrayValues(bytes: Uint8Array): Float64Array {
   return new Float64Array(bytes.slice(start).buffer, 0, count);
 }
 
+/** A Float64Array over the whole buffer values were last read from (one mapped file serves many rows). */
+let elementBuffer: ArrayBufferLike | undefined;
+let elementView: Float64Array<ArrayBufferLike> = new Float64Array(0);
+
+/**
+ * Element `flat` (row-major index, in range) without allocating: aligned values are read through one view of
+ * their whole buffer, kept while rows come from the same buffer; unaligned ones through a DataView.
+ */
+export function arrayElementAt(bytes: Uint8Array, flat: number): number {
+  const start = bytes.byteOffset + arrayHeaderBytes(arrayDimCount(bytes)) + 8 * flat;
+  if (start % 8 !== 0) return new DataView(bytes.buffer, start, 8).getFloat64(0, true);
+  if (bytes.buffer !== elementBuffer) {
+    elementBuffer = bytes.buffer;
+    elementView = new Float64Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 3);
+  }
+  return elementView[start >>> 3] as number;
+}
+
 /**
  * Checks bytes from outside (a Parquet file, a bind value) before they are treated as a value of `dimCount`
  * dimensions; false when the header and the length disagree.

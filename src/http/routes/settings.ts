@@ -12,10 +12,11 @@ export interface SettingsDeps {
 }
 
 /**
- * Protocol versions whose every field type svc stores. Version 2 adds binary doubles (parsed) and double arrays
- * (no array column type yet), so it is not listed: a client on `protocol_version=auto` then speaks version 1.
+ * Protocol versions whose every field type svc stores: 1 (text) and 2 (binary doubles and double arrays, into
+ * DOUBLE[] columns). Version 3 adds DECIMAL, which svc does not have, so a client on `protocol_version=auto`
+ * speaks version 2.
  */
-export const ILP_PROTOCOL_VERSIONS: readonly number[] = [1];
+export const ILP_PROTOCOL_VERSIONS: readonly number[] = [1, 2];
 
 /** What InfluxDB clients read from /ping's header. */
 const INFLUX_VERSION = 'v2.2.2';

@@ -4,6 +4,7 @@
 // The join scope hands out slots lazily like a table scope; build() maps the used slots onto the sides,
 // so each side still reads only what the query references. Time-series joins need both designated
 // timestamps; the result's designated timestamp is the left one's (none for SPLICE).
+import { isArrayType } from '../../types/double-array.js';
 import type { ColumnRefExpr, Expr, JoinSource } from '../syntax/ast.js';
 import type { BoundExpr } from './bound.js';
 import type { QueryFactory } from '../exec/operator.js';
@@ -138,7 +139,7 @@ function keyFamily(type: ValueType): string {
 }
 
 function checkKeyTypes(left: BoundExpr, right: BoundExpr, position: number): void {
-  const unsupported = left.type === 'BINARY' || left.type === 'NULL';
+  const unsupported = left.type === 'BINARY' || left.type === 'NULL' || isArrayType(left.type) || isArrayType(right.type);
   if (unsupported || keyFamily(left.type) !== keyFamily(right.type)) {
     throw sqlSemanticError('join column type mismatch', position);
   }

@@ -15,6 +15,8 @@ import { GroupByFactory } from '../exec/group-by.js';
 import type { SortKey } from '../exec/sort.js';
 import { LimitFactory, limitRange } from '../exec/limit.js';
 import { sqlSemanticError } from '../../core/errors.js';
+import { typeDisplayName } from '../../types/column-type.js';
+import { isArrayType } from '../../types/double-array.js';
 import { countFromMetadata, tailScan } from '../exec/scan-shortcuts.js';
 import { limitKeepRows, orderBy } from '../exec/top-n.js';
 import { bindLatestOn } from './bind-latest-on.js';
@@ -47,7 +49,11 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   const orderPlan: ProjectionPlan = query.distinct ? { ...plan, addHidden: (expr) => { throw distinctOrderError(expr); } } : plan;
   const orderKeys = bindOrderBy(query.orderBy, orderPlan, items);
   let factory = plan.build(predicate);
-  if (query.distinct) factory = new GroupByFactory(factory, factory.columns.length, []);
+  if (query.distinct) {
+    const array = factory.columns.find((column) => isArrayType(column.type));
+    if (array !== undefined) throw sqlSemanticError(`DISTINCT is not supported for ${typeDisplayName(array.type)} columns [column=${array.name}]`, query.position);
+    factory = new GroupByFactory(factory, factory.columns.length, []);
+  }
   if (orderKeys.keys.length > 0) factory = orderBy(factory, orderKeys.keys, rowsKeptByLimit(query));
   if (orderKeys.hidden > 0) factory = dropHidden(factory, factory.columns.length - orderKeys.hidden);
   return applyLimit(factory, query);

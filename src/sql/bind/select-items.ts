@@ -12,6 +12,8 @@ import { Scope } from './scope.js';
 import { isAggregateName, resolveAggregate, resolvedReturnType } from '../functions/registry.js';
 import { filterSource } from '../exec/filtered-scan.js';
 import { sqlSemanticError } from '../../core/errors.js';
+import { typeDisplayName } from '../../types/column-type.js';
+import { isArrayType } from '../../types/double-array.js';
 
 export interface ProjectedItem {
   readonly expr: Expr;
@@ -117,6 +119,10 @@ export function bindAggregation(
     const args = call.args.map((arg) => bindExpression(arg, sourceContext));
     const types = args.map((arg) => arg.type);
     const def = resolveAggregate(call.distinct ? `${call.name}_distinct` : call.name, call.star ? [] : types, call.position);
+    // Aggregate kernels hold scalars; of the aggregates only count(x) takes an array (it counts non-NULL ones).
+    if (def.kind !== 'count_col' && types.some((type) => isArrayType(type))) {
+      throw sqlSemanticError(`there is no matching function \`${call.name}\` with the argument types: (${types.map(typeDisplayName).join(', ')})`, call.position);
+    }
     const resultType = resolvedReturnType(def, types);
     const argIndex = call.star || args.length === 0 ? -1 : pre.push(args[0] as BoundExpr) - 1;
     const params = def.params?.(args, call.position) ?? [];
@@ -143,8 +149,15 @@ export function bindAggregation(
     if (hidden !== undefined) return { kind: 'column', type: (pre[hidden] as BoundExpr).type, index: hidden, position: expr.position };
     return bindExpression(expr, { scope: groupScope, clause, onAggregate });
   };
+  checkGroupKeys(pre.slice(leading.length, groupColumns));
   const binding = { pre, keyCount: groupColumns - leading.length, visibleKeys, specs, post, bindOverGroups };
   return having === undefined ? binding : { ...binding, having };
+}
+
+/** Keys hash and compare as scalars: array keys are refused. */
+function checkGroupKeys(keys: readonly BoundExpr[]): void {
+  const array = keys.find((key) => isArrayType(key.type));
+  if (array !== undefined) throw sqlSemanticError(`group by is not supported for ${typeDisplayName(array.type)} keys`, array.position);
 }
 
 function bindHaving(expr: Expr, groupScope: Scope, leadingCount: number, onAggregate: (call: CallExpr) => BoundExpr): BoundExpr {

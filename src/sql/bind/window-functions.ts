@@ -2,6 +2,7 @@
 // argument type (QuestDB's window factories: ranking → LONG, sum/avg → DOUBLE, count → LONG, min/max and the
 // value functions keep 64-bit and time types and widen the smaller integers to LONG, FLOAT to DOUBLE).
 // Names that exist only as window functions must be called with OVER; the binder asks isWindowOnlyName.
+import { isArrayType } from '../../types/double-array.js';
 import type { ValueType } from '../../types/column-type.js';
 import { isNumericType } from '../../types/column-type.js';
 
@@ -30,7 +31,7 @@ function widened(type: ValueType | undefined): ValueType | undefined {
 
 /** lag/lead/first_value/last_value also carry text and other types through unchanged. */
 function carried(type: ValueType | undefined): ValueType | undefined {
-  return widened(type) ?? (type === 'BOOLEAN' || type === 'BINARY' ? undefined : type);
+  return widened(type) ?? (type === 'BOOLEAN' || type === 'BINARY' || (type !== undefined && isArrayType(type)) ? undefined : type);
 }
 
 function numericToDouble(type: ValueType | undefined): ValueType | undefined {

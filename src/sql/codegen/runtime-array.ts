@@ -3,7 +3,7 @@
 // `hi` and is clamped to the dimension, `lo:` runs to the end, an index or bound below 1 is an error at the
 // argument's position. Values are the binary form of types/double-array.ts; results are fresh values.
 import { sqlRuntimeError } from '../../core/errors.js';
-import { ACCESS_INDEX, arrayShape, arrayTypeOf, arrayValues, newDoubleArray } from '../../types/double-array.js';
+import { ACCESS_INDEX, arrayDimLength, arrayElementAt, arrayShape, arrayTypeOf, arrayValues, newDoubleArray } from '../../types/double-array.js';
 import { formatArrayJson } from '../../types/double-array-format.js';
 import { parseArrayText } from '../../types/double-array-parse.js';
 
@@ -92,18 +92,16 @@ export const arrayRuntime = {
   /** All arguments are indexes, one per dimension: the element, NaN for NULL. */
   arrayElement(array: Uint8Array | null, indexes: readonly number[], positions: readonly number[]): number {
     if (array === null) return NaN;
-    const shape = arrayShape(array);
     let flat = 0;
     for (let d = 0; d < indexes.length; d++) {
       const index = indexes[d] as number;
-      const dimLength = shape[d] as number;
+      const dimLength = arrayDimLength(array, d);
       if (index !== index) return NaN;
       if (index < 1) throw indexError(d + 1, index, dimLength, positions[d] as number);
       if (index > dimLength) return NaN;
       flat = flat * dimLength + (index - 1);
     }
-    for (let d = indexes.length; d < shape.length; d++) flat *= shape[d] as number;
-    return arrayValues(array)[flat] as number;
+    return arrayElementAt(array, flat);
   },
   /** Some arguments are slices, or fewer indexes than dimensions: a sub-array, NULL when an index misses. */
   arrayAccess(array: Uint8Array | null, kinds: readonly number[], values: readonly number[], positions: readonly number[]): Uint8Array | null {

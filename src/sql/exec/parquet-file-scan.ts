@@ -2,6 +2,7 @@
 // partition reader into storage form and handed out as column batches of at most batchRowsMax rows. Only the
 // columns the query uses are decoded. The designated timestamp (TIMESTAMP(col) after the call) is trusted to be
 // ascending, as for a derived table.
+import { isArrayType } from '../../types/double-array.js';
 import type { ColumnBatch, Vector } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { indent } from './operator.js';
@@ -80,13 +81,14 @@ function aligned(bytes: Buffer): Buffer {
 
 function storageVector(type: ColumnType, data: ColumnData, start: number, count: number): Vector {
   if (data.kind === 'var') {
+    const bytesType = type === 'BINARY' || isArrayType(type);
     const values = new Array<string | Uint8Array | null>(count);
     for (let k = 0; k < count; k++) {
       const offset = data.offsets[start + k] as number;
       const length = data.bytes.readInt32LE(offset);
-      values[k] = length < 0 ? null : type === 'BINARY' ? data.bytes.subarray(offset + 4, offset + 4 + length) : data.bytes.toString('utf8', offset + 4, offset + 4 + length);
+      values[k] = length < 0 ? null : bytesType ? data.bytes.subarray(offset + 4, offset + 4 + length) : data.bytes.toString('utf8', offset + 4, offset + 4 + length);
     }
-    return type === 'BINARY' ? { type, data: values as (Uint8Array | null)[] } : { type, data: values as (string | null)[] };
+    return bytesType ? { type, data: values as (Uint8Array | null)[] } : { type, data: values as (string | null)[] };
   }
   const bytes = aligned(data.bytes);
   const base = bytes.byteOffset;

@@ -69,6 +69,8 @@ export const ARRAY_FUNCTIONS: readonly ScalarFunctionDef[] = [
   { name: 'transpose', args: ['ARRAY'], returns: (types) => arrayTypeOf(dimsOf(types[0])), emit: ([a]) => `rt.transpose(${a})` },
   { name: 'matmul', args: ['ARRAY', 'ARRAY'], returns: 'DOUBLE[][]', prepare: checkMatmulArguments, emit: ([a, b], constant, _types, position) => `rt.matmul(${a}, ${b}, ${constant(position)})` },
   ...OPERATORS.flatMap(([name, op]) => arithmetic(name, op)),
+  // Negation multiplies by -1, so a 0 element becomes -0 as with scalar negation.
+  { name: 'neg', args: ['ARRAY'], returns: (types) => arrayTypeOf(dimsOf(types[0])), emit: ([a]) => `rt.arrayScalarOp(${a}, -1, ${ARRAY_OP_MULTIPLY}, false)` },
   { name: '=', args: ['ARRAY', 'ARRAY'], returns: 'BOOLEAN', emit: ([a, b]) => `rt.arrayEquals(${a}, ${b})` },
   { name: '!=', args: ['ARRAY', 'ARRAY'], returns: 'BOOLEAN', emit: ([a, b]) => `!rt.arrayEquals(${a}, ${b})` },
 ];

@@ -1,5 +1,6 @@
 // Comparisons. `=` and `!=` treat NULL as a value (NULL = NULL is true, QuestDB's null test);
 // ordered comparisons with a NULL operand are false, which JS gives for NaN and is emitted for text.
+import { isArrayType } from '../../types/double-array.js';
 import type { ScalarFunctionDef } from './signature.js';
 import type { ValueType } from '../../types/column-type.js';
 import { isTextHeldType } from '../../types/column-type.js';
@@ -44,7 +45,7 @@ export const COMPARISON_FUNCTIONS: readonly ScalarFunctionDef[] = [
 function isNullTest(arg: string, type: ValueType | undefined): string {
   if (type === 'BOOLEAN') return 'false';
   if (type === 'BYTE' || type === 'SHORT') return 'false';
-  if (type === 'STRING' || type === 'VARCHAR' || type === 'SYMBOL' || type === 'CHAR' || type === 'BINARY' || type === 'NULL' || (type !== undefined && isTextHeldType(type))) {
+  if (type === 'STRING' || type === 'VARCHAR' || type === 'SYMBOL' || type === 'CHAR' || type === 'BINARY' || type === 'NULL' || (type !== undefined && (isTextHeldType(type) || isArrayType(type)))) {
     return `(${arg} === null)`;
   }
   return `rt.isNaNum(${arg})`;

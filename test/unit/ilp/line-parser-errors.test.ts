@@ -71,9 +71,10 @@ test('a doubled sign in a nanosecond timestamp is refused (it read --5000n as 5 
   t.is(refusal('t b=-+5000n\n'), '400 line 1: invalid timestamp: "-+5000"');
 });
 
-test('arrays (protocol 2) and DECIMAL (protocol 3) are refused as unsupported; a LONG256 must be 1 to 64 hex digits', (t) => {
-  const array = bytesOf('t a==', Buffer.from([14, 10, 1, 2, 0, 0, 0]), binaryDouble(1).subarray(1), binaryDouble(2).subarray(1), '\n');
-  t.is(refusal(array), '400 line 1: table: t; array values are not supported yet (no array column type)');
+test('arrays of other element types or dimension counts, and DECIMAL (protocol 3) are refused as unsupported; a LONG256 must be 1 to 64 hex digits', (t) => {
+  t.is(refusal(bytesOf('t a==', Buffer.from([14, 11, 1, 1, 0, 0, 0, 7, 0, 0, 0]), '\n')), '400 line 1: table: t; unsupported array element type 11');
+  t.is(refusal(bytesOf('t a==', Buffer.from([14, 10, 0]), '\n')), '400 line 1: table: t; invalid array dimension count 0, expected 1..32');
+  t.is(refusal(bytesOf('t a==', Buffer.from([14, 10, 33]), '\n')), '400 line 1: table: t; invalid array dimension count 33, expected 1..32');
   t.is(refusal('t a=0xzzi\n'), '400 line 1: table: t, column: a; invalid long256 value');
   t.is(refusal(`t a=0x1${'0'.repeat(64)}i\n`), '400 line 1: table: t, column: a; invalid long256 value');
   t.is(refusal('t a=1.5d\n'), '400 line 1: DECIMAL values (protocol 3) are not supported yet');

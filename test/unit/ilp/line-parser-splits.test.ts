@@ -76,6 +76,29 @@ test('protocol 2 binary doubles (bytes 0x0A, CR, space, comma, quote and backsla
   t.is(byteAtATime(BINARY_BODY), render(parseChunks([BINARY_BODY])));
 });
 
+/** A protocol 2 array field value: type 14, doubles, the shape, then the elements (bytes of any value, LF included). */
+function binaryArray(shape: readonly number[], values: readonly number[]): Buffer {
+  const head = Buffer.alloc(3 + 4 * shape.length);
+  head.writeUInt8(14, 0);
+  head.writeUInt8(10, 1);
+  head.writeUInt8(shape.length, 2);
+  shape.forEach((length, d) => head.writeUInt32LE(length, 3 + 4 * d));
+  return Buffer.concat([head, ...values.map((value) => binaryDouble(value).subarray(1))]);
+}
+
+test('protocol 2 arrays (elements whose bytes hold line feeds, NULL arrays, 2-D) parse the same cut at every byte', (t) => {
+  const lineFeeds = Buffer.from([0x0a, 0x0a, 0x0a, 0x0a, 0x0a, 0x0a, 0x0a, 0x0a]).readDoubleLE(0);
+  const body = bytesOf(
+    'arr v==', binaryArray([2], [lineFeeds, 1.5]), ',m==', binaryArray([2, 1], [3, 4]), ' 1000t\n',
+    'arr v==', Buffer.from([14, 33]), ',x=1i\n',
+    'arr m==', binaryArray([1, 0], []), ',v==', binaryArray([1], [lineFeeds]), '\n',
+  );
+  const whole = render(parseChunks([body]));
+  t.true(whole.startsWith('[{"name":"arr","rowCount":3'), whole.slice(0, 200));
+  t.deepEqual(twoPieceMismatches(body), []);
+  t.is(byteAtATime(body), whole);
+});
+
 test('columns appearing mid-request, repeated fields and several tables parse the same cut at every pair of positions', (t) => {
   const body = Buffer.from('a x=1i\nb,s=q y="v"\na x=2i,z=t,x=5i\nB y="w",w=1.5\na,s=r z=f 99\n');
   t.deepEqual(threePieceMismatches(body), []);
@@ -92,7 +115,7 @@ test('bad bodies raise the same error with the same line number cut at every byt
   const bodies = [
     bytesOf('t a=1i\n# c\n\nt a=2i\r\nt a=1.5\nt a=3i\n'),
     bytesOf('t s="é"\nt s="', Buffer.from([0xc3, 0x28]), '"\n'),
-    bytesOf('t a=1i\nt x==', Buffer.from([14, 10, 1, 1, 0, 0, 0]), binaryDouble(1).subarray(1), '\n'),
+    bytesOf('t a=1i\nt x==', Buffer.from([14, 11, 1, 1, 0, 0, 0]), binaryDouble(1).subarray(1), '\n'),
     bytesOf('t a=1i\nt a=1i --5000n\n'),
     bytesOf('t a=1i\n../x a=1i\n'),
     bytesOf('t a=1i\nt a=2i -1000\nt a=3i\n'),

@@ -4,6 +4,7 @@
 import type { ValueType } from '../../../types/column-type.js';
 import type { Vector } from '../batch.js';
 import { isTextHeldType } from '../../../types/column-type.js';
+import { isArrayType } from '../../../types/double-array.js';
 
 export interface AggregateKernel {
   /** Adds a batch: `groups[row]` is the group of each row (undefined: every row is group 0). */
@@ -31,7 +32,8 @@ export function isNullAt(vector: Vector, row: number): boolean {
     case 'IPV4': case 'CHAR': return value === 0;
     case 'BOOLEAN': case 'BYTE': case 'SHORT': return false;
     case 'STRING': case 'VARCHAR': case 'UUID': case 'BINARY': case 'NULL': return value === null;
-    default: return isTextHeldType(vector.type) ? value === null : value !== value;
+    // Numbers: NaN; text-held values and arrays (their binary values): null.
+    default: return value === null || value !== value;
   }
 }
 
@@ -58,7 +60,7 @@ export function storedNull(type: ValueType): unknown {
     case 'INT': return INT_NULL;
     case 'STRING': case 'VARCHAR': case 'UUID': case 'BINARY': case 'SYMBOL': case 'NULL': return null;
     case 'BOOLEAN': case 'BYTE': case 'SHORT': case 'CHAR': case 'IPV4': return 0;
-    default: return isTextHeldType(type) ? null : NaN;
+    default: return isTextHeldType(type) || isArrayType(type) ? null : NaN;
   }
 }
 

@@ -95,8 +95,10 @@ export class ColdStorageManager {
       });
       const remote = await this.connect();
       if (action.move === 'toRemote') {
-        await convertToParquet(this.context, names.stored, names.names);
-        for (const name of names.names) await uploadPartition(this.context, remote, names.stored, name);
+        for (const name of names.names) {
+          await convertToParquet(this.context, names.stored, [name]);
+          await uploadPartition(this.context, remote, names.stored, name);
+        }
       } else {
         for (const name of names.names) await dropLocalPartition(this.context, remote, names.stored, name);
       }

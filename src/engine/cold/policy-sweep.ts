@@ -28,13 +28,15 @@ export async function sweepTable(manager: ColdStorageManager, table: string, rem
   const toParquet = await duePartitions(manager, table, 'toParquet', nowMs);
   // No policy at work: only the manifest of manual moves (or of a dropped policy) needed reconciling.
   if (toParquet.policy === undefined || !toParquet.policy.enabled) return;
-  const native = toParquet.due.filter((entry) => entry.parquetBytes === undefined).map((entry) => entry.name);
-  if (native.length > 0) await convertToParquet(context, table, native);
+  // One partition per write-queue turn: encoding blocks the primary, so writes get in between partitions.
+  for (const entry of toParquet.due) if (entry.parquetBytes === undefined) await convertToParquet(context, table, [entry.name]);
   if (remote !== undefined) {
     const toRemote = await duePartitions(manager, table, 'toRemote', nowMs);
     const waiting = toRemote.due.filter((entry) => entry.cold === undefined && settled(manager, table, entry.name, nowMs));
-    await convertToParquet(context, table, waiting.filter((entry) => entry.parquetBytes === undefined).map((entry) => entry.name));
-    for (const entry of waiting) await uploadPartition(context, remote, table, entry.name);
+    for (const entry of waiting) {
+      if (entry.parquetBytes === undefined) await convertToParquet(context, table, [entry.name]);
+      await uploadPartition(context, remote, table, entry.name);
+    }
   }
   const dropLocal = await duePartitions(manager, table, 'dropLocal', nowMs);
   if (dropLocal.policy?.toRemote === undefined) {

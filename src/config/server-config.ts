@@ -120,6 +120,9 @@ export interface ServerConfig {
   readonly snapshotPrepareTimeoutMs: number;
   /** Connection string of the cold-storage object store; null when unset or empty (cold storage off). */
   readonly coldStorageObjectStore: string | null;
+  readonly coldDownloadsInFlightMax: number;
+  readonly coldPendingBatchesMax: number;
+  readonly coldRequestTimeoutMs: number;
   readonly configValidationStrict: boolean;
 
   /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
@@ -213,6 +216,9 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
     coldStorageObjectStore: read.stringOrNull('cold.storage.object.store') || null,
+    coldDownloadsInFlightMax: read.int('cold.storage.downloads.in.flight.max'),
+    coldPendingBatchesMax: read.int('cold.storage.pending.batches.max'),
+    coldRequestTimeoutMs: read.ms('cold.storage.request.timeout'),
     configValidationStrict: read.boolean('config.validation.strict'),
   };
 }

@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   SVC_PG_PROTOCOL: 'a PostgreSQL wire protocol message is malformed, too large or out of order',
   SVC_OBJECT_STORE: 'an object-store request failed (store unreachable after retries, refused, missing object, timed out)',
   SVC_OBJECT_STORE_WRITER: 'another instance manages the object-store root, or this instance lost the writer lease',
+  SVC_COLD_READ: 'a query could not read a cold partition from the object store (store unreachable, object changed or missing, not configured)',
+  SVC_COLD_BACKPRESSURE: 'too many cold-partition reads are pending (cold.storage.pending.batches.max); retry later',
   SVC_INTERNAL: 'a bug: an invariant did not hold',
 } as const;
 

@@ -28,7 +28,7 @@ export interface MetricDefinition {
 
 /** Request and query durations: 1 ms to 60 s, in seconds. */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
-const COLD = 'Always 0 until cold storage exists.';
+const COLD = 'Cold read path (README "Cold reads").';
 
 function counter<const L extends readonly string[]>(name: string, help: string, labels: L) {
   return { name, help, type: 'counter', labels, mode: 'sum' } as const;

@@ -10,6 +10,8 @@ import type { SymbolTableCache } from './symbol-dictionary.js';
 import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
 import { ParquetPartitionReader } from './parquet/parquet-partition-reader.js';
+import { ColdObjectSource, COLD_FOOTER_FILE } from './cold/cold-object-source.js';
+import { currentColdReadSession, type ColdNeed } from './cold/cold-read-session.js';
 
 export type ColumnView =
   | { readonly kind: 'fixed'; readonly bytes: Buffer }
@@ -24,17 +26,64 @@ export interface PartitionView {
   readonly parquet: ParquetPartitionReader | undefined;
 }
 
+/** Rows [lo, hi) of a partition a scan will read. */
+export interface ScanRowRange {
+  readonly partitionIndex: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
 export class TableSnapshot {
   readonly partitions: readonly PartitionView[];
   private readonly views = new Map<string, ColumnView>();
+  /** Scans built over this snapshot (by their factory), so cold chunks can be fetched before they run. */
+  private readonly scans = new Map<object, { readonly columnIndexes: readonly number[]; readonly ranges: readonly ScanRowRange[] }>();
 
   constructor(readonly dir: string, readonly meta: TableMeta, readonly txn: TxnState, private readonly symbolCache: SymbolTableCache) {
     assert(meta.structureVersion === txn.structureVersion, 'snapshot meta and txn agree on the structure version');
+    let cold = false;
     this.partitions = txn.partitions.map((entry) => {
       const partitionDir = join(dir, partitionDirName(entry));
+      if (entry.cold !== undefined && !entry.cold.local && entry.parquetBytes !== undefined) {
+        cold = true;
+        const object = { table: meta.name, partition: entry.name, key: entry.cold.key, etag: entry.cold.etag, sizeBytes: entry.cold.bytes };
+        const source = new ColdObjectSource(object, join(partitionDir, COLD_FOOTER_FILE));
+        return { entry, dir: partitionDir, parquet: new ParquetPartitionReader(source, entry.rowCount) };
+      }
       const parquet = entry.parquetBytes === undefined ? undefined : ParquetPartitionReader.local(partitionDir, entry.parquetBytes, entry.rowCount);
       return { entry, dir: partitionDir, parquet };
     });
+    if (cold) currentColdReadSession()?.addPlanner(() => this.coldNeeds());
+  }
+
+  /** A scan factory announces the columns and rows it will read; a narrower scan derived from it replaces it. */
+  noteScan(owner: object, columnIndexes: readonly number[], ranges: readonly ScanRowRange[]): void {
+    this.scans.set(owner, { columnIndexes, ranges });
+  }
+
+  forgetScan(owner: object): void {
+    this.scans.delete(owner);
+  }
+
+  /** Chunks of cold partitions the announced scans will read and the decoded-column cache does not hold. */
+  private coldNeeds(): ColdNeed[] {
+    const byPartition = new Map<number, Map<string, { offset: number; length: number }>>();
+    for (const scan of this.scans.values()) {
+      const columns = scan.columnIndexes.map((index) => this.meta.columns[index]).filter((column) => column !== undefined).map((column) => ({ stem: column.fileStem, type: column.type }));
+      for (const range of scan.ranges) {
+        const parquet = this.partitions[range.partitionIndex]?.parquet;
+        if (parquet === undefined || !(parquet.source instanceof ColdObjectSource)) continue;
+        let ranges = byPartition.get(range.partitionIndex);
+        if (ranges === undefined) byPartition.set(range.partitionIndex, ranges = new Map());
+        for (const chunk of parquet.missingChunkRanges(columns, range.lo, range.hi)) ranges.set(`${chunk.offset}:${chunk.length}`, chunk);
+      }
+    }
+    const needs: ColdNeed[] = [];
+    for (const [partitionIndex, ranges] of byPartition) {
+      const source = this.partitions[partitionIndex]?.parquet?.source;
+      if (source instanceof ColdObjectSource && ranges.size > 0) needs.push({ object: source.object, ranges: [...ranges.values()] });
+    }
+    return needs;
   }
 
   get rowCount(): number {

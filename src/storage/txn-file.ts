@@ -17,6 +17,7 @@ export interface PartitionEntry {
    * file's size in bytes. Absent for native partitions (and in every _txn written before Parquet partitions).
    */
   readonly parquetBytes?: number;
+  readonly cold?: { readonly key: string; readonly etag: string; readonly bytes: number; readonly local: boolean };
 }
 
 export interface TxnState {
@@ -77,7 +78,21 @@ function narrowPartition(value: unknown, path: string): PartitionEntry {
     maxTimestamp: Number(record['maxTimestamp']),
   };
   const parquetBytes = record['parquetBytes'];
-  return parquetBytes === undefined ? entry : { ...entry, parquetBytes: Number(parquetBytes) };
+  const withParquet = parquetBytes === undefined ? entry : { ...entry, parquetBytes: Number(parquetBytes) };
+  const cold = record['cold'];
+  return cold === undefined ? withParquet : { ...withParquet, cold: narrowColdCopy(cold, path) };
+}
+
+function narrowColdCopy(value: unknown, path: string): NonNullable<PartitionEntry['cold']> {
+  if (typeof value !== 'object' || value === null) throw new StorageError(`corrupt _txn cold copy [path=${path}]`);
+  const key: unknown = Reflect.get(value, 'key');
+  const etag: unknown = Reflect.get(value, 'etag');
+  const bytes: unknown = Reflect.get(value, 'bytes');
+  const local: unknown = Reflect.get(value, 'local');
+  if (typeof key !== 'string' || typeof etag !== 'string' || typeof bytes !== 'number' || typeof local !== 'boolean') {
+    throw new StorageError(`corrupt _txn cold copy [path=${path}]`);
+  }
+  return { key, etag, bytes, local };
 }
 
 export function assertTxn(state: TxnState, why: string): void {

@@ -42,6 +42,7 @@ export class TableScanFactory implements QueryFactory {
       return { name: column?.name ?? '', type: column?.type ?? 'INT' };
     });
     this.timestampIndex = columnIndexes.indexOf(snapshot.meta.timestampIndex);
+    snapshot.noteScan(this, columnIndexes, this.rowRanges());
   }
 
   /** The ranges this scan reads, in table order. */
@@ -57,7 +58,9 @@ export class TableScanFactory implements QueryFactory {
     return total;
   }
 
+  /** The same scan over other rows; the new scan replaces this one in what the snapshot expects to be read. */
   withRanges(ranges: readonly PartitionRange[], intervals?: readonly TimestampInterval[]): TableScanFactory {
+    this.snapshot.forgetScan(this);
     return new TableScanFactory(this.snapshot, this.columnIndexes, ranges, intervals ?? this.intervals);
   }
 
@@ -72,6 +75,7 @@ export class TableScanFactory implements QueryFactory {
       if (range.hi > lo) kept.unshift({ partitionIndex: range.partitionIndex, lo, hi: range.hi });
       needed -= range.hi - lo;
     }
+    this.snapshot.forgetScan(this);
     return new TableScanFactory(this.snapshot, this.columnIndexes, kept, this.intervals);
   }
 

@@ -4,6 +4,7 @@
 // the store and the partition while hot partitions still answer, and reads work again once the store is back.
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -155,5 +156,59 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
     await server.stop();
     server.cleanup();
     rmSync(storeDir, { recursive: true, force: true });
+  }
+});
+
+test('S3 store: same answers; the store stopped fails cold queries naming store and partition, hot ones answer, reads return with it', async (t) => {
+  const base = mkdtempSync(join(tmpdir(), 'svc-cold-s3-'));
+  const s3 = await privateS3(join(base, 's3'));
+  const connection = `s3::bucket=coldread;root=svc;region=${s3.region};endpoint=${s3.endpoint};access_key_id=${s3.accessKey};secret_access_key=${s3.secretKey};`;
+  const env = { SVC_METRICS_ENABLED: 'true', SVC_COLD_STORAGE_OBJECT_STORE: connection };
+  let { server } = await nativeParquetCold(t, { SVC_METRICS_ENABLED: 'true' }, connection, 2);
+  const silent = createServer((socket) => { socket.on('error', () => undefined); });
+  try {
+    const coldQuery = "select sum(qty), count() from t where ts in '2024-01-02'";
+    const hotQuery = "select sum(qty), count() from t where ts in '2024-01-05'";
+    const coldAnswer = await rows(server.baseUrl, coldQuery);
+    const hotAnswer = await rows(server.baseUrl, hotQuery);
+    // Fresh processes (nothing decoded), then the store goes away.
+    await server.stop();
+    await stopS3(s3);
+    server = await startServer({ workers: 2, rootDir: server.rootDir, env });
+    const startedAt = performance.now();
+    const failed = await exec(server.baseUrl, coldQuery);
+    const failedMs = performance.now() - startedAt;
+    t.is(failed.status, 503, failed.text);
+    const error = String((failed.json as { error?: unknown }).error);
+    t.regex(error, /could not read cold partition \[table=t, partition=2024-01-02, key=t~\d+\/2024-01-02\.\d+\/data\.parquet\]/);
+    t.true(error.includes(`endpoint=${s3.endpoint}`) && error.includes('bucket=coldread'), error);
+    t.true(failedMs < 15_000, `failed after ${Math.round(failedMs)} ms`);
+    t.deepEqual(await rows(server.baseUrl, hotQuery), hotAnswer, 'hot partitions answer while the store is down');
+    t.is((await fetch(`${server.adminUrl}/`)).status, 200, 'health stays 200');
+    t.true(await metricValue(server.adminUrl, 'svc_cold_chunk_download_failed_total') >= 1);
+    t.is(await metricValue(server.adminUrl, 'svc_cold_chunk_busy_leases'), 0);
+    t.is(await metricValue(server.adminUrl, 'svc_unhandled_errors_total'), 0);
+
+    await restartS3(s3);
+    t.deepEqual(await rows(server.baseUrl, coldQuery), coldAnswer, 'reads work again once the store is back');
+
+    // A store that accepts connections and never answers: the query ends at its own timeout, not the store's.
+    await server.stop();
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const blackHole = connection.replace(s3.endpoint, `http://127.0.0.1:${port}`);
+    server = await startServer({ workers: 1, rootDir: server.rootDir, env: { ...env, SVC_COLD_STORAGE_OBJECT_STORE: blackHole } });
+    const hangStart = performance.now();
+    const timedOut = await exec(server.baseUrl, coldQuery, {}, { headers: { 'Statement-Timeout': '2000' } });
+    const hangMs = performance.now() - hangStart;
+    t.is(timedOut.status, 503, timedOut.text);
+    t.regex(String((timedOut.json as { error?: unknown }).error), /partition=2024-01-02.*gave up waiting for the object store/);
+    t.true(hangMs < 8_000, `answered after ${Math.round(hangMs)} ms`);
+  } finally {
+    silent.close();
+    await server.stop();
+    server.cleanup();
+    await stopS3(s3, true).catch(() => undefined);
+    rmSync(base, { recursive: true, force: true });
   }
 });

@@ -154,7 +154,7 @@ export interface ObjectStoreRetryEvent {
  */
 export type ColdChunkEvent =
   | { readonly kind: 'acquire'; readonly hitChunks: number; readonly missChunks: number; readonly coalescedReaders: number }
-  | { readonly kind: 'download'; readonly phase: 'started' | 'finished' | 'failed' }
+  | { readonly kind: 'download'; readonly phase: 'started' | 'finished' | 'failed'; readonly bytes: number }
   | { readonly kind: 'evict'; readonly chunks: number }
   | {
     readonly kind: 'gauges'; readonly inFlightDownloads: number; readonly pendingBatches: number;

@@ -165,8 +165,11 @@ function onColdChunkEvent(metrics: SvcMetrics, event: ColdChunkEvent): void {
     }
     case 'download':
       if (event.phase === 'started') metrics.coldDownloadStarted.inc();
-      else if (event.phase === 'finished') metrics.coldDownloadFinished.inc();
-      else metrics.coldDownloadFailed.inc();
+      else if (event.phase === 'failed') metrics.coldDownloadFailed.inc();
+      else {
+        metrics.coldDownloadFinished.inc();
+        metrics.coldDownloadBytes.inc(countOf(event.bytes));
+      }
       return;
     case 'evict':
       metrics.coldReleaseEvictions.inc(countOf(event.chunks));

@@ -87,6 +87,7 @@ export const METRIC_DEFINITIONS = {
   coldBusyLeases: gauge('svc_cold_chunk_busy_leases', `Currently allocated leases. ${COLD}`, [], 'sum'),
   coldReadyChunks: gauge('svc_cold_chunk_ready_chunks', `Chunks resident in the ready cache. ${COLD}`, [], 'sum'),
   coldPinnedBytes: gauge('svc_cold_chunk_pinned_bytes', `Compressed bytes resident in the ready cache. ${COLD}`, [], 'sum'),
+  coldDownloadBytes: counter('svc_cold_download_bytes_total', 'Bytes received by cold chunk range requests (column pruning shows here).', []),
   scrapePartial: gauge('svc_metrics_scrape_partial', '1 when this scrape lacks a fresh snapshot from some worker (see the comment line), else 0.', [], 'scrape'),
 } as const satisfies Record<string, MetricDefinition>;
 

@@ -11,7 +11,7 @@ import { STORAGE_WIDTH_BYTES, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
 import { ParquetPartitionReader } from './parquet/parquet-partition-reader.js';
 import { ColdObjectSource, COLD_FOOTER_FILE } from './cold/cold-object-source.js';
-import { currentColdReadSession, type ColdNeed } from './cold/cold-read-session.js';
+import { ColdChunksNeeded, currentColdReadSession, type ColdNeed } from './cold/cold-read-session.js';
 
 export type ColumnView =
   | { readonly kind: 'fixed'; readonly bytes: Buffer }
@@ -63,6 +63,18 @@ export class TableSnapshot {
 
   forgetScan(owner: object): void {
     this.scans.delete(owner);
+  }
+
+  /**
+   * `error` widened to every chunk rows [lo, hi) of these columns need, when it is a cold read that lacked a
+   * chunk of this partition; any other error is returned as it is.
+   */
+  coldNeedsOfRows(error: unknown, partitionIndex: number, columnIndexes: readonly number[], lo: number, hi: number): unknown {
+    const parquet = this.partitions[partitionIndex]?.parquet;
+    if (!(error instanceof ColdChunksNeeded) || parquet === undefined || !(parquet.source instanceof ColdObjectSource)) return error;
+    const columns = columnIndexes.map((index) => this.meta.columns[index]).filter((column) => column !== undefined).map((column) => ({ stem: column.fileStem, type: column.type }));
+    const ranges = parquet.missingChunkRanges(columns, lo, hi);
+    return ranges.length === 0 ? error : new ColdChunksNeeded([...error.needs, { object: parquet.source.object, ranges }]);
   }
 
   /** Chunks of cold partitions the announced scans will read and the decoded-column cache does not hold. */

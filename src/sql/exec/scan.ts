@@ -108,7 +108,7 @@ export class TableScanFactory implements QueryFactory {
           ctx.checkCancelled();
           const count = Math.min(batchRowsMax, backward ? row - range.lo : range.hi - row);
           const start = backward ? row - count : row;
-          const vectors = columnIndexes.map((column) => readVector(snapshot, range.partitionIndex, column, start, count));
+          const vectors = readVectors(snapshot, range.partitionIndex, columnIndexes, start, count);
           row = backward ? start : row + count;
           return { rowCount: count, vectors };
         }
@@ -130,6 +130,18 @@ function boundText(micros: number): string {
   if (micros === -Infinity) return '"MIN"';
   if (micros === Infinity) return '"MAX"';
   return `"${formatTimestamp(micros)}"`;
+}
+
+/**
+ * The batch's columns. A cold partition whose chunks the statement has not fetched asks for the chunks of every
+ * column of the batch at once (ColdChunksNeeded per column would cost one fetch round each).
+ */
+function readVectors(snapshot: TableSnapshot, partitionIndex: number, columnIndexes: readonly number[], start: number, count: number): Vector[] {
+  try {
+    return columnIndexes.map((column) => readVector(snapshot, partitionIndex, column, start, count));
+  } catch (error) {
+    throw snapshot.coldNeedsOfRows(error, partitionIndex, columnIndexes, start, start + count);
+  }
 }
 
 function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex: number, start: number, count: number): Vector {

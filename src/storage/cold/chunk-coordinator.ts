@@ -114,7 +114,7 @@ export class ColdChunkCoordinator {
 
   private async download(object: ColdObject, offset: number, length: number, members: readonly ByteRange[], settles: Map<number, Settle>): Promise<void> {
     await this.downloadSlot();
-    coldChunkChannel.publish({ kind: 'download', phase: 'started' });
+    coldChunkChannel.publish({ kind: 'download', phase: 'started', bytes: 0 });
     this.publishGauges();
     let bytes: Buffer | undefined;
     let failure: unknown;
@@ -128,7 +128,7 @@ export class ColdChunkCoordinator {
       this.inFlightDownloads--;
       this.waitingDownloads.shift()?.();
     }
-    coldChunkChannel.publish({ kind: 'download', phase: failure === undefined ? 'finished' : 'failed' });
+    coldChunkChannel.publish({ kind: 'download', phase: failure === undefined ? 'finished' : 'failed', bytes: failure === undefined ? length : 0 });
     for (const member of members) {
       const chunk = this.chunks.get(chunkId(object, member));
       const settle = settles.get(member.offset);

@@ -50,6 +50,11 @@ function processCoordinator(): ColdChunkCoordinator {
   return coordinator;
 }
 
+/** Opens the store ahead of the first cold read (SDK load, bucket check), so no query pays for it; failures wait for a read. */
+export function warmColdStore(): void {
+  if (settings.connection !== null) void openStore().catch(() => undefined);
+}
+
 /** A session for one statement; `signal` ends its waits (the statement's timeout or cancel). */
 export function createColdReadSession(signal: AbortSignal): ColdReadSession {
   return new ColdReadSession(processCoordinator, signal, settings.queryMemoryBytesMax);

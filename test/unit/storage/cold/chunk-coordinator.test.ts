@@ -10,6 +10,8 @@ import type { ObjectStore, RangeOptions } from '../../../../src/objectstore/obje
 import { ColdChunkCoordinator } from '../../../../src/storage/cold/chunk-coordinator.js';
 import { ColdBackPressureError, ColdReadError, type ColdObject } from '../../../../src/storage/cold/cold-read-errors.js';
 import { coalesceRanges } from '../../../../src/storage/cold/coalesce-ranges.js';
+import { ColdReadSession } from '../../../../src/storage/cold/cold-read-session.js';
+import { SqlError } from '../../../../src/core/errors.js';
 import { createMetricsRegistry } from '../../../../src/metrics/registry.js';
 import { subscribeMetricsChannels } from '../../../../src/metrics/channels.js';
 
@@ -166,6 +168,25 @@ test.serial('a read pinned to another version fails and returns no bytes', async
     t.is(await env.value('download_failed_total'), 1);
     t.is(await env.value('ready_chunks'), 0);
     t.is(await env.value('busy_leases'), 0);
+  } finally {
+    await env.cleanUp();
+  }
+});
+
+test.serial('a statement session counts its leased bytes against the query memory budget and releases them all', async (t) => {
+  const env = await setUp();
+  try {
+    const session = new ColdReadSession(() => env.coordinator, signal(), 300);
+    await session.fetch([{ object: env.object, ranges: [{ offset: 0, length: 100 }, { offset: 100, length: 100 }] }]);
+    t.deepEqual(session.bytesOf(env.object, 100, 100), env.body.subarray(100, 200));
+    await session.fetch([{ object: env.object, ranges: [{ offset: 0, length: 100 }] }]);
+    t.is(env.gated.requests.length, 1, 'chunks the statement holds are not leased again');
+    const refused = await t.throwsAsync(session.fetch([{ object: env.object, ranges: [{ offset: 200, length: 150 }] }]), { instanceOf: SqlError });
+    t.is(refused?.code, 'SVC_SQL_LIMIT');
+    t.regex(refused?.message ?? '', /partition=2024-01-01.*cairo\.sql\.max\.memory=300/);
+    session.release();
+    t.is(await env.value('busy_leases'), 0);
+    t.is(await env.value('ready_chunks'), 0);
   } finally {
     await env.cleanUp();
   }

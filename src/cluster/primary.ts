@@ -9,7 +9,8 @@ import type { ServerConfig } from '../config/server-config.js';
 import { realFiles } from '../core/files.js';
 import { filesFromEnvironment } from '../core/fault-files.js';
 import { Engine } from '../engine/engine.js';
-import { WriterService } from './writer-service.js';
+import { WriterService, type AccountsBinding } from './writer-service.js';
+import { ColdStorageManager } from '../engine/cold/cold-storage-manager.js';
 import { LocalWriterClient } from './local-writer-client.js';
 import { WorkerPool } from './worker-pool.js';
 import type { WorkerSlot } from './worker-pool.js';
@@ -70,8 +71,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     if (onStopSignal === undefined) pendingSignal ??= signal;
     else onStopSignal(signal);
   };
-  process.on('SIGTERM', () => stopSignal('SIGTERM'));
-  process.on('SIGINT', () => stopSignal('SIGINT'));
+  for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => stopSignal(signal));
   for (const dir of ['conf', 'db', 'log', 'public']) realFiles.mkdirs(join(config.rootDir, dir));
   // CONVERT PARTITION may write ZSTD and rewrites decode Parquet partitions, synchronously.
   await loadParquetCodecs();
@@ -92,7 +92,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     localTokens.replace(entries);
     return broadcast === undefined ? Promise.resolve() : broadcast.publish(entries);
   };
-  const service = new WriterService(engine, { accounts: { accounts, publish }, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs });
+  const { service, cold } = startWriterSide(config, engine, { accounts, publish });
   const activeImports = new ActiveImports();
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
@@ -143,6 +143,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     await closingTcp;
     await closingPg;
     await service.idle();
+    await cold.close();
     const synced = engine.close();
     await admin?.close();
     metrics?.close();
@@ -158,6 +159,18 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     log.info('SIGHUP received: log files reopened');
   });
   process.on('exit', () => flushLogsSync());
+}
+
+/** The write queue, and the cold-storage manager that runs storage policies through it. */
+function startWriterSide(config: ServerConfig, engine: Engine, accounts: AccountsBinding): { service: WriterService; cold: ColdStorageManager } {
+  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs });
+  const cold = new ColdStorageManager({
+    engine, connection: config.coldStorageObjectStore, exclusive: (work) => service.runExclusive(work),
+    checkIntervalMs: config.storagePolicyCheckIntervalMs, deleteGraceMs: config.coldDeleteGraceMs, reuploadSettleMs: config.coldReuploadSettleMs,
+  });
+  service.attachColdStorage(cold);
+  cold.start();
+  return { service, cold };
 }
 
 /** The health and metrics server (http.min), when enabled: metrics gathered from every process. */

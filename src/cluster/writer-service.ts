@@ -20,6 +20,7 @@ import type { ServiceAccounts } from '../http/auth/service-accounts.js';
 import type { TokenEntry } from '../http/auth/token-registry.js';
 import { SnapshotGate, snapshotKindOf } from './snapshot-gate.js';
 import type { SnapshotStatementKind } from './snapshot-gate.js';
+import type { ColdStorageManager } from '../engine/cold/cold-storage-manager.js';
 
 /** Cheap test for a statement that may be a service-account one, so ordinary writes are not parsed twice. */
 const SERVICE_ACCOUNT_HINT = /^[\s;]*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)[\s;]*)*(?:create|drop|alter)\s+service\s+account\b/i;
@@ -54,6 +55,8 @@ export class WriterService {
   private readonly inserts: CommitGroup<InsertValuesStatement, WriteResult>;
   /** ILP requests waiting for the next group commit (ilp-commit.ts). */
   private readonly ilpRequests: CommitGroup<IlpCommitRequest, IlpCommitResult>;
+  /** Runs CONVERT PARTITION TO REMOTE and DROP LOCAL PARTITION, which wait for the object store. */
+  private cold: ColdStorageManager | undefined;
 
   constructor(private readonly engine: Engine, options: { readonly snapshotTimeoutMs: number; readonly accounts?: AccountsBinding }) {
     this.snapshot = new SnapshotGate(options.snapshotTimeoutMs);
@@ -63,6 +66,15 @@ export class WriterService {
     };
     this.inserts = new CommitGroup(schedule, (statements) => commitInsertGroup(this.engine, statements), (error) => asLimitError(asStorageError(error)));
     this.ilpRequests = new CommitGroup(schedule, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
+  }
+
+  attachColdStorage(cold: ColdStorageManager): void {
+    this.cold = cold;
+  }
+
+  /** Runs `work` in the write queue, after every write queued before it (cold-storage steps that change _txn). */
+  runExclusive<T>(work: () => T): Promise<T> {
+    return this.enqueue(work).catch((error: unknown) => Promise.reject(asStorageError(error)));
   }
 
   private enqueue<T>(work: () => T | Promise<T>): Promise<T> {
@@ -106,6 +118,9 @@ export class WriterService {
       return Promise.reject(error);
     }
     if (isInsertValues(statement)) return this.inserts.add(statement);
+    if (statement.kind === 'alterTable' && statement.action.kind === 'coldPartition' && this.cold !== undefined) {
+      return this.cold.moveNow(statement.table.name, statement.table.position, statement.action).then((): WriteResult => ({ kind: 'ddl' }));
+    }
     return this.enqueue(() => executeParsedWrite(this.engine, statement, { timeoutMs })).catch((error: unknown) => Promise.reject(asLimitError(asStorageError(error))));
   }
 

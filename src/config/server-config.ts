@@ -123,6 +123,12 @@ export interface ServerConfig {
   readonly coldDownloadsInFlightMax: number;
   readonly coldPendingBatchesMax: number;
   readonly coldRequestTimeoutMs: number;
+  /** storage.policy.check.interval: time between storage-policy sweeps. */
+  readonly storagePolicyCheckIntervalMs: number;
+  /** Objects marked `deleting` stay this long before they are deleted. */
+  readonly coldDeleteGraceMs: number;
+  /** A remote copy invalidated by a late write is uploaded again only after this quiet time. */
+  readonly coldReuploadSettleMs: number;
   readonly configValidationStrict: boolean;
 
   /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
@@ -219,6 +225,9 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     coldDownloadsInFlightMax: read.int('cold.storage.downloads.in.flight.max'),
     coldPendingBatchesMax: read.int('cold.storage.pending.batches.max'),
     coldRequestTimeoutMs: read.ms('cold.storage.request.timeout'),
+    storagePolicyCheckIntervalMs: read.ms('storage.policy.check.interval'),
+    coldDeleteGraceMs: read.ms('cold.storage.delete.grace.period'),
+    coldReuploadSettleMs: read.ms('cold.storage.reupload.settle.interval'),
     configValidationStrict: read.boolean('config.validation.strict'),
   };
 }

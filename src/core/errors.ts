@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   SVC_ILP_TOO_LARGE: 'an ILP line is longer than its transport\'s line size limit',
   SVC_PG_PROTOCOL: 'a PostgreSQL wire protocol message is malformed, too large or out of order',
   SVC_OBJECT_STORE: 'an object-store request failed (store unreachable after retries, refused, missing object, timed out)',
+  SVC_COLD_PARTITION: 'a statement needs the local data of a partition that lives only in the object store (writes into it are refused)',
   SVC_OBJECT_STORE_WRITER: 'another instance manages the object-store root, or this instance lost the writer lease',
   SVC_COLD_READ: 'a query could not read a cold partition from the object store (store unreachable, object changed or missing, not configured)',
   SVC_COLD_BACKPRESSURE: 'too many cold-partition reads are pending (cold.storage.pending.batches.max); retry later',
@@ -92,6 +93,14 @@ export class StorageError extends SvcError {
     super('SVC_STORAGE', message, 500);
     this.name = 'StorageError';
   }
+}
+
+/**
+ * A partition moved off local disk (DROP LOCAL) is read-only: a write, UPDATE or conversion that needs its rows
+ * is refused rather than skipped, so no row is silently lost.
+ */
+export function coldPartitionWriteError(table: string, partition: string): SvcError {
+  return new SvcError('SVC_COLD_PARTITION', `cannot write into a cold partition: its data lives only in the object store and it is read-only [table=${table}, partition=${partition}]`, 400);
 }
 
 /** A failed file-system call (an errno error) becomes a StorageError naming the cause; anything else is returned as is. */

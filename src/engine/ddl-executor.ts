@@ -16,6 +16,7 @@ import { convertPartitions, dropPartitions } from './ddl-partitions.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { checkTableName } from './table-name.js';
 import { uniqueStem } from './column-stems.js';
+import { applyPolicyAction, policyOfCreate } from './storage-policy.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */
 const DEFAULT_SYMBOL_CAPACITY = 256;
@@ -91,6 +92,7 @@ export function executeCreateTable(statement: CreateTableStatement, engine: Engi
     walEnabled: statement.wal ?? like?.walEnabled ?? partitionBy !== 'NONE', structureVersion: 0,
     maxUncommittedRows: like?.maxUncommittedRows ?? options.uncommittedRowsMax, o3MaxLagMs: like?.o3MaxLagMs ?? options.o3LagMaxMs, dedupKeys,
     ...(statement.ttl === undefined ? {} : { ttl: { value: statement.ttl.value, unit: statement.ttl.unit } }),
+    ...(statement.storagePolicy === undefined ? {} : { storagePolicy: policyOfCreate({ partitionBy, name: statement.table.name }, statement.storagePolicy) }),
   };
   engine.createTable(applySettings(base, statement.settings));
   return query === undefined ? { created: true } : { created: true, query };
@@ -127,6 +129,12 @@ export function executeAlterTable(statement: AlterTableStatement, engine: Engine
     case 'convertPartition':
       convertPartitions(writer, action, nowMicros, engine.options.parquetEncoder);
       return;
+    case 'storagePolicy':
+      writer.replaceMeta(applyPolicyAction(meta, action));
+      return;
+    case 'coldPartition':
+      // Moves to the object store are asynchronous: the writer service hands them to the cold storage manager.
+      throw sqlSemanticError('cold storage is not configured (cold.storage.object.store)', action.position);
     case 'setParam':
       writer.replaceMeta({ ...applySettings(meta, action.settings), structureVersion: meta.structureVersion + 1 });
       return;

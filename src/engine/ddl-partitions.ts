@@ -50,6 +50,13 @@ function matchingPartitions(writer: TableWriter, where: Expr, nowMicros: number)
   return Array.from(selection.subarray(0, count), (index) => entries[index] as PartitionEntry);
 }
 
+/** Partitions a LIST or WHERE selects (LIST names must exist), without the newest (active) one. */
+export function selectInactivePartitions(writer: TableWriter, selection: { readonly list?: readonly Expr[]; readonly where?: Expr }, nowMicros: number, verb: string): PartitionEntry[] {
+  const chosen = selection.where !== undefined ? matchingPartitions(writer, selection.where, nowMicros) : (selection.list ?? []).map((expr) => listedPartition(writer, expr, verb));
+  const active = writer.txn.partitions[writer.txn.partitions.length - 1]?.name;
+  return chosen.filter((entry) => entry.name !== active);
+}
+
 export function dropPartitions(writer: TableWriter, action: DropPartition, nowMicros: number): void {
   if (writer.meta.partitionBy === 'NONE') throw sqlSemanticError('table is not partitioned', action.position);
   const dropped = action.where !== undefined ? matchingPartitions(writer, action.where, nowMicros) : (action.list ?? []).map((expr) => listedPartition(writer, expr));

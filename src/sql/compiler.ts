@@ -140,7 +140,7 @@ export { Scope } from './bind/scope.js';
 export { compileProjection } from './codegen/compile.js';
 export { configureCompileCache } from './codegen/compile.js';
 export type { BoundExpr } from './bind/bound.js';
-export type { InsertStatement, AlterTableStatement, CreateTableStatement, ColumnDef, Name, Expr } from './syntax/ast.js';
+export type { InsertStatement, AlterTableStatement, CreateTableStatement, ColumnDef, Name, Expr, StoragePolicyClause } from './syntax/ast.js';
 // Pieces the engine's UPDATE and ALTER TABLE paths use: filters and projections over in-memory partitions.
 export { compileFilter } from './codegen/compile.js';
 export { gatherBatch, concatBatches } from './exec/vector-ops.js';

@@ -34,7 +34,23 @@ export interface TableMeta {
   /** Column names of DEDUP UPSERT KEYS (always including the designated timestamp), empty when off. */
   readonly dedupKeys: readonly string[];
   /** `TTL n UNIT`, kept for SHOW CREATE TABLE and tables(); absent when the table has none. */
-  readonly ttl?: { readonly value: number; readonly unit: 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR' };
+  readonly ttl?: LifecycleDuration;
+  /** STORAGE POLICY stages (engine/storage-policy.ts); absent when the table has none. */
+  readonly storagePolicy?: StoragePolicy;
+}
+
+export interface LifecycleDuration {
+  readonly value: number;
+  readonly unit: 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
+}
+
+export interface StoragePolicy {
+  /** DISABLE STORAGE POLICY keeps the stages and stops the sweep from acting on them. */
+  readonly enabled: boolean;
+  readonly toParquet?: LifecycleDuration;
+  readonly toRemote?: LifecycleDuration;
+  readonly dropLocal?: LifecycleDuration;
+  readonly dropRemote?: LifecycleDuration;
 }
 
 
@@ -77,6 +93,7 @@ function narrowTableMeta(value: unknown, path: string): TableMeta {
     o3MaxLagMs: Number(record['o3MaxLagMs']),
     dedupKeys: Array.isArray(record['dedupKeys']) ? record['dedupKeys'].map(String) : [],
     ...narrowTtl(record['ttl']),
+    ...narrowStoragePolicy(record['storagePolicy']),
   };
 }
 
@@ -98,11 +115,28 @@ function narrowColumnMeta(value: unknown, path: string): ColumnMeta {
 
 const TTL_UNITS = ['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'] as const;
 
-function narrowTtl(value: unknown): Pick<TableMeta, 'ttl'> {
-  if (typeof value !== 'object' || value === null) return {};
+function narrowDuration(value: unknown): LifecycleDuration | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
   const unit = TTL_UNITS.find((candidate) => candidate === record['unit']);
-  return unit === undefined || typeof record['value'] !== 'number' ? {} : { ttl: { value: record['value'], unit } };
+  return unit === undefined || typeof record['value'] !== 'number' ? undefined : { value: record['value'], unit };
+}
+
+function narrowTtl(value: unknown): Pick<TableMeta, 'ttl'> {
+  const ttl = narrowDuration(value);
+  return ttl === undefined ? {} : { ttl };
+}
+
+const POLICY_STAGES = ['toParquet', 'toRemote', 'dropLocal', 'dropRemote'] as const;
+
+function narrowStoragePolicy(value: unknown): Pick<TableMeta, 'storagePolicy'> {
+  if (typeof value !== 'object' || value === null) return {};
+  const stages: { -readonly [K in (typeof POLICY_STAGES)[number]]?: LifecycleDuration } = {};
+  for (const stage of POLICY_STAGES) {
+    const duration = narrowDuration(Reflect.get(value, stage));
+    if (duration !== undefined) stages[stage] = duration;
+  }
+  return { storagePolicy: { enabled: Reflect.get(value, 'enabled') !== false, ...stages } };
 }
 
 export function assertTableMeta(meta: TableMeta, why: string): void {

@@ -108,7 +108,7 @@ export class TableSnapshot {
    */
   pinColumns(columnIndexes: readonly number[]): void {
     for (let p = 0; p < this.partitions.length; p++) {
-      if (this.partitions[p]?.parquet !== undefined) continue;
+      if (this.partitions[p]?.parquet !== undefined || this.partitions[p]?.entry.cold?.local === false) continue;
       for (const column of columnIndexes) this.column(p, column);
     }
   }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
+import { coldPartitionWriteError } from '../core/errors.js';
 import type { ColumnMeta, TableMeta } from './table-meta.js';
 import { decodeTableMeta, encodeTableMeta } from './table-meta.js';
 import type { PartitionEntry, TxnState } from './txn-file.js';
@@ -278,6 +279,7 @@ export class TableWriter {
 
   /** Reads a committed partition (all current columns) into memory, SYMBOL columns as int32 keys. */
   readPartition(entry: PartitionEntry): RowChunk {
+    if (entry.cold?.local === false) throw coldPartitionWriteError(this.metaValue.name, entry.name);
     return readPartitionEntry(this.options.files, join(this.dir, partitionDirName(entry)), entry, this.metaValue.columns);
   }
 
@@ -327,6 +329,24 @@ export class TableWriter {
     }
     for (const entry of replaced) schedulePartitionRemoval(files, join(this.dir, partitionDirName(entry)));
     return replaced.length;
+  }
+
+  /**
+   * Publishes new entries for partitions of the same rows (cold-storage moves: a copy's key, a footer-only
+   * version), in one _txn. A replaced entry of another version has its directory deleted after the grace period.
+   */
+  replacePartitionEntries(changes: ReadonlyMap<string, PartitionEntry>): void {
+    assert(this.pending === undefined, 'Engine.writer settles a pending group record before partition entries change');
+    const superseded: PartitionEntry[] = [];
+    const partitions = this.txnValue.partitions.map((entry) => {
+      const next = changes.get(entry.name);
+      if (next === undefined) return entry;
+      assert(next.rowCount === entry.rowCount && next.minTimestamp === entry.minTimestamp && next.maxTimestamp === entry.maxTimestamp, 'a replaced partition entry keeps its rows');
+      if (next.version !== entry.version) superseded.push(entry);
+      return next;
+    });
+    this.publish({ ...this.txnValue, txn: this.txnValue.txn + 1, partitions });
+    for (const entry of superseded) schedulePartitionRemoval(this.options.files, join(this.dir, partitionDirName(entry)));
   }
 
   /** Text of a symbol key of column `columnIndex`. */
@@ -428,6 +448,7 @@ export class TableWriter {
       if (rows.rowCount !== timestamps.length) timestamps = timestampsOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount);
     }
     if (existing === undefined) return this.writeNewPartition(name, rows, nextTxn, minTs, maxTs);
+    if (existing.cold?.local === false) throw coldPartitionWriteError(this.metaValue.name, name);
     // Rows never go into a Parquet file in place: the partition is merged into a new native version instead.
     const appendable = existing.parquetBytes === undefined;
     if (appendable && (timestamps === undefined || minTs > existing.maxTimestamp || (minTs === existing.maxTimestamp && dedupKeys.length === 0))) {

@@ -17,7 +17,20 @@ export interface PartitionEntry {
    * file's size in bytes. Absent for native partitions (and in every _txn written before Parquet partitions).
    */
   readonly parquetBytes?: number;
-  readonly cold?: { readonly key: string; readonly etag: string; readonly bytes: number; readonly local: boolean };
+  /**
+   * Set once the partition's Parquet file has a live copy in the cold object store: `key` relative to the store's
+   * root (as the objectstore layer takes it), `etag` and `bytes` of that object. `local: false` after DROP LOCAL:
+   * the directory then holds only `footer.parquet` (the file's last footer length + 8 bytes: Thrift FileMetaData,
+   * its int32 length and `PAR1`) and reads must come from the store. Absent in _txn files written before.
+   */
+  readonly cold?: ColdCopy;
+}
+
+export interface ColdCopy {
+  readonly key: string;
+  readonly etag: string;
+  readonly bytes: number;
+  readonly local: boolean;
 }
 
 export interface TxnState {
@@ -83,12 +96,13 @@ function narrowPartition(value: unknown, path: string): PartitionEntry {
   return cold === undefined ? withParquet : { ...withParquet, cold: narrowColdCopy(cold, path) };
 }
 
-function narrowColdCopy(value: unknown, path: string): NonNullable<PartitionEntry['cold']> {
+function narrowColdCopy(value: unknown, path: string): ColdCopy {
   if (typeof value !== 'object' || value === null) throw new StorageError(`corrupt _txn cold copy [path=${path}]`);
-  const key: unknown = Reflect.get(value, 'key');
-  const etag: unknown = Reflect.get(value, 'etag');
-  const bytes: unknown = Reflect.get(value, 'bytes');
-  const local: unknown = Reflect.get(value, 'local');
+  const get = (name: string): unknown => Reflect.get(value, name);
+  const key = get('key');
+  const etag = get('etag');
+  const bytes = get('bytes');
+  const local = get('local');
   if (typeof key !== 'string' || typeof etag !== 'string' || typeof bytes !== 'number' || typeof local !== 'boolean') {
     throw new StorageError(`corrupt _txn cold copy [path=${path}]`);
   }
@@ -102,6 +116,7 @@ export function assertTxn(state: TxnState, why: string): void {
     assert(partition.rowCount > 0, `${why}: partitions listed in _txn are not empty`);
     assert(partition.minTimestamp <= partition.maxTimestamp, `${why}: partition timestamps ordered`);
     assert(partition.parquetBytes === undefined || (Number.isInteger(partition.parquetBytes) && partition.parquetBytes > 0), `${why}: a Parquet partition has a file size`);
+    assert(partition.cold === undefined || (partition.parquetBytes === partition.cold.bytes && partition.cold.key !== ''), `${why}: a cold copy is the partition's Parquet file`);
     total += partition.rowCount;
   }
   assert(total === state.rowCount, `${why}: rowCount is the sum of partition row counts`);

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { exec, execOk, rows } from '../helpers/http.js';
-import { makePartitionsCold, metricValue } from '../helpers/cold-partitions.js';
+import { makePartitionsCold, metricValue, type ColdPartition } from '../helpers/cold-partitions.js';
+import { openObjectStore } from '../../src/objectstore/open-object-store.js';
 import { privateS3, restartS3, stopS3 } from '../helpers/s3-service.js';
 
 const DAYS = 6;
@@ -60,7 +61,7 @@ function fsStore(dir: string): string {
 }
 
 /** Native answers, then the first `parquetDays` partitions converted, then the first `coldDays` of them made cold. */
-async function nativeParquetCold(t: import('ava').ExecutionContext, env: Record<string, string>, connection: string, workers: number): Promise<{ server: TestServer; names: string[] }> {
+async function nativeParquetCold(t: import('ava').ExecutionContext, env: Record<string, string>, connection: string, workers: number): Promise<{ server: TestServer; names: string[]; made: ColdPartition[] }> {
   let server = await startServer({ workers, env: { ...env, SVC_CAIRO_PARTITION_ENCODER_PARQUET_ROW_GROUP_SIZE: ROW_GROUP_ROWS } });
   const names = await createTables(server);
   t.is(names.length, DAYS);
@@ -72,7 +73,7 @@ async function nativeParquetCold(t: import('ava').ExecutionContext, env: Record<
   t.is(made.length, 3);
   server = await startServer({ workers, rootDir: server.rootDir, env: { ...env, SVC_COLD_STORAGE_OBJECT_STORE: connection } });
   assertSameAnswers(t, await answers(server), native, 'cold');
-  return { server, names };
+  return { server, names, made };
 }
 
 test('fs:: store: the query set answers the same on native, local Parquet and cold partitions', async (t) => {
@@ -164,7 +165,8 @@ test('S3 store: same answers; the store stopped fails cold queries naming store 
   const s3 = await privateS3(join(base, 's3'));
   const connection = `s3::bucket=coldread;root=svc;region=${s3.region};endpoint=${s3.endpoint};access_key_id=${s3.accessKey};secret_access_key=${s3.secretKey};`;
   const env = { SVC_METRICS_ENABLED: 'true', SVC_COLD_STORAGE_OBJECT_STORE: connection };
-  let { server } = await nativeParquetCold(t, { SVC_METRICS_ENABLED: 'true' }, connection, 2);
+  const prepared = await nativeParquetCold(t, { SVC_METRICS_ENABLED: 'true' }, connection, 2);
+  let server = prepared.server;
   const silent = createServer((socket) => { socket.on('error', () => undefined); });
   try {
     const coldQuery = "select sum(qty), count() from t where ts in '2024-01-02'";
@@ -191,6 +193,16 @@ test('S3 store: same answers; the store stopped fails cold queries naming store 
 
     await restartS3(s3);
     t.deepEqual(await rows(server.baseUrl, coldQuery), coldAnswer, 'reads work again once the store is back');
+
+    // The object replaced behind the manifest's back: the read is pinned to the ETag in _txn and fails.
+    const replaced = prepared.made.find((partition) => partition.name === '2024-01-01');
+    if (replaced === undefined) throw new Error('2024-01-01 was made cold');
+    const store = await openObjectStore(connection);
+    await store.put(replaced.key, Buffer.alloc(replaced.bytes, 7));
+    await store.close();
+    const changed = await exec(server.baseUrl, "select sum(qty), sum(i) from t where ts in '2024-01-01'");
+    t.is(changed.status, 503, changed.text);
+    t.regex(String((changed.json as { error?: unknown }).error), /partition=2024-01-01.*(412|not the pinned)/);
 
     // A store that accepts connections and never answers: the query ends at its own timeout, not the store's.
     await server.stop();

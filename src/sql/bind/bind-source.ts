@@ -13,6 +13,7 @@ import { bindLiteral } from './bind-expression.js';
 import { bindJoin } from './bind-join.js';
 import { bindCatalogSource, catalogRelationOf } from './bind-catalog.js';
 import { bindReadParquet } from './read-parquet-source.js';
+import { storagePoliciesFactory, tableColdPartitionsFactory } from './cold-meta-sources.js';
 
 export interface BoundSource {
   readonly scope: Scope;
@@ -50,6 +51,11 @@ export function bindSource(source: FromSource | undefined, env: SourceEnv): Boun
         const qualifiers = source.alias === undefined ? [source.name] : [source.alias.name];
         const scope = new Scope(factory.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), false);
         return { scope, timestampIndex: factory.timestampIndex, build: () => factory };
+      }
+      if (source.name.toLowerCase() === 'storage_policies' && env.catalog.resolveName(source.name) === undefined) {
+        const qualifiers = source.alias === undefined ? [] : [source.alias.name];
+        const factory = storagePoliciesFactory(env.catalog);
+        return { scope: new Scope(factory.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), false), timestampIndex: -1, build: () => factory };
       }
       const relation = catalogRelationOf(source, env.catalog);
       if (relation !== undefined) return bindCatalogSource(relation, source, env.catalog);
@@ -89,6 +95,8 @@ function bindFunctionSource(name: string, source: Extract<FromSource, { kind: 'f
     case 'tables': return fixed(tablesFactory(env.catalog));
     case 'table_columns': return fixed(tableColumnsFactory(env.catalog, textArgument(source), source.call.position));
     case 'table_partitions': return fixed(tablePartitionsFactory(env.catalog, textArgument(source), source.call.position));
+    case 'table_cold_partitions': return fixed(tableColdPartitionsFactory(env.catalog, textArgument(source), source.call.position));
+    case 'storage_policies': return fixed(storagePoliciesFactory(env.catalog));
     case 'read_parquet': {
       const arg = args[0];
       const path = args.length === 1 && arg?.kind === 'literal' ? arg.value : undefined;

@@ -96,6 +96,7 @@ export function tablePartitionsFactory(catalog: Catalog, table: string, position
     { name: 'diskSize', type: 'LONG' }, { name: 'diskSizeHuman', type: 'STRING' }, { name: 'readOnly', type: 'BOOLEAN' },
     { name: 'active', type: 'BOOLEAN' }, { name: 'attached', type: 'BOOLEAN' }, { name: 'detached', type: 'BOOLEAN' },
     { name: 'attachable', type: 'BOOLEAN' }, { name: 'isParquet', type: 'BOOLEAN' }, { name: 'parquetFileSize', type: 'LONG' },
+    { name: 'isRemotelyServed', type: 'BOOLEAN' },
   ] as const;
   return new MaterializedFactory(columns, () => {
     const snapshot = catalog.openSnapshot(stored);
@@ -110,6 +111,8 @@ export function tablePartitionsFactory(catalog: Catalog, table: string, position
         entry.rowCount, bytes, humanSize(bytes), false, k === last, true, false, false,
         // QuestDB reports -1 as the Parquet size of a native partition.
         entry.parquetBytes !== undefined, entry.parquetBytes ?? -1,
+        // Served from the object store: the local copy was dropped (only footer.parquet is left).
+        entry.cold?.local === false,
       ];
     });
   }, `table_partitions('${stored}')`);

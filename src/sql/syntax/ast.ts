@@ -367,6 +367,15 @@ export interface TtlClause {
   readonly position: number;
 }
 
+/** `STORAGE POLICY(TO PARQUET 7d, TO REMOTE 14d, DROP LOCAL 30d, DROP REMOTE 1Y)`: the stages written. */
+export interface StoragePolicyClause {
+  readonly position: number;
+  readonly toParquet?: TtlClause;
+  readonly toRemote?: TtlClause;
+  readonly dropLocal?: TtlClause;
+  readonly dropRemote?: TtlClause;
+}
+
 export type PartitionUnit = 'NONE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
 
 export interface CreateTableStatement {
@@ -391,6 +400,7 @@ export interface CreateTableStatement {
   /** CREATE TABLE ... AS (...), INDEX(col [CAPACITY n]): columns to index (for column lists they set ColumnDef.indexed). */
   readonly indexes?: readonly { readonly column: Name; readonly capacity?: number }[];
   readonly ttl?: TtlClause;
+  readonly storagePolicy?: StoragePolicyClause;
 }
 
 export interface DropTableStatement {
@@ -448,6 +458,13 @@ export type AlterAction =
   | { readonly kind: 'dropPartition'; readonly position: number; readonly list?: readonly Expr[]; readonly where?: Expr }
   /** CONVERT PARTITION TO PARQUET | NATIVE, LIST or WHERE as in DROP PARTITION. */
   | { readonly kind: 'convertPartition'; readonly position: number; readonly toParquet: boolean; readonly list?: readonly Expr[]; readonly where?: Expr }
+  /**
+   * Cold storage now, without waiting for the policy: `CONVERT PARTITION TO REMOTE` uploads (converting to Parquet
+   * first), `DROP LOCAL PARTITION` removes the local file of partitions already in the store.
+   */
+  | { readonly kind: 'coldPartition'; readonly position: number; readonly move: 'toRemote' | 'dropLocal'; readonly list?: readonly Expr[]; readonly where?: Expr }
+  /** SET STORAGE POLICY(...) merges the stages written; ENABLE, DISABLE and DROP STORAGE POLICY. */
+  | { readonly kind: 'storagePolicy'; readonly position: number; readonly change: 'set' | 'enable' | 'disable' | 'drop'; readonly stages?: StoragePolicyClause }
   | { readonly kind: 'setParam'; readonly position: number; readonly settings: readonly { readonly key: Name; readonly value: Expr }[] }
   | { readonly kind: 'dedup'; readonly position: number; readonly enable: boolean; readonly keys: readonly Name[] }
   | { readonly kind: 'other'; readonly position: number; readonly text: string };

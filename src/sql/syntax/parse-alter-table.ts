@@ -1,6 +1,7 @@
 // ALTER TABLE t <action>. Parsed actions: ADD [COLUMN] [IF NOT EXISTS] defs, DROP COLUMN names,
 // DROP PARTITION LIST ... | WHERE ..., RENAME COLUMN a TO b, ALTER COLUMN c TYPE T, SET PARAM k = v,
-// DEDUP ENABLE UPSERT KEYS(...) / DEDUP DISABLE. The rest of QuestDB's forms (indexes, symbol capacity, cache,
+// DEDUP ENABLE UPSERT KEYS(...) / DEDUP DISABLE, SET STORAGE POLICY(...), ENABLE | DISABLE | DROP STORAGE POLICY,
+// CONVERT PARTITION TO REMOTE and DROP LOCAL PARTITION (LIST | WHERE). The rest of QuestDB's forms (indexes, symbol capacity, cache,
 // TTL, SET TYPE, attach/detach/convert/squash partitions, resume/suspend WAL) are kept as 'other' with their text.
 import type { AlterAction, AlterTableStatement, ColumnDef } from './ast.js';
 import type { Token } from './token.js';
@@ -9,8 +10,9 @@ import { parseArguments, parseCommaList, parseName, parseParenthesizedNames, par
 import { parseColumnDef, parseSettings, upperWord } from './parse-ddl.js';
 import { parseCondition } from './parse-clauses.js';
 import { parseTypeName } from './parse-type-name.js';
+import { parseStoragePolicyStages } from './parse-storage-policy.js';
 
-const ACTION_EXPECTED = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash' expected";
+const ACTION_EXPECTED = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'enable', 'disable', 'resume', 'rename', 'set' or 'squash' expected";
 
 /** Actions QuestDB has that we accept without modelling them. */
 const OTHER_ACTIONS = new Set(['ATTACH', 'DETACH', 'SQUASH', 'RESUME', 'SUSPEND', 'FORCE']);
@@ -41,6 +43,12 @@ function parseAction(c: ParseCursor, actionToken: Token): AlterAction {
     case 'SET': return parseSet(c, actionToken);
     case 'DEDUP': case 'DEDUPLICATE': return parseDedup(c);
     case 'CONVERT': return parseConvertPartition(c);
+    case 'ENABLE': case 'DISABLE': {
+      c.next();
+      c.expectWord('storage', "'storage policy' expected");
+      c.expectWord('policy', "'storage policy' expected");
+      return { kind: 'storagePolicy', position, change: word === 'ENABLE' ? 'enable' : 'disable' };
+    }
     default:
       if (OTHER_ACTIONS.has(word)) return { kind: 'other', position, text: c.skipToStatementEnd(actionToken) };
       throw c.error(ACTION_EXPECTED, actionToken);
@@ -78,7 +86,16 @@ function parseDrop(c: ParseCursor): AlterAction {
     if (c.atStatementEnd()) throw c.error('column name expected');
     return { kind: 'dropColumn', position, columns: parseCommaList(c, (cc) => parseName(cc, 'column name')) };
   }
-  if (!c.acceptWord('partition')) throw c.error("'column' or 'partition' expected");
+  if (c.isWord('storage') && c.isWord('policy', 1)) {
+    c.next();
+    c.next();
+    return { kind: 'storagePolicy', position, change: 'drop' };
+  }
+  if (c.acceptWord('local')) {
+    if (!c.acceptWord('partition') && !c.acceptWord('partitions')) throw c.error("'partition' expected");
+    return { kind: 'coldPartition', position, move: 'dropLocal', ...parsePartitionSelection(c) };
+  }
+  if (!c.acceptWord('partition')) throw c.error("'column', 'partition', 'local partition' or 'storage policy' expected");
   if (c.acceptWord('list')) {
     if (c.atStatementEnd()) throw c.error('partition name expected');
     return { kind: 'dropPartition', position, list: parseArguments(c) };
@@ -97,9 +114,10 @@ function parseConvertPartition(c: ParseCursor): AlterAction {
   if (!c.acceptWord('partition') && !c.acceptWord('partitions')) return { kind: 'other', position, text: c.skipToStatementEnd(convertToken) };
   c.expectWord('to');
   let toParquet: boolean;
+  if (c.acceptWord('remote')) return { kind: 'coldPartition', position, move: 'toRemote', ...parsePartitionSelection(c) };
   if (c.acceptWord('parquet')) toParquet = true;
   else if (c.acceptWord('native')) toParquet = false;
-  else throw c.error("'parquet' or 'native' expected");
+  else throw c.error("'parquet', 'native' or 'remote' expected");
   let action: AlterAction;
   if (c.acceptWord('list')) {
     if (c.atStatementEnd()) throw c.error('partition name expected');
@@ -112,6 +130,16 @@ function parseConvertPartition(c: ParseCursor): AlterAction {
   const withToken = c.acceptWord('with');
   if (withToken !== undefined) c.skipToStatementEnd(withToken);
   return action;
+}
+
+/** `LIST 'p1', 'p2'` or `WHERE <condition on the designated timestamp>`. */
+function parsePartitionSelection(c: ParseCursor): { list: ReturnType<typeof parseArguments> } | { where: ReturnType<typeof parseCondition> } {
+  if (c.acceptWord('list')) {
+    if (c.atStatementEnd()) throw c.error('partition name expected');
+    return { list: parseArguments(c) };
+  }
+  if (c.acceptWord('where')) return { where: parseCondition(c, 'empty where clause') };
+  throw c.error("'list' or 'where' expected");
 }
 
 /** `ALTER COLUMN c TYPE T [symbol options]` is modelled; ADD/DROP INDEX, CACHE, NOCACHE, SYMBOL CAPACITY are 'other'. */
@@ -136,8 +164,13 @@ function parseAlterColumn(c: ParseCursor, actionToken: Token): AlterAction {
 function parseSet(c: ParseCursor, actionToken: Token): AlterAction {
   c.next();
   if (c.acceptWord('param')) return { kind: 'setParam', position: actionToken.start, settings: parseSettings(c) };
+  if (c.isWord('storage') && c.isWord('policy', 1)) {
+    c.next();
+    c.next();
+    return { kind: 'storagePolicy', position: actionToken.start, change: 'set', stages: parseStoragePolicyStages(c) };
+  }
   if (c.isWord('ttl') || c.isWord('type')) return { kind: 'other', position: actionToken.start, text: c.skipToStatementEnd(actionToken) };
-  throw c.error("'param', 'ttl' or 'type' expected");
+  throw c.error("'param', 'storage policy', 'ttl' or 'type' expected");
 }
 
 /** `DEDUP DISABLE` / `DEDUP [ENABLE] UPSERT KEYS(ts, k...)`. */

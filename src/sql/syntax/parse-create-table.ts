@@ -1,13 +1,13 @@
 // CREATE TABLE [IF NOT EXISTS] t ( columns ) | AS (query) | (LIKE other), then `, INDEX(col ...)` / `, CAST(col AS T)`,
 // TIMESTAMP(col), PARTITION BY unit and the options QuestDB allows after it in any order: WAL | BYPASS WAL,
-// WITH k = v, TTL n unit, DEDUP UPSERT KEYS(...), IN VOLUME v, OWNED BY o. Duplicate column names fail here.
-import type { ColumnDef, CreateTableStatement, Name, PartitionUnit, QueryExpr, TtlClause } from './ast.js';
+// WITH k = v, TTL n unit, STORAGE POLICY(...), DEDUP UPSERT KEYS(...), IN VOLUME v, OWNED BY o. Duplicate column names fail here.
+import type { ColumnDef, CreateTableStatement, Name, PartitionUnit, QueryExpr, StoragePolicyClause, TtlClause } from './ast.js';
 import type { Token } from './token.js';
 import type { ParseCursor } from './parse-cursor.js';
 import { compact, parseName, parseParenthesizedNames, parseTableName } from './parse-cursor.js';
 import { parseColumnDef, parseInteger, parseSettings, upperWord } from './parse-ddl.js';
 import { parseTypeName } from './parse-type-name.js';
-import { readDuration, readNumericConstant } from './lexer.js';
+import { parseStoragePolicyStages, parseTtlValue } from './parse-storage-policy.js';
 
 type Casts = NonNullable<CreateTableStatement['casts']>;
 type Indexes = NonNullable<CreateTableStatement['indexes']>;
@@ -111,6 +111,7 @@ interface CreateTail {
   dedupKeys?: Name[];
   settings: { key: Name; value: CreateTableStatement['settings'][number]['value'] }[];
   ttl?: TtlClause;
+  storagePolicy?: StoragePolicyClause;
 }
 
 function parseTail(c: ParseCursor): CreateTail {
@@ -146,6 +147,10 @@ function parseTailOption(c: ParseCursor, tail: CreateTail): boolean {
     tail.settings.push(...parseSettings(c));
   } else if (word === 'TTL' && tail.ttl === undefined) {
     tail.ttl = parseTtl(c);
+  } else if (word === 'STORAGE' && c.isWord('policy', 1) && tail.storagePolicy === undefined) {
+    c.next();
+    c.next();
+    tail.storagePolicy = parseStoragePolicyStages(c);
   } else if ((word === 'DEDUP' || word === 'DEDUPLICATE') && tail.dedupKeys === undefined) {
     c.next();
     c.expectWord('upsert');
@@ -165,36 +170,8 @@ function parseTailOption(c: ParseCursor, tail: CreateTail): boolean {
   return true;
 }
 
-const TTL_UNITS: ReadonlyMap<string, TtlClause['unit']> = new Map([
-  ['H', 'HOUR'], ['HOUR', 'HOUR'], ['HOURS', 'HOUR'], ['D', 'DAY'], ['DAY', 'DAY'], ['DAYS', 'DAY'],
-  ['W', 'WEEK'], ['WEEK', 'WEEK'], ['WEEKS', 'WEEK'], ['M', 'MONTH'], ['MONTH', 'MONTH'], ['MONTHS', 'MONTH'],
-  ['Y', 'YEAR'], ['YEAR', 'YEAR'], ['YEARS', 'YEAR'],
-]);
-
-/** `TTL 2 DAYS`, `TTL 2d`, `TTL 12 HOURS` (QuestDB's SqlParser.parseTtlHoursOrMonths texts). */
+/** `TTL 2 DAYS`, `TTL 2d`, `TTL 12 HOURS`. */
 function parseTtl(c: ParseCursor): TtlClause {
   c.next();
-  const token = c.peek();
-  if (c.atStatementEnd()) throw c.error('missing argument, should be <number> <unit> or <number_with_unit>');
-  c.next();
-  const duration = token.kind === 'number' ? readDuration(token) : undefined;
-  let value: number;
-  let unitText: string;
-  if (duration !== undefined) {
-    value = duration.count;
-    unitText = duration.unit;
-  } else {
-    const constant = token.kind === 'number' ? readNumericConstant(token) : undefined;
-    if (constant === undefined || constant.literalType !== 'INT') {
-      throw c.error(`invalid syntax, should be <number> <unit> but was ${token.text}`, token);
-    }
-    value = Number(constant.value);
-    if (c.atStatementEnd()) throw c.error("missing unit, 'HOUR(S)', 'DAY(S)', 'WEEK(S)', 'MONTH(S)' or 'YEAR(S)' expected");
-    unitText = c.next().text;
-  }
-  const unit = TTL_UNITS.get(unitText.toUpperCase());
-  if (unit === undefined) {
-    throw c.error(`invalid unit, expected 'HOUR(S)', 'DAY(S)', 'WEEK(S)', 'MONTH(S)' or 'YEAR(S)', but was '${unitText}'`, token);
-  }
-  return { value, unit, position: token.start };
+  return parseTtlValue(c);
 }

@@ -1,0 +1,76 @@
+// The cold manifests of every table, as the manager writes them: `<table>~<id>/_manifest/` through ManifestLog
+// (objects before the manifest naming them; the writer generation checked before each write and carried in
+// every manifest), the last body kept in memory and mirrored to `<table dir>/_cold` for table_cold_partitions().
+import { join } from 'node:path';
+import type { FilesFacade } from '../../core/files.js';
+import type { ObjectStore } from '../../objectstore/object-store.js';
+import type { WriterHandle } from '../../objectstore/writer-lease.js';
+import { ManifestLog } from '../../objectstore/manifest-log.js';
+import { ObjectStoreError } from '../../objectstore/object-store-error.js';
+import type { ColdManifestBody, ColdObjectEntry } from '../../storage/cold-manifest-file.js';
+import { COLD_MIRROR_FILE, encodeColdMirror, narrowColdManifestBody } from '../../storage/cold-manifest-file.js';
+import type { TxnState } from '../../storage/txn-file.js';
+import { coldTablePrefix } from './cold-object-key.js';
+import { reconcileColdEntries } from './cold-reconcile.js';
+
+/** Manifest versions kept per table: readers in flight may still hold one a few versions old. */
+const MANIFEST_VERSIONS_KEPT = 16;
+
+export interface ColdTableRef {
+  readonly table: string;
+  readonly tableId: number;
+  /** Local table directory, where the mirror goes. */
+  readonly dir: string;
+}
+
+export class ColdManifests {
+  private readonly bodies = new Map<string, ColdManifestBody>();
+
+  constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private readonly files: FilesFacade) {}
+
+  /** Records an uploaded object as `pending` (before _txn names it). */
+  async addPending(ref: ColdTableRef, entry: ColdObjectEntry): Promise<void> {
+    const body = await this.current(ref);
+    const entries = [...body.entries.filter((item) => item.key !== entry.key), entry];
+    await this.commit(ref, { ...body, entries });
+  }
+
+  /**
+   * Aligns the manifest with `txn`, deletes objects whose grace period ended (after the manifest stopped naming
+   * them); returns the partitions whose live copy was invalidated.
+   */
+  async reconcile(ref: ColdTableRef, txn: TxnState, nowMs: number, graceMs: number): Promise<readonly string[]> {
+    const body = await this.current(ref);
+    const result = reconcileColdEntries(body.entries, txn, nowMs, graceMs);
+    if (!result.changed) return result.invalidated;
+    await this.commit(ref, { ...body, entries: result.entries });
+    if (result.expiredKeys.length > 0) {
+      await this.lease.assertStillWriter();
+      await this.store.delete(result.expiredKeys);
+    }
+    return result.invalidated;
+  }
+
+  private async current(ref: ColdTableRef): Promise<ColdManifestBody> {
+    const prefix = coldTablePrefix(ref.table, ref.tableId);
+    const cached = this.bodies.get(prefix);
+    if (cached !== undefined) return cached;
+    const manifest = await new ManifestLog(this.store, prefix).readLatest();
+    const empty: ColdManifestBody = { format: 'svc-cold-table', table: ref.table, tableId: ref.tableId, entries: [] };
+    const body = manifest === null ? empty : narrowColdManifestBody(manifest.body);
+    if (body === null) throw new ObjectStoreError('rejected', `cold manifest body is malformed [store=${this.store.description}, prefix=${prefix}]`);
+    this.bodies.set(prefix, body);
+    return body;
+  }
+
+  private async commit(ref: ColdTableRef, body: ColdManifestBody): Promise<void> {
+    const prefix = coldTablePrefix(ref.table, ref.tableId);
+    const log = new ManifestLog(this.store, prefix);
+    // The cache may be stale if a commit failed half way: it is dropped and read again next time.
+    this.bodies.delete(prefix);
+    const manifest = await log.commit(this.lease, { uploads: [], objects: body.entries.map((entry) => entry.key), body });
+    this.bodies.set(prefix, body);
+    this.files.writeFileAtomic(join(ref.dir, COLD_MIRROR_FILE), encodeColdMirror({ generation: manifest.generation, version: manifest.version, body }), false);
+    if (manifest.version % MANIFEST_VERSIONS_KEPT === 0) await log.prune(MANIFEST_VERSIONS_KEPT);
+  }
+}

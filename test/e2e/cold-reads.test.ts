@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { exec, execOk, rows } from '../helpers/http.js';
-import { makePartitionsCold, metricValue, type ColdPartition } from '../helpers/cold-partitions.js';
+import { metricValue } from '../helpers/cold-partitions.js';
 import { openObjectStore } from '../../src/objectstore/open-object-store.js';
 import { privateS3, restartS3, stopS3 } from '../helpers/s3-service.js';
 
@@ -60,19 +60,30 @@ function fsStore(dir: string): string {
   return `fs::root=${join(dir, 'final')};atomic_write_dir=${join(dir, 'scratch')};`;
 }
 
-/** Native answers, then the first `parquetDays` partitions converted, then the first `coldDays` of them made cold. */
-async function nativeParquetCold(t: import('ava').ExecutionContext, env: Record<string, string>, connection: string, workers: number): Promise<{ server: TestServer; names: string[]; made: ColdPartition[] }> {
-  let server = await startServer({ workers, env: { ...env, SVC_CAIRO_PARTITION_ENCODER_PARQUET_ROW_GROUP_SIZE: ROW_GROUP_ROWS } });
+/** A cold partition as table_cold_partitions() names it. */
+interface ColdObjectRow {
+  readonly name: string;
+  readonly key: string;
+}
+
+/**
+ * Native answers, then the first four partitions converted to Parquet, then the first three moved to the store
+ * and off local disk (CONVERT PARTITION TO REMOTE, DROP LOCAL PARTITION): the same answers at every phase.
+ */
+async function nativeParquetCold(t: import('ava').ExecutionContext, env: Record<string, string>, connection: string, workers: number): Promise<{ server: TestServer; names: string[]; made: ColdObjectRow[] }> {
+  const server = await startServer({ workers, env: { ...env, SVC_COLD_STORAGE_OBJECT_STORE: connection, SVC_CAIRO_PARTITION_ENCODER_PARQUET_ROW_GROUP_SIZE: ROW_GROUP_ROWS } });
   const names = await createTables(server);
   t.is(names.length, DAYS);
   const native = await answers(server);
-  await execOk(server.baseUrl, `alter table t convert partition to parquet list ${names.slice(0, 4).map((name) => `'${name}'`).join(',')}`);
+  const list = (count: number): string => names.slice(0, count).map((name) => `'${name}'`).join(',');
+  await execOk(server.baseUrl, `alter table t convert partition to parquet list ${list(4)}`);
   assertSameAnswers(t, await answers(server), native, 'local parquet');
-  await server.stop();
-  const made = await makePartitionsCold(server.rootDir, 't', names.slice(0, 3), connection);
-  t.is(made.length, 3);
-  server = await startServer({ workers, rootDir: server.rootDir, env: { ...env, SVC_COLD_STORAGE_OBJECT_STORE: connection } });
+  await execOk(server.baseUrl, `alter table t convert partition to remote list ${list(3)}`);
+  await execOk(server.baseUrl, `alter table t drop local partition list ${list(3)}`);
+  const served = (await rows(server.baseUrl, "select name, isRemotelyServed from table_partitions('t')")) as [string, boolean][];
+  t.deepEqual(served.map(([, remote]) => remote), [true, true, true, false, false, false], 'three partitions live only in the store');
   assertSameAnswers(t, await answers(server), native, 'cold');
+  const made = ((await rows(server.baseUrl, "select partitionName, objectKey from table_cold_partitions('t') order by partitionName")) as [string, string][]).map(([name, key]) => ({ name, key }));
   return { server, names, made };
 }
 
@@ -117,6 +128,7 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
   const storeDir = mkdtempSync(join(tmpdir(), 'svc-cold-metrics-'));
   const prepared = await nativeParquetCold(t, {}, fsStore(storeDir), 1);
   await prepared.server.stop();
+  // The first process is gone; its sweep and uploads are finished (the moves returned when done).
   // A fresh process (one worker, so every query meets the same chunk table and decoded-column cache).
   const server = await startServer({ workers: 1, rootDir: prepared.server.rootDir, env: { SVC_METRICS_ENABLED: 'true', SVC_COLD_STORAGE_OBJECT_STORE: fsStore(storeDir) } });
   try {
@@ -182,7 +194,7 @@ test('S3 store: same answers; the store stopped fails cold queries naming store 
     const failedMs = performance.now() - startedAt;
     t.is(failed.status, 503, failed.text);
     const error = String((failed.json as { error?: unknown }).error);
-    t.regex(error, /could not read cold partition \[table=t, partition=2024-01-02, key=t~\d+\/2024-01-02\.\d+\/data\.parquet\]/);
+    t.regex(error, /could not read cold partition \[table=t, partition=2024-01-02, key=t~\d+\/year=2024\/month=01\/day=02\/data\.\d+\.parquet\]/);
     t.true(error.includes(`endpoint=${s3.endpoint}`) && error.includes('bucket=coldread'), error);
     t.true(failedMs < 15_000, `failed after ${Math.round(failedMs)} ms`);
     t.deepEqual(await rows(server.baseUrl, hotQuery), hotAnswer, 'hot partitions answer while the store is down');
@@ -198,7 +210,8 @@ test('S3 store: same answers; the store stopped fails cold queries naming store 
     const replaced = prepared.made.find((partition) => partition.name === '2024-01-01');
     if (replaced === undefined) throw new Error('2024-01-01 was made cold');
     const store = await openObjectStore(connection);
-    await store.put(replaced.key, Buffer.alloc(replaced.bytes, 7));
+    const original = await store.get(replaced.key);
+    await store.put(replaced.key, Buffer.alloc(original.length, 7));
     await store.close();
     const changed = await exec(server.baseUrl, "select sum(qty), sum(i) from t where ts in '2024-01-01'");
     t.is(changed.status, 503, changed.text);

@@ -1,16 +1,13 @@
-// The object-store part of the cold bench: every Parquet partition of the bench tables made cold in the shared
-// S3 store (Swift on loopback), then each query run on a fresh server process twice over: on local Parquet and
+// The object-store part of the cold bench: every Parquet partition of the bench tables moved to the shared S3
+// store (Swift on loopback) and off local disk (CONVERT PARTITION TO REMOTE, DROP LOCAL PARTITION), then each query run on a fresh server process twice over: on local Parquet and
 // on cold partitions, so both first runs decode from nothing (and the cold one also fetches). Bytes fetched
 // come from svc_cold_download_bytes_total; "without column pruning" is the size of the cold objects the
 // query's partitions hold (every column of every row group), the bytes a reader fetching whole files would move.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { exec } from '../../test/helpers/http.js';
-import { makePartitionsCold, metricValue, type ColdPartition } from '../../test/helpers/cold-partitions.js';
+import { metricValue } from '../../test/helpers/cold-partitions.js';
 import { sharedS3 } from '../../test/helpers/s3-service.js';
-import { decodeTxn } from '../../src/storage/txn-file.js';
 
 export interface ColdQuery {
   readonly name: string;
@@ -51,9 +48,23 @@ async function freshRun(rootDir: string, env: Record<string, string>, sql: strin
   };
 }
 
-function parquetPartitions(rootDir: string, table: string): string[] {
-  const dir = join(rootDir, 'db', table);
-  return decodeTxn(readFileSync(join(dir, '_txn')), dir).partitions.filter((entry) => entry.parquetBytes !== undefined).map((entry) => entry.name);
+/** Moves every Parquet partition of the tables to the store and off local disk; the cold objects' names and sizes. */
+async function moveToStore(rootDir: string, tables: Iterable<string>, connection: string): Promise<Map<string, { name: string; bytes: number }[]>> {
+  const server = await startServer({ workers: 1, rootDir, env: { SVC_COLD_STORAGE_OBJECT_STORE: connection } });
+  const moved = new Map<string, { name: string; bytes: number }[]>();
+  try {
+    for (const table of tables) {
+      for (const sql of [`alter table ${table} convert partition to remote where ts < '2100-01-01'`, `alter table ${table} drop local partition where ts < '2100-01-01'`]) {
+        const response = await exec(server.baseUrl, sql, {}, { signal: AbortSignal.timeout(3_600_000), headers: { 'Statement-Timeout': '3600000' } });
+        if (response.status !== 200) throw new Error(`${sql}: ${response.text}`);
+      }
+      const listed = await exec(server.baseUrl, `select name, parquetFileSize from table_partitions('${table}') where isRemotelyServed`);
+      moved.set(table, ((listed.json as { dataset: [string, number][] }).dataset).map(([name, bytes]) => ({ name, bytes })));
+    }
+  } finally {
+    await server.stop();
+  }
+  return moved;
 }
 
 export async function measureCold(rootDir: string, queries: readonly ColdQuery[], runs: number, median: (runs: number, action: () => Promise<unknown>) => Promise<number>): Promise<Map<string, ColdFigures>> {
@@ -65,8 +76,7 @@ export async function measureCold(rootDir: string, queries: readonly ColdQuery[]
   }
   const s3 = await sharedS3();
   const connection = `s3::bucket=svc-bench-cold-${randomBytes(4).toString('hex')};root=bench;region=${s3.region};endpoint=${s3.endpoint};access_key_id=${s3.accessKey};secret_access_key=${s3.secretKey};`;
-  const cold = new Map<string, ColdPartition[]>();
-  for (const table of new Set(queries.flatMap((query) => query.tables))) cold.set(table, await makePartitionsCold(rootDir, table, parquetPartitions(rootDir, table), connection));
+  const cold = await moveToStore(rootDir, new Set(queries.flatMap((query) => query.tables)), connection);
   const figures = new Map<string, ColdFigures>();
   for (const query of queries) {
     const run = await freshRun(rootDir, { SVC_COLD_STORAGE_OBJECT_STORE: connection }, query.sql);

@@ -3,29 +3,31 @@
 // it prints the median with native partitions, the first run on Parquet (decoding from the file) and the median
 // on Parquet (decoded row groups cached in every worker), and the ratio Parquet/native; both formats must give
 // the same rows.
-// Also prints the conversion time and the size on disk of both formats. Object-store figures come with the
-// object-store step.
+// Also prints the conversion time and the size on disk of both formats. Then every Parquet partition is made
+// cold in the S3 store (bench/lib/cold-phase.ts) and each query runs on fresh processes on local Parquet and on
+// cold partitions: times, bytes fetched with column pruning against whole objects, and the coalescing factor.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../test/helpers/server.js';
 import { exec } from '../test/helpers/http.js';
 import { medianMs } from './lib/figures.js';
 import { loadSvcAsofTables, loadSvcStandardTable } from './lib/standard-table.js';
+import { coldLines, measureCold, type ColdQuery } from './lib/cold-phase.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 10_000_000);
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 
-const QUERIES: readonly { readonly name: string; readonly sql: string }[] = [
-  { name: 'count(*)', sql: 'select count(*) from t' },
-  { name: 'sum(price)', sql: 'select sum(price) from t' },
-  { name: 'avg(price) by sym', sql: 'select sym, avg(price) from t order by sym' },
-  { name: 'SAMPLE BY 1h avg/min/max/count', sql: 'select ts, avg(price), min(price), max(price), count() from t sample by 1h' },
-  { name: 'LATEST ON ts PARTITION BY sym', sql: 'select * from t latest on ts partition by sym' },
-  { name: "count where sym='S42' and price>500", sql: "select count(*) from t where sym = 'S42' and price > 500" },
-  { name: 'one-day interval count+avg', sql: "select count(*), avg(price) from t where ts in '2024-01-05'" },
-  { name: 'ASOF JOIN 1M x 1M on sym', sql: 'select count(*), sum(q.bid) from trades1m t asof join quotes1m q on (sym)' },
-  { name: 'ORDER BY price DESC LIMIT 10', sql: 'select * from t order by price desc limit 10' },
-  { name: 'last 10 rows (LIMIT -10)', sql: 'select * from t limit -10' },
+const QUERIES: readonly ColdQuery[] = [
+  { name: 'count(*)', sql: 'select count(*) from t', tables: ['t'] },
+  { name: 'sum(price)', sql: 'select sum(price) from t', tables: ['t'] },
+  { name: 'avg(price) by sym', sql: 'select sym, avg(price) from t order by sym', tables: ['t'] },
+  { name: 'SAMPLE BY 1h avg/min/max/count', sql: 'select ts, avg(price), min(price), max(price), count() from t sample by 1h', tables: ['t'] },
+  { name: 'LATEST ON ts PARTITION BY sym', sql: 'select * from t latest on ts partition by sym', tables: ['t'] },
+  { name: "count where sym='S42' and price>500", sql: "select count(*) from t where sym = 'S42' and price > 500", tables: ['t'] },
+  { name: 'one-day interval count+avg', sql: "select count(*), avg(price) from t where ts in '2024-01-05'", tables: ['t'], partition: '2024-01-05' },
+  { name: 'ASOF JOIN 1M x 1M on sym', sql: 'select count(*), sum(q.bid) from trades1m t asof join quotes1m q on (sym)', tables: ['trades1m', 'quotes1m'] },
+  { name: 'ORDER BY price DESC LIMIT 10', sql: 'select * from t order by price desc limit 10', tables: ['t'] },
+  { name: 'last 10 rows (LIMIT -10)', sql: 'select * from t limit -10', tables: ['t'], partition: null },
 ];
 
 async function timed(baseUrl: string, sql: string): Promise<{ ms: number; text: string }> {
@@ -78,6 +80,9 @@ async function main(): Promise<void> {
     }
     lines.push(`\nconversion of all three tables to Parquet: ${convertMs.toFixed(0)} ms; native column files (all partitions) ${(nativeBytes / 1e6).toFixed(1)} MB, Parquet files ${(parquetBytes / 1e6).toFixed(1)} MB (active partitions stay native)`);
     process.stdout.write(`${lines.join('\n')}\n`);
+    await server.stop();
+    const cold = await measureCold(server.rootDir, QUERIES, runs, medianMs);
+    process.stdout.write(`${coldLines(QUERIES, cold).join('\n')}\n`);
   } finally {
     await server.stop();
     server.cleanup();

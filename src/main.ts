@@ -14,7 +14,7 @@ import { unhandledErrorChannel } from './core/diagnostics.js';
 import { acquireRootLock } from './cluster/root-lock.js';
 import { realFiles } from './core/files.js';
 import { releaseVersion } from './core/release-version.js';
-import { configureCompileCache, configureParallel } from './sql/compiler.js';
+import { configureColdReads, configureCompileCache, configureParallel } from './sql/compiler.js';
 
 interface CommandLine {
   readonly rootDir: string;
@@ -46,6 +46,10 @@ async function main(): Promise<void> {
   if (!cluster.isPrimary || config.httpWorkerCount === 0) configureParallel({ threadCount: config.parallelThreadCount, rowsMin: config.parallelRowsMin });
   // A malformed connection string fails the start, naming the bad key, before anything touches the root.
   if (config.coldStorageObjectStore !== null) parseConnectionString(config.coldStorageObjectStore, 'cold.storage.object.store', process.env);
+  configureColdReads({
+    connection: config.coldStorageObjectStore, downloadsInFlightMax: config.coldDownloadsInFlightMax, pendingBatchesMax: config.coldPendingBatchesMax,
+    attemptsMax: 3, requestTimeoutMs: config.coldRequestTimeoutMs, queryMemoryBytesMax: config.queryMemoryBytesMax,
+  });
   if (cluster.isPrimary) {
     // The lock comes first: a refused second start must not touch the root, not even its log directory.
     realFiles.mkdirs(config.rootDir);

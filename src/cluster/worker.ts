@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadParquetCodecs } from '../output/parquet-codecs.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { Catalog } from '../storage/catalog.js';
+import { warmColdStore } from '../sql/compiler.js';
 import { createHttpHandler } from '../http/app.js';
 import { IpcWriterClient } from './ipc-writer-client.js';
 import { parsePrimaryMessage } from './ipc.js';
@@ -30,6 +31,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   configureWorkerLogging((record) => send({ type: 'svc:log', record }));
   // ZSTD pages of Parquet partitions and read_parquet files decode synchronously inside scans.
   await loadParquetCodecs();
+  warmColdStore();
   const metrics = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const writer = new IpcWriterClient(send, config.queryTimeoutMs);
   const catalog = new Catalog(join(config.rootDir, 'db'), config.sqlCopyRoot);

@@ -124,6 +124,9 @@ export interface ServerConfig {
   readonly snapshotPrepareTimeoutMs: number;
   /** Connection string of the cold-storage object store; null when unset or empty (cold storage off). */
   readonly coldStorageObjectStore: string | null;
+  readonly coldDownloadsInFlightMax: number;
+  readonly coldPendingBatchesMax: number;
+  readonly coldRequestTimeoutMs: number;
   /** storage.policy.check.interval: time between storage-policy sweeps. */
   readonly storagePolicyCheckIntervalMs: number;
   /** Objects marked `deleting` stay this long before they are deleted. */
@@ -225,6 +228,9 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
     coldStorageObjectStore: read.stringOrNull('cold.storage.object.store') || null,
+    coldDownloadsInFlightMax: read.int('cold.storage.downloads.in.flight.max'),
+    coldPendingBatchesMax: read.int('cold.storage.pending.batches.max'),
+    coldRequestTimeoutMs: read.ms('cold.storage.request.timeout'),
     storagePolicyCheckIntervalMs: read.ms('storage.policy.check.interval'),
     coldDeleteGraceMs: read.ms('cold.storage.delete.grace.period'),
     coldReuploadSettleMs: read.ms('cold.storage.reupload.settle.interval'),

@@ -23,6 +23,7 @@ export const CHANNEL_NAMES = {
   pgQuery: 'svc:pg:query',
   objectStoreRetry: 'svc:objectstore:retry',
   sqlParallel: 'svc:sql:parallel',
+  coldChunk: 'svc:cold:chunk',
 } as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[keyof typeof CHANNEL_NAMES];
@@ -156,6 +157,20 @@ export interface ObjectStoreRetryEvent {
   readonly cause: string;
 }
 
+/**
+ * Published by the cold read path (storage/cold/): one 'acquire' per read of a batch of chunks, one 'download'
+ * per range request state change, 'evict' when chunks leave memory, and 'gauges' with the absolute levels after
+ * every change (in flight, pending batches, leases, resident chunks and bytes).
+ */
+export type ColdChunkEvent =
+  | { readonly kind: 'acquire'; readonly hitChunks: number; readonly missChunks: number; readonly coalescedReaders: number }
+  | { readonly kind: 'download'; readonly phase: 'started' | 'finished' | 'failed'; readonly bytes: number }
+  | { readonly kind: 'evict'; readonly chunks: number }
+  | {
+    readonly kind: 'gauges'; readonly inFlightDownloads: number; readonly pendingBatches: number;
+    readonly busyLeases: number; readonly readyChunks: number; readonly pinnedBytes: number;
+  };
+
 /** A channel whose messages have one payload type. */
 export interface TypedChannel<T> {
   readonly name: ChannelName;
@@ -204,6 +219,7 @@ export const pgConnectionChannel = typedChannel<PgConnectionEvent>(CHANNEL_NAMES
 export const pgQueryChannel = typedChannel<PgQueryEvent>(CHANNEL_NAMES.pgQuery);
 export const sqlParallelChannel = typedChannel<SqlParallelEvent>(CHANNEL_NAMES.sqlParallel);
 export const objectStoreRetryChannel = typedChannel<ObjectStoreRetryEvent>(CHANNEL_NAMES.objectStoreRetry);
+export const coldChunkChannel = typedChannel<ColdChunkEvent>(CHANNEL_NAMES.coldChunk);
 
 /** Map a request pathname on :9000 (no query string) to its endpoint label. */
 export function httpEndpointOf(path: string): HttpEndpoint {

@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   SVC_OBJECT_STORE: 'an object-store request failed (store unreachable after retries, refused, missing object, timed out)',
   SVC_COLD_PARTITION: 'a statement needs the local data of a partition that lives only in the object store (writes into it are refused)',
   SVC_OBJECT_STORE_WRITER: 'another instance manages the object-store root, or this instance lost the writer lease',
+  SVC_COLD_READ: 'a query could not read a cold partition from the object store (store unreachable, object changed or missing, not configured)',
+  SVC_COLD_BACKPRESSURE: 'too many cold-partition reads are pending (cold.storage.pending.batches.max); retry later',
   SVC_INTERNAL: 'a bug: an invariant did not hold',
 } as const;
 
@@ -99,11 +101,6 @@ export class StorageError extends SvcError {
  */
 export function coldPartitionWriteError(table: string, partition: string): SvcError {
   return new SvcError('SVC_COLD_PARTITION', `cannot write into a cold partition: its data lives only in the object store and it is read-only [table=${table}, partition=${partition}]`, 400);
-}
-
-/** A query reached a partition whose data is only in the object store, in a process that cannot read it. */
-export function coldPartitionReadError(table: string, partition: string, key: string): SvcError {
-  return new SvcError('SVC_COLD_PARTITION', `partition is stored only in the object store and cold reads are not available in this build [table=${table}, partition=${partition}, key=${key}]`, 503);
 }
 
 /** A failed file-system call (an errno error) becomes a StorageError naming the cause; anything else is returned as is. */

@@ -27,7 +27,8 @@ export function sendQueryError(res: ServerResponse, query: string, thrown: unkno
     sendJson(res, error.httpStatus, queryErrorBody(query, error.message, error.position));
     return error.httpStatus;
   }
-  if (error instanceof SvcError && error.httpStatus < 500) {
+  // 503s are operating conditions (an object store down, back-pressure), not bugs: answered, never counted as unhandled.
+  if (error instanceof SvcError && (error.httpStatus < 500 || error.httpStatus === 503)) {
     sendJson(res, error.httpStatus, queryErrorBody(query, error.message, 0));
     return error.httpStatus;
   }

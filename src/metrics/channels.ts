@@ -4,6 +4,8 @@
 // rethrows on the next tick), so every handler checks its numbers and never throws on bad input.
 import {
   catalogChannel,
+  coldChunkChannel,
+  type ColdChunkEvent,
   commitChannel,
   HTTP_ENDPOINTS,
   httpRequestChannel,
@@ -82,6 +84,7 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
     }),
     walChannel.subscribe((event) => onWalEvent(metrics, event)),
     readerChannel.subscribe((event) => onReaderEvent(metrics, event)),
+    coldChunkChannel.subscribe((event) => onColdChunkEvent(metrics, event)),
     workerRestartChannel.subscribe(() => {
       metrics.workerRestarts.inc();
     }),
@@ -147,6 +150,42 @@ function onReaderEvent(metrics: SvcMetrics, event: ReaderEvent): void {
       return;
     case 'pins':
       metrics.partitionVersionsPinned.set(countOf(event.partitionVersionsPinned));
+      return;
+    default:
+      return;
+  }
+}
+
+function onColdChunkEvent(metrics: SvcMetrics, event: ColdChunkEvent): void {
+  switch (event.kind) {
+    case 'acquire': {
+      const hits = countOf(event.hitChunks);
+      const misses = countOf(event.missChunks);
+      if (misses === 0) metrics.coldAcquireFullHit.inc();
+      else if (hits === 0) metrics.coldAcquireFullMiss.inc();
+      else metrics.coldAcquirePartialHit.inc();
+      metrics.coldAcquireHitChunks.inc(hits);
+      metrics.coldAcquireMissChunks.inc(misses);
+      metrics.coldDownloadCoalesced.inc(countOf(event.coalescedReaders));
+      return;
+    }
+    case 'download':
+      if (event.phase === 'started') metrics.coldDownloadStarted.inc();
+      else if (event.phase === 'failed') metrics.coldDownloadFailed.inc();
+      else {
+        metrics.coldDownloadFinished.inc();
+        metrics.coldDownloadBytes.inc(countOf(event.bytes));
+      }
+      return;
+    case 'evict':
+      metrics.coldReleaseEvictions.inc(countOf(event.chunks));
+      return;
+    case 'gauges':
+      metrics.coldInFlightDownloads.set(countOf(event.inFlightDownloads));
+      metrics.coldPendingBatches.set(countOf(event.pendingBatches));
+      metrics.coldBusyLeases.set(countOf(event.busyLeases));
+      metrics.coldReadyChunks.set(countOf(event.readyChunks));
+      metrics.coldPinnedBytes.set(countOf(event.pinnedBytes));
       return;
     default:
       return;

@@ -28,7 +28,7 @@ export interface MetricDefinition {
 
 /** Request and query durations: 1 ms to 60 s, in seconds. */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
-const COLD = 'Always 0 until cold storage exists.';
+const COLD = 'Cold read path (README "Cold reads").';
 
 function counter<const L extends readonly string[]>(name: string, help: string, labels: L) {
   return { name, help, type: 'counter', labels, mode: 'sum' } as const;
@@ -90,6 +90,7 @@ export const METRIC_DEFINITIONS = {
   coldBusyLeases: gauge('svc_cold_chunk_busy_leases', `Currently allocated leases. ${COLD}`, [], 'sum'),
   coldReadyChunks: gauge('svc_cold_chunk_ready_chunks', `Chunks resident in the ready cache. ${COLD}`, [], 'sum'),
   coldPinnedBytes: gauge('svc_cold_chunk_pinned_bytes', `Compressed bytes resident in the ready cache. ${COLD}`, [], 'sum'),
+  coldDownloadBytes: counter('svc_cold_download_bytes_total', 'Bytes received by cold chunk range requests (column pruning shows here).', []),
   scrapePartial: gauge('svc_metrics_scrape_partial', '1 when this scrape lacks a fresh snapshot from some worker (see the comment line), else 0.', [], 'scrape'),
 } as const satisfies Record<string, MetricDefinition>;
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, open, readFile, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import type { ObjectInfo, ObjectStore, PutIfAbsentOutcome, ListOptions, RequestOptions } from './object-store.js';
+import type { ObjectInfo, ObjectStore, PutIfAbsentOutcome, ListOptions, RangeOptions, RequestOptions } from './object-store.js';
 import { LIST_KEYS_MAX } from './object-store.js';
 import { objectStoreError } from './object-store-error.js';
 import type { FsLocation } from './connection-string.js';
@@ -82,7 +82,7 @@ export class FsObjectStore implements ObjectStore {
     return this.request('get', key, options?.signal, () => readFile(path));
   }
 
-  async getRange(key: string, offset: number, lengthBytes: number, options?: RequestOptions): Promise<Buffer> {
+  async getRange(key: string, offset: number, lengthBytes: number, options?: RangeOptions): Promise<Buffer> {
     if (!Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(lengthBytes) || lengthBytes < 0) {
       throw new RangeError(`bad byte range: offset ${offset}, length ${lengthBytes}`);
     }
@@ -90,7 +90,12 @@ export class FsObjectStore implements ObjectStore {
     return this.request('get range', key, options?.signal, async () => {
       const handle = await open(path, 'r');
       try {
-        const sizeBytes = (await handle.stat()).size;
+        const info = await handle.stat();
+        const sizeBytes = info.size;
+        const etag = etagOf(info.mtimeMs, sizeBytes);
+        if (options?.ifMatch !== undefined && options.ifMatch !== etag) {
+          throw objectStoreError('changed', 'get range', this.description, key, `object is version ${etag}, not the pinned ${options.ifMatch}`);
+        }
         if (lengthBytes === 0) return Buffer.alloc(0);
         if (offset >= sizeBytes) throw objectStoreError('rejected', 'get range', this.description, key, `range starts at ${offset}, past the object's end (${sizeBytes} bytes)`);
         const wanted = Math.min(lengthBytes, sizeBytes - offset);
@@ -114,7 +119,7 @@ export class FsObjectStore implements ObjectStore {
       try {
         const info = await stat(path);
         if (!info.isFile()) return null;
-        return { key, sizeBytes: info.size, etag: `${info.mtimeMs.toFixed(3)}-${info.size}`, lastModifiedMs: info.mtimeMs };
+        return { key, sizeBytes: info.size, etag: etagOf(info.mtimeMs, info.size), lastModifiedMs: info.mtimeMs };
       } catch (error) {
         if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return null;
         throw error;
@@ -208,6 +213,11 @@ export class FsObjectStore implements ObjectStore {
   private request<T>(operation: string, key: string, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
     return withRetries({ store: this.description, operation, key }, this.options, signal, attempt, classifyFsError);
   }
+}
+
+/** The version tag of a file: a rename of a new file into place changes its mtime (and usually its size). */
+function etagOf(mtimeMs: number, sizeBytes: number): string {
+  return `${mtimeMs.toFixed(3)}-${sizeBytes}`;
 }
 
 function errnoOf(error: unknown): string | null {

@@ -9,7 +9,8 @@ export type ObjectStoreFailure =
   | 'timeout'       // one request ran past the per-request timeout and retries were exhausted
   | 'rejected'      // the store refused the request (4xx other than 404: credentials, bad range, bad name)
   | 'aborted'       // the caller's AbortSignal fired
-  | 'unsupported';  // the store does not implement the operation (501: conditional PUT on Swift)
+  | 'unsupported'   // the store does not implement the operation (501: conditional PUT on Swift)
+  | 'changed';      // the object is not the version the caller pinned (If-Match failed: 412)
 
 export class ObjectStoreError extends SvcError {
   readonly reason: ObjectStoreFailure;

@@ -17,6 +17,11 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
+export interface RangeOptions extends RequestOptions {
+  /** Read only this version of the object (its ETag); another version fails with reason 'changed'. */
+  readonly ifMatch?: string;
+}
+
 export interface ListOptions extends RequestOptions {
   /** Only keys sorting strictly after this one (S3 StartAfter); the full key, prefix included. */
   readonly startAfter?: string;
@@ -40,8 +45,11 @@ export interface ObjectStore {
   /** Streams a local file to `key`; files at or above the store's multipart threshold go up in parts. */
   putFile(key: string, path: string, options?: RequestOptions): Promise<void>;
   get(key: string, options?: RequestOptions): Promise<Buffer>;
-  /** Bytes [offset, offset + lengthBytes) clamped to the object's end; an offset past the end is 'rejected'. */
-  getRange(key: string, offset: number, lengthBytes: number, options?: RequestOptions): Promise<Buffer>;
+  /**
+   * Bytes [offset, offset + lengthBytes) clamped to the object's end; an offset past the end is 'rejected'. With
+   * `ifMatch`, the bytes come from that version only (S3 If-Match; fs compares its mtime-size tag).
+   */
+  getRange(key: string, offset: number, lengthBytes: number, options?: RangeOptions): Promise<Buffer>;
   /** Size and tag of `key`, or null when it does not exist. */
   head(key: string, options?: RequestOptions): Promise<ObjectInfo | null>;
   /** Objects whose key starts with `prefix`, in ascending key order. */

@@ -7,7 +7,7 @@ import { ObjectStoreError, objectStoreError } from './object-store-error.js';
 import type { StoreOptions } from './store-options.js';
 import { objectStoreRetryChannel } from '../core/diagnostics.js';
 
-export type FailureClass = 'transient' | 'not-found' | 'rejected' | 'unsupported';
+export type FailureClass = 'transient' | 'not-found' | 'rejected' | 'unsupported' | 'changed';
 
 export interface RequestSite {
   readonly store: string;

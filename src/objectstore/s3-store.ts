@@ -10,7 +10,7 @@ import {
   HeadBucketCommand, CreateBucketCommand, S3ServiceException, CreateMultipartUploadCommand, UploadPartCommand,
   CompleteMultipartUploadCommand, AbortMultipartUploadCommand, BucketLocationConstraint,
 } from '@aws-sdk/client-s3';
-import type { ObjectInfo, ObjectStore, PutIfAbsentOutcome, ListOptions, RequestOptions } from './object-store.js';
+import type { ObjectInfo, ObjectStore, PutIfAbsentOutcome, ListOptions, RangeOptions, RequestOptions } from './object-store.js';
 import { LIST_KEYS_MAX } from './object-store.js';
 import { objectStoreError } from './object-store-error.js';
 import type { S3Location } from './connection-string.js';
@@ -129,13 +129,18 @@ export class S3ObjectStore implements ObjectStore {
     });
   }
 
-  async getRange(key: string, offset: number, lengthBytes: number, options?: RequestOptions): Promise<Buffer> {
+  async getRange(key: string, offset: number, lengthBytes: number, options?: RangeOptions): Promise<Buffer> {
     checkRange(offset, lengthBytes);
     if (lengthBytes === 0) return Buffer.alloc(0);
     const Key = this.fullKey(key);
+    const ifMatch = options?.ifMatch;
     return this.request('get range', key, options?.signal, async (signal) => {
       const Range = `bytes=${offset}-${offset + lengthBytes - 1}`;
-      const response = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key, Range }), { abortSignal: signal });
+      const response = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key, Range, ...(ifMatch === undefined ? {} : { IfMatch: ifMatch }) }), { abortSignal: signal });
+      // A store that ignored If-Match still names the version it answered with: check it as well.
+      if (ifMatch !== undefined && response.ETag !== undefined && response.ETag !== ifMatch) {
+        throw objectStoreError('changed', 'get range', this.description, key, `object is version ${response.ETag}, not the pinned ${ifMatch}`);
+      }
       return Buffer.from(await bodyBytes(response.Body));
     });
   }
@@ -255,6 +260,7 @@ export function classifyS3Error(error: unknown): Classified {
     // starting: retried within the bounded attempts, then reported with the cause, never as a missing object.
     if (status === 404 && error instanceof Error && error.name === 'NoSuchBucket') return { kind: 'transient', cause };
     if (status === 404) return { kind: 'not-found', cause };
+    if (status === 412) return { kind: 'changed', cause: `${cause} (the object is not the pinned version)` };
     if (status === 501) return { kind: 'unsupported', cause };
     if (status >= 500 || status === 429 || status === 408) return { kind: 'transient', cause };
     // AWS: a conditional write that raced another write to the key; retrying yields 200 or 412.

@@ -127,6 +127,10 @@ export function limitFactory(factory: QueryFactory, lo: number, hi: number | und
   return new LimitFactory(factory, limitRange(lo, hi), hi === undefined ? `${lo}` : `${lo},${hi}`);
 }
 export type { Catalog } from '../storage/catalog.js';
+// The cold read path's statement scope: routes run a statement inside a session and its synchronous steps
+// (compile, open + first batch) through withColdFaults, so cold chunks are fetched before scans read them.
+export { createColdReadSession, configureColdReads, warmColdStore } from '../storage/cold/cold-reads.js';
+export { runWithColdReadSession, withColdFaults } from '../storage/cold/cold-read-session.js';
 // Pieces the engine's INSERT path and the HTTP routes use directly.
 export { parseStatement, isEmptyStatement } from './syntax/parser.js';
 export { splitStatements } from './syntax/split-statements.js';

@@ -9,8 +9,9 @@ import { mapFileRange, mapFileRangeIfExists } from './mmap.js';
 import type { SymbolTableCache } from './symbol-dictionary.js';
 import { storageWidthBytes, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
-import { coldPartitionReadError } from '../core/errors.js';
 import { ParquetPartitionReader } from './parquet/parquet-partition-reader.js';
+import { ColdObjectSource, COLD_FOOTER_FILE } from './cold/cold-object-source.js';
+import { ColdChunksNeeded, currentColdReadSession, type ColdNeed } from './cold/cold-read-session.js';
 
 export type ColumnView =
   | { readonly kind: 'fixed'; readonly bytes: Buffer }
@@ -25,7 +26,7 @@ export interface PartitionView {
   readonly parquet: ParquetPartitionReader | undefined;
 }
 
-/** Rows [lo, hi) of one partition. */
+/** Rows [lo, hi) of one partition (a scan's range, or a parallel fragment's share). */
 export interface PartitionRows {
   readonly partitionIndex: number;
   readonly lo: number;
@@ -35,6 +36,8 @@ export interface PartitionRows {
 export class TableSnapshot {
   readonly partitions: readonly PartitionView[];
   private readonly views = new Map<string, ColumnView>();
+  /** Scans built over this snapshot (by their factory), so cold chunks can be fetched before they run. */
+  private readonly scans = new Map<object, { readonly columnIndexes: readonly number[]; readonly ranges: readonly PartitionRows[] }>();
 
   /**
    * `rowSlice`, when set, is the share of the table a parallel fragment reads (in table order): scans of this
@@ -47,12 +50,61 @@ export class TableSnapshot {
     readonly rowSlice?: readonly PartitionRows[], readonly scanBatchRowsMin?: number,
   ) {
     assert(meta.structureVersion === txn.structureVersion, 'snapshot meta and txn agree on the structure version');
+    let cold = false;
     this.partitions = txn.partitions.map((entry) => {
       const partitionDir = join(dir, partitionDirName(entry));
-      // A cold partition (cold.local false) has no local data file: reading it needs the cold read path.
-      const parquet = entry.parquetBytes === undefined || entry.cold?.local === false ? undefined : ParquetPartitionReader.local(partitionDir, entry.parquetBytes, entry.rowCount);
+      if (entry.cold !== undefined && !entry.cold.local && entry.parquetBytes !== undefined) {
+        cold = true;
+        const object = { table: meta.name, partition: entry.name, key: entry.cold.key, etag: entry.cold.etag, sizeBytes: entry.cold.bytes };
+        const source = new ColdObjectSource(object, join(partitionDir, COLD_FOOTER_FILE));
+        return { entry, dir: partitionDir, parquet: new ParquetPartitionReader(source, entry.rowCount) };
+      }
+      const parquet = entry.parquetBytes === undefined ? undefined : ParquetPartitionReader.local(partitionDir, entry.parquetBytes, entry.rowCount);
       return { entry, dir: partitionDir, parquet };
     });
+    if (cold) currentColdReadSession()?.addPlanner(() => this.coldNeeds());
+  }
+
+  /** A scan factory announces the columns and rows it will read; a narrower scan derived from it replaces it. */
+  noteScan(owner: object, columnIndexes: readonly number[], ranges: readonly PartitionRows[]): void {
+    this.scans.set(owner, { columnIndexes, ranges });
+  }
+
+  forgetScan(owner: object): void {
+    this.scans.delete(owner);
+  }
+
+  /**
+   * `error` widened to every chunk rows [lo, hi) of these columns need, when it is a cold read that lacked a
+   * chunk of this partition; any other error is returned as it is.
+   */
+  coldNeedsOfRows(error: unknown, partitionIndex: number, columnIndexes: readonly number[], lo: number, hi: number): unknown {
+    const parquet = this.partitions[partitionIndex]?.parquet;
+    if (!(error instanceof ColdChunksNeeded) || parquet === undefined || !(parquet.source instanceof ColdObjectSource)) return error;
+    const columns = columnIndexes.map((index) => this.meta.columns[index]).filter((column) => column !== undefined).map((column) => ({ stem: column.fileStem, type: column.type }));
+    const ranges = parquet.missingChunkRanges(columns, lo, hi);
+    return ranges.length === 0 ? error : new ColdChunksNeeded([...error.needs, { object: parquet.source.object, ranges }]);
+  }
+
+  /** Chunks of cold partitions the announced scans will read and the decoded-column cache does not hold. */
+  private coldNeeds(): ColdNeed[] {
+    const byPartition = new Map<number, Map<string, { offset: number; length: number }>>();
+    for (const scan of this.scans.values()) {
+      const columns = scan.columnIndexes.map((index) => this.meta.columns[index]).filter((column) => column !== undefined).map((column) => ({ stem: column.fileStem, type: column.type }));
+      for (const range of scan.ranges) {
+        const parquet = this.partitions[range.partitionIndex]?.parquet;
+        if (parquet === undefined || !(parquet.source instanceof ColdObjectSource)) continue;
+        let ranges = byPartition.get(range.partitionIndex);
+        if (ranges === undefined) byPartition.set(range.partitionIndex, ranges = new Map());
+        for (const chunk of parquet.missingChunkRanges(columns, range.lo, range.hi)) ranges.set(`${chunk.offset}:${chunk.length}`, chunk);
+      }
+    }
+    const needs: ColdNeed[] = [];
+    for (const [partitionIndex, ranges] of byPartition) {
+      const source = this.partitions[partitionIndex]?.parquet?.source;
+      if (source instanceof ColdObjectSource && ranges.size > 0) needs.push({ object: source.object, ranges: [...ranges.values()] });
+    }
+    return needs;
   }
 
   get rowCount(): number {
@@ -75,7 +127,6 @@ export class TableSnapshot {
    * decodes only the row groups holding them, so scans pass the rows of each batch.
    */
   column(partitionIndex: number, columnIndex: number, lo?: number, hi?: number): ColumnView {
-    this.checkLocal(partitionIndex);
     const parquet = this.partitions[partitionIndex]?.parquet;
     if (parquet !== undefined) return this.parquetColumn(parquet, columnIndex, lo ?? 0, hi ?? parquet.rowCount);
     const key = `${partitionIndex}:${columnIndex}`;
@@ -100,15 +151,8 @@ export class TableSnapshot {
     const partition = this.partitions[partitionIndex];
     const column = this.meta.columns[this.meta.timestampIndex];
     assert(partition !== undefined && column !== undefined, 'timestamp candidates are asked of a partition of a table with a designated timestamp');
-    this.checkLocal(partitionIndex);
     if (partition.parquet === undefined) return { from: 0, to: partition.entry.rowCount };
     return partition.parquet.timestampCandidateRows(column.fileStem, lo, hi);
-  }
-
-  /** Never answer a cold partition from local files (they are gone): nulls there would be wrong data. */
-  private checkLocal(partitionIndex: number): void {
-    const entry = this.partitions[partitionIndex]?.entry;
-    if (entry?.cold?.local === false) throw coldPartitionReadError(this.meta.name, entry.name, entry.cold.key);
   }
 
   private parquetColumn(parquet: ParquetPartitionReader, columnIndex: number, lo: number, hi: number): ColumnView {

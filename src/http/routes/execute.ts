@@ -4,7 +4,8 @@
 // the result by column name (column-list.ts); query text that is not UTF-8 is refused before parsing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, ColumnBatch, Cursor, ExecContext, OutputColumn, QueryFactory } from '../../sql/compiler.js';
-import { compile, createExecContext, createRuntime, runInParallel } from '../../sql/compiler.js';
+import { compile, createExecContext, createRuntime, runInParallel, withColdFaults } from '../../sql/compiler.js';
+import { runWithColdReads } from '../cold-read-scope.js';
 import type { WriteResult, WriterClient } from '../../engine/writer-client.js';
 import { checkQueryLength, parseExecuteParams } from '../query-params.js';
 import type { ExecuteParams } from '../query-params.js';
@@ -74,15 +75,19 @@ export async function handleExecute(req: IncomingMessage, res: ServerResponse, d
     sendJson(res, 200, emptyQueryBody(params.version, params.query));
     return;
   }
-  const started = process.hrtime.bigint();
   const timeoutMs = statementTimeoutMs(req, deps.queryTimeoutMs);
+  await runWithColdReads(res, timeoutMs, () => executeStatement(res, params, deps, principal, timeoutMs));
+}
+
+async function executeStatement(res: ServerResponse, params: ExecuteParams, deps: SqlRouteDeps, principal: Principal, timeoutMs: number): Promise<void> {
+  const started = process.hrtime.bigint();
   const cancellation = { deadlineMs: Date.now() + timeoutMs, cancelled: false, reason: 'cancelled by user' };
   const onClose = (): void => { if (!res.writableFinished) cancellation.cancelled = true; };
   res.on('close', onClose);
   let outcome: 'ok' | 'error' | 'cancelled' | 'timeout' = 'ok';
   try {
     checkQueryLength(params.query, deps.queryTextLengthMax);
-    const compiled = compile(params.query, deps.catalog);
+    const compiled = await withColdFaults(() => compile(params.query, deps.catalog));
     const compiledAt = process.hrtime.bigint();
     if (compiled.kind === 'write') {
       checkWritePermitted(compiled.statement, deps.readOnly, principal);
@@ -122,11 +127,22 @@ async function streamQuery(
   const executeStart = process.hrtime.bigint();
   const columns = projection === undefined ? factory.columns : projection.map((index) => factory.columns[index] as OutputColumn);
   const writer = new JsonResultWriter({ query: params.query, columns, timestampIndex: factory.timestampIndex, skipMetadata: params.skipMetadata, quoteLargeNum: params.quoteLargeNum });
-  const cursor: Cursor = factory.open(ctx);
+  // Cold chunks a scan meets in its first batch are fetched and the cursor reopened; later batches read what the
+  // statement fetched after compiling.
+  const opened = await withColdFaults(() => {
+    const fresh: Cursor = factory.open(ctx);
+    try {
+      return { cursor: fresh, first: fresh.nextBatch() };
+    } catch (error) {
+      fresh.close();
+      throw error;
+    }
+  });
+  const cursor = opened.cursor;
   let position = 0;
   let sent = 0;
   try {
-    let batch = cursor.nextBatch();
+    let batch = opened.first;
     res.writeHead(200, { 'Content-Type': JSON_CONTENT_TYPE, 'Keep-Alive': 'timeout=5, max=10000' });
     let chunk = writer.head();
     try {

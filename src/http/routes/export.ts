@@ -3,7 +3,8 @@
 // are 400 `{query,error,position}`; a closed socket or the timeout stops the query.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ColumnBatch, Cursor, ExecContext, QueryFactory } from '../../sql/compiler.js';
-import { compile, createExecContext, createRuntime, limitFactory } from '../../sql/compiler.js';
+import { compile, createExecContext, createRuntime, limitFactory, withColdFaults } from '../../sql/compiler.js';
+import { runWithColdReads } from '../cold-read-scope.js';
 import { checkQueryLength, searchParamsOf, flag } from '../query-params.js';
 import { queryErrorBody, sendJson, sendQueryError } from '../error-response.js';
 import { createCsvWriter } from '../../output/csv-writer.js';
@@ -56,9 +57,13 @@ export async function handleExport(req: IncomingMessage, res: ServerResponse, de
     sendJson(res, 400, queryErrorBody(query, `unrecognised format [format=${format}]`, 0));
     return;
   }
-  const started = process.hrtime.bigint();
   const timeoutSeconds = Number(params.get('timeout'));
   const timeoutMs = Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds * 1000 : format === 'parquet' ? deps.exportTimeoutMs : deps.queryTimeoutMs;
+  await runWithColdReads(res, timeoutMs, () => exportStatement(res, params, deps, query, format, timeoutMs));
+}
+
+async function exportStatement(res: ServerResponse, params: URLSearchParams, deps: ExportRouteDeps, query: string, format: string, timeoutMs: number): Promise<void> {
+  const started = process.hrtime.bigint();
   const cancellation = { deadlineMs: Date.now() + timeoutMs, cancelled: false, reason: 'cancelled by user' };
   const onClose = (): void => { if (!res.writableFinished) cancellation.cancelled = true; };
   res.on('close', onClose);
@@ -66,15 +71,24 @@ export async function handleExport(req: IncomingMessage, res: ServerResponse, de
   let cursor: Cursor | undefined;
   try {
     checkQueryLength(query, deps.queryTextLengthMax);
-    const compiled = compile(query, deps.catalog);
+    const compiled = await withColdFaults(() => compile(query, deps.catalog));
     if (compiled.kind === 'write' && deps.readOnly) throw new SqlError('Write permission denied', 0, 'SVC_FORBIDDEN', 403);
     if (compiled.kind === 'write') throw new SqlError('/exp accepts queries only', 0);
     const limit = parseExportLimit(params.get('limit'));
     const factory: QueryFactory = limit === undefined ? compiled.factory : limitFactory(compiled.factory, limit.lo, limit.hi);
     const parquet = format === 'parquet' ? checkParquetColumns(parseParquetParams(Object.fromEntries(params)), factory.columns, factory.timestampIndex) : undefined;
     const ctx = createExecContext(createRuntime(Date.now() * 1000), cancellation, timeoutMs);
-    cursor = factory.open(ctx);
-    const first = cursor.nextBatch();
+    const opened = await withColdFaults(() => {
+      const fresh = factory.open(ctx);
+      try {
+        return { cursor: fresh, first: fresh.nextBatch() };
+      } catch (error) {
+        fresh.close();
+        throw error;
+      }
+    });
+    cursor = opened.cursor;
+    const first = opened.first;
     // The name goes into a header: anything but printable ASCII (and the quote and backslash that would end or
     // escape the quoted value) becomes `_`, since Node refuses control and non-Latin-1 characters in headers.
     const name = (params.get('filename') ?? `questdb-query-${Date.now()}`).replace(/[^\x20-\x7e]|["\\]/g, '_');

@@ -43,6 +43,9 @@ export class LatestOnScanFactory implements QueryFactory {
     this.columns = scan.columns;
     this.timestampIndex = scan.timestampIndex;
     this.filter = residual === undefined ? undefined : compileFilter(residual);
+    // Reads backwards and stops once every key has its latest row, usually inside the newest partition: cold
+    // chunks are fetched as the scan meets them (ColdChunksNeeded while the first batch is made), not up front.
+    scan.snapshot.forgetScan(scan);
   }
 
   open(ctx: ExecContext): Cursor {

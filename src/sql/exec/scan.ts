@@ -44,6 +44,7 @@ export class TableScanFactory implements QueryFactory {
       return { name: column?.name ?? '', type: column?.type ?? 'INT' };
     });
     this.timestampIndex = columnIndexes.indexOf(snapshot.meta.timestampIndex);
+    snapshot.noteScan(this, columnIndexes, this.rowRanges());
   }
 
   /** The ranges this scan reads, in table order. */
@@ -61,7 +62,9 @@ export class TableScanFactory implements QueryFactory {
     return total;
   }
 
+  /** The same scan over other rows; the new scan replaces this one in what the snapshot expects to be read. */
   withRanges(ranges: readonly PartitionRange[], intervals?: readonly TimestampInterval[]): TableScanFactory {
+    this.snapshot.forgetScan(this);
     return new TableScanFactory(this.snapshot, this.columnIndexes, ranges, intervals ?? this.intervals);
   }
 
@@ -76,6 +79,7 @@ export class TableScanFactory implements QueryFactory {
       if (range.hi > lo) kept.unshift({ partitionIndex: range.partitionIndex, lo, hi: range.hi });
       needed -= range.hi - lo;
     }
+    this.snapshot.forgetScan(this);
     return new TableScanFactory(this.snapshot, this.columnIndexes, kept, this.intervals);
   }
 
@@ -109,7 +113,7 @@ export class TableScanFactory implements QueryFactory {
           ctx.checkCancelled();
           const count = Math.min(pacer === undefined ? batchRowsMax : pacer.nextRows(), backward ? row - range.lo : range.hi - row);
           const start = backward ? row - count : row;
-          const vectors = columnIndexes.map((column) => readVector(snapshot, range.partitionIndex, column, start, count));
+          const vectors = readVectors(snapshot, range.partitionIndex, columnIndexes, start, count);
           row = backward ? start : row + count;
           return { rowCount: count, vectors };
         }
@@ -145,6 +149,18 @@ function boundText(micros: number): string {
   if (micros === -Infinity) return '"MIN"';
   if (micros === Infinity) return '"MAX"';
   return `"${formatTimestamp(micros)}"`;
+}
+
+/**
+ * The batch's columns. A cold partition whose chunks the statement has not fetched asks for the chunks of every
+ * column of the batch at once (ColdChunksNeeded per column would cost one fetch round each).
+ */
+function readVectors(snapshot: TableSnapshot, partitionIndex: number, columnIndexes: readonly number[], start: number, count: number): Vector[] {
+  try {
+    return columnIndexes.map((column) => readVector(snapshot, partitionIndex, column, start, count));
+  } catch (error) {
+    throw snapshot.coldNeedsOfRows(error, partitionIndex, columnIndexes, start, start + count);
+  }
 }
 
 function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex: number, start: number, count: number): Vector {

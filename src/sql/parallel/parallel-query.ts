@@ -76,6 +76,9 @@ export async function runInParallel(run: ParallelRun): Promise<QueryFactory | un
   const shape = parallelShapeOf(run.statement, run.factory.columns, timestampColumnOf);
   const snapshot = shape === undefined ? undefined : snapshotOf(shape.tableName);
   if (shape === undefined || snapshot === undefined || snapshot.rowCount === 0 || snapshot.rowCount < rowsMin) return undefined;
+  // Cold partitions are fetched by the calling thread's cold read session (leases, shared downloads, metrics),
+  // which the fragment threads do not have: such a table runs on the calling thread.
+  if (snapshot.partitions.some((partition) => partition.entry.cold?.local === false)) return undefined;
   const batches = await runFragments(pool, shape, snapshot, run);
   return finalFactory(shape, run.factory, batches);
 }

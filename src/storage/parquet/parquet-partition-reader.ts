@@ -14,6 +14,7 @@ import { LocalFileSource, type ByteRangeSource } from './byte-range-source.js';
 import { columnChunkRange, parquetFooterOf, rowGroupOf, type ParquetFooter } from './parquet-footer.js';
 import { decodeColumnChunk } from './parquet-column-decoder.js';
 import { cacheColumn, cachedColumn, type DecodedFixedColumn, type DecodedVarColumn } from './decoded-column-cache.js';
+import { ColdChunksNeeded } from '../cold/cold-read-session.js';
 
 export const PARQUET_PARTITION_FILE = 'data.parquet';
 /** Key-value metadata naming the svc file stem of each Parquet column, as a JSON array in column order. */
@@ -31,7 +32,7 @@ export class ParquetPartitionReader {
    * `source` is this partition's file; the reader owns it and closes it after each read. `byName`: columns are
    * looked up by their Parquet names (read_parquet of any file) instead of by svc file stems.
    */
-  constructor(private readonly source: ByteRangeSource, readonly rowCount: number, private readonly byName = false) {}
+  constructor(readonly source: ByteRangeSource, readonly rowCount: number, private readonly byName = false) {}
 
   /** Any Parquet file (read_parquet): the row count comes from its footer. */
   static file(source: ByteRangeSource): ParquetPartitionReader {
@@ -94,7 +95,7 @@ export class ParquetPartitionReader {
       const last = rowGroupOf(footer, hi - 1);
       for (let group = rowGroupOf(footer, lo); group <= last; group++) {
         if (column.filled[group] === 1) continue;
-        const data = this.decodeGroup(leaf, group, type);
+        const data = this.decodeGroupOrAskRest(leaf, group, last, type);
         assert(data.kind === 'fixed', 'a fixed-width type decodes to fixed-width storage');
         column.bytes.set(data.bytes, (footer.rowGroupStarts[group] as number) * data.width);
         column.filled[group] = 1;
@@ -115,7 +116,7 @@ export class ParquetPartitionReader {
     const offsets = new Float64Array(this.rowCount + 1);
     let base = 0;
     for (let group = 0; group < groups; group++) {
-      const data = this.decodeGroup(leaf, group, type);
+      const data = this.decodeGroupOrAskRest(leaf, group, groups - 1, type);
       assert(data.kind === 'var', 'a variable-size type decodes to records');
       const start = this.footer.rowGroupStarts[group] as number;
       for (let k = 0; k < data.offsets.length - 1; k++) offsets[start + k] = base + (data.offsets[k] as number);
@@ -160,6 +161,31 @@ export class ParquetPartitionReader {
     return ranges.sort((a, b) => a.offset - b.offset);
   }
 
+  /**
+   * The chunk ranges a read of rows [lo, hi) of these columns still needs: chunks whose row group the process's
+   * decoded-column cache already holds are left out (a cold read then fetches nothing for them).
+   */
+  missingChunkRanges(columns: readonly { readonly stem: string; readonly type: ColumnType }[], lo: number, hi: number): { offset: number; length: number }[] {
+    const ranges: { offset: number; length: number }[] = [];
+    if (hi <= lo) return ranges;
+    const footer = this.footer;
+    const first = rowGroupOf(footer, lo);
+    const last = rowGroupOf(footer, hi - 1);
+    for (const { stem, type } of columns) {
+      const leaf = this.leafOf(stem);
+      if (leaf < 0) continue;
+      const cached = cachedColumn(`${this.source.key}|${stem}|${type}`);
+      const variable = storageWidthBytes(type) === 0;
+      if (variable && cached?.kind === 'var') continue;
+      // A variable-size column decodes whole, so it needs every row group whatever rows are read.
+      for (let group = variable ? 0 : first; group <= (variable ? footer.rowGroupStarts.length - 2 : last); group++) {
+        if (cached?.kind === 'fixed' && cached.filled[group] === 1) continue;
+        ranges.push(columnChunkRange(footer, group, leaf));
+      }
+    }
+    return ranges;
+  }
+
   /** Row groups: first row of each, and the row count at the end (length = row groups + 1). */
   get rowGroupStarts(): Float64Array {
     return this.footer.rowGroupStarts;
@@ -197,6 +223,22 @@ export class ParquetPartitionReader {
       to = footer.rowGroupStarts[group + 1] as number;
     }
     return from < 0 ? { from: 0, to: 0 } : { from, to };
+  }
+
+  /**
+   * Decodes a row group; when its chunk is not fetched yet (a cold partition), asks for the chunks of every
+   * group through `lastGroup` at once, so the statement fetches them in one round rather than one per group.
+   */
+  private decodeGroupOrAskRest(leaf: number, group: number, lastGroup: number, type: ColumnType): ColumnData {
+    try {
+      return this.decodeGroup(leaf, group, type);
+    } catch (error) {
+      if (!(error instanceof ColdChunksNeeded) || error.needs.length !== 1) throw error;
+      const need = error.needs[0] as ColdChunksNeeded['needs'][number];
+      const ranges = [];
+      for (let rest = group; rest <= lastGroup; rest++) ranges.push(columnChunkRange(this.footer, rest, leaf));
+      throw new ColdChunksNeeded([{ object: need.object, ranges }]);
+    }
   }
 
   private decodeGroup(leaf: number, group: number, type: ColumnType): ColumnData {

@@ -35,12 +35,12 @@ test('per-process gauges carry no in-process labels (the collector adds process)
   }
 });
 
-test('the 15 cold-chunk metrics of the spec are registered with the spec types and say they are 0', (t) => {
+test('the 15 cold-chunk metrics of the spec are registered with the spec types and point at the README', (t) => {
   const cold = METRIC_LIST.filter((d) => d.name.startsWith('svc_cold_chunk_'));
   t.deepEqual(cold.map((d) => d.name).sort(), [...SPEC_COLD_CHUNK_METRICS].sort());
   for (const definition of cold) {
     t.is(definition.type, definition.name.endsWith('_total') ? 'counter' : 'gauge');
-    t.regex(definition.help, /Always 0 until cold storage exists/);
+    t.regex(definition.help, /Cold read path \(README "Cold reads"\)/);
   }
 });
 

@@ -33,7 +33,7 @@ export interface PartitionRows {
 
 export class TableSnapshot {
   readonly partitions: readonly PartitionView[];
-  private readonly views = new Map<string, ColumnView>();
+  private readonly views: Map<string, ColumnView>;
 
   /**
    * `rowSlice`, when set, is the share of the table a parallel fragment reads (in table order): scans of this
@@ -43,14 +43,20 @@ export class TableSnapshot {
    */
   constructor(
     readonly dir: string, readonly meta: TableMeta, readonly txn: TxnState, private readonly symbolCache: SymbolTableCache,
-    readonly rowSlice?: readonly PartitionRows[], readonly scanBatchRowsMin?: number,
+    readonly rowSlice?: readonly PartitionRows[], readonly scanBatchRowsMin?: number, sharedViews?: Map<string, ColumnView>,
   ) {
+    this.views = sharedViews ?? new Map<string, ColumnView>();
     assert(meta.structureVersion === txn.structureVersion, 'snapshot meta and txn agree on the structure version');
     this.partitions = txn.partitions.map((entry) => {
       const partitionDir = join(dir, partitionDirName(entry));
       const parquet = entry.parquetBytes === undefined ? undefined : ParquetPartitionReader.local(partitionDir, entry.parquetBytes, entry.rowCount);
       return { entry, dir: partitionDir, parquet };
     });
+  }
+
+  /** The same txn restricted to a parallel fragment's rows; column mappings are shared, not made again. */
+  withSlice(rowSlice: readonly PartitionRows[], scanBatchRowsMin: number): TableSnapshot {
+    return new TableSnapshot(this.dir, this.meta, this.txn, this.symbolCache, rowSlice, scanBatchRowsMin, this.views);
   }
 
   get rowCount(): number {

@@ -22,6 +22,17 @@ const FRAGMENT_BATCH_ROWS_MIN = 256;
 
 /** One catalog per database directory, so symbol texts are read once per thread. */
 const catalogs = new Map<string, Catalog>();
+/** The snapshot of the last txn seen per table directory: fragments of one query (and of later queries on an unchanged table) reuse its column mappings. */
+const snapshots = new Map<string, TableSnapshot>();
+
+function baseSnapshot(request: FragmentRequest, catalog: Catalog): TableSnapshot {
+  const { dir, meta, txn } = request.snapshot;
+  const cached = snapshots.get(dir);
+  if (cached !== undefined && cached.txn.txn === txn.txn && cached.txn.tableId === txn.tableId && cached.meta.structureVersion === meta.structureVersion) return cached;
+  const snapshot = new TableSnapshot(dir, meta, txn, catalog.symbolCache);
+  snapshots.set(dir, snapshot);
+  return snapshot;
+}
 
 function catalogFor(dbDir: string): Catalog {
   let catalog = catalogs.get(dbDir);
@@ -36,7 +47,7 @@ function catalogFor(dbDir: string): Catalog {
 function fragmentEnv(request: FragmentRequest): SourceEnv {
   const dbDir = dirname(request.snapshot.dir);
   const catalog = catalogFor(dbDir);
-  const snapshot = new TableSnapshot(request.snapshot.dir, request.snapshot.meta, request.snapshot.txn, catalog.symbolCache, request.slice, FRAGMENT_BATCH_ROWS_MIN);
+  const snapshot = baseSnapshot(request, catalog).withSlice(request.slice, FRAGMENT_BATCH_ROWS_MIN);
   const env: SourceEnv = {
     catalog,
     bindQuery: (query) => bindQueryWith(query, env),

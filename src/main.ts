@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   // Every process compiles expressions: workers for queries, the primary for INSERT, UPDATE and ALTER.
   configureCompileCache(config.compileCacheEntriesMax);
   // Processes that serve queries keep the parallel query threads: workers, or the primary in single-process mode.
-  if (!cluster.isPrimary || config.httpWorkerCount === 0) configureParallel({ threadCount: config.parallelThreadCount, rowsMin: config.parallelRowsMin });
+  if (!cluster.isPrimary || config.httpWorkerCount === 0) configureParallel({ threadCount: config.parallelThreadCount, rowsMin: config.parallelRowsMin, heapBytesMax: config.parallelThreadHeapBytesMax });
   // A malformed connection string fails the start, naming the bad key, before anything touches the root.
   if (config.coldStorageObjectStore !== null) parseConnectionString(config.coldStorageObjectStore, 'cold.storage.object.store', process.env);
   configureColdReads({

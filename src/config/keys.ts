@@ -91,6 +91,8 @@ const KEY_TABLE = [
     description: 'Parallel query threads in each process that serves queries: large aggregations, GROUP BY, SAMPLE BY and ORDER BY ... LIMIT over one table run on row slices in these threads while the process keeps answering other connections. -1 = one per CPU core; 0 or 1 = off (every query runs on its connection\'s thread).' },
   { name: 'query.parallel.min.rows', type: 'int', default: '500000', min: 1, group: 'Queries',
     description: 'Rows a table must hold before a query over it is split over the parallel query threads; smaller queries run on the calling thread (no thread hop for a short lookup).' },
+  { name: 'query.parallel.thread.heap.size', type: 'size', default: '0', min: 0, group: 'Queries',
+    description: 'Largest JavaScript heap of one parallel query thread; a fragment that outgrows it ends its thread (the query fails, the process goes on and the pool starts a new thread). 0 = the Node.js default.' },
 
   // Storage
   { name: 'cairo.commit.mode', type: 'enum', default: 'nosync', enumValues: COMMIT_MODES, group: 'Storage',

@@ -77,6 +77,8 @@ export interface ServerConfig {
   readonly parallelThreadCount: number;
   /** Table rows from which a query is split over the parallel threads (query.parallel.min.rows). */
   readonly parallelRowsMin: number;
+  /** Heap limit of one parallel query thread in bytes, 0 = Node's default (query.parallel.thread.heap.size). */
+  readonly parallelThreadHeapBytesMax: number;
 
   readonly commitMode: CommitMode;
   readonly uncommittedRowsMax: number;
@@ -215,6 +217,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     compileCacheEntriesMax: read.int('query.compile.cache.capacity'),
     parallelThreadCount: resolveParallelThreads(read.int('query.parallel.thread.count')),
     parallelRowsMin: read.int('query.parallel.min.rows'),
+    parallelThreadHeapBytesMax: read.bytes('query.parallel.thread.heap.size'),
     commitMode: read.commitMode('cairo.commit.mode'),
     uncommittedRowsMax: read.int('cairo.max.uncommitted.rows'),
     o3LagMaxMs: read.ms('cairo.o3.max.lag'),

@@ -139,9 +139,11 @@ export interface SqlCompileEvent {
 
 /** Published by sql/parallel when a query fragment starts on or comes back from a pool thread, or a thread dies. */
 export interface SqlParallelEvent {
-  readonly kind: 'started' | 'finished' | 'threadDied';
+  readonly kind: 'started' | 'finished' | 'threadDied' | 'cancelStopped';
   /** finished only: how the fragment ended. */
   readonly outcome?: 'ok' | 'error' | 'cancelled';
+  /** cancelStopped only: ms from the caller seeing the cancellation to the last fragment of the query stopping. */
+  readonly stopMs?: number;
   /** Fragments running on this process's pool threads after the event. */
   readonly running: number;
 }

@@ -80,6 +80,7 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
     sqlParallelChannel.subscribe((event) => {
       metrics.sqlParallelFragmentsRunning.set(countOf(event.running));
       if (event.kind === 'threadDied') metrics.sqlParallelThreadDeaths.inc();
+      if (event.kind === 'cancelStopped') metrics.sqlParallelCancelStop.observe((event.stopMs ?? 0) / 1000);
       if (event.kind === 'finished') metrics.sqlParallelFragments.inc({ outcome: event.outcome ?? 'ok' });
     }),
     walChannel.subscribe((event) => onWalEvent(metrics, event)),

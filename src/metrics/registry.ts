@@ -63,6 +63,7 @@ export const METRIC_DEFINITIONS = {
   sqlCompileCacheEntries: gauge('svc_sql_compile_cache_entries', 'Expression functions in the compile cache of each process.', [], 'per-process'),
   sqlParallelFragmentsRunning: gauge('svc_sql_parallel_fragments_running', 'Query fragments running on parallel query threads, summed over processes; drops to 0 within a batch of a cancelled query.', [], 'sum'),
   sqlParallelFragments: counter('svc_sql_parallel_fragments_total', 'Query fragments run on parallel query threads, by outcome (ok, error, cancelled).', ['outcome']),
+  sqlParallelCancelStop: histogram('svc_sql_parallel_cancel_stop_seconds', 'From a parallel query\'s cancellation (client gone) reaching its process to the last of its fragments stopping.', []),
   sqlParallelThreadDeaths: counter('svc_sql_parallel_thread_deaths_total', 'Parallel query threads that died (their query failed; the pool started a replacement).', []),
   pgConnections: gauge('svc_pg_connections', 'Open PostgreSQL wire protocol connections (port 8812), summed over processes.', [], 'sum'),
   pgQueries: counter('svc_pg_queries_total', 'Statements run over the PostgreSQL wire protocol (simple Query statements and Executes), by outcome.', ['outcome']),

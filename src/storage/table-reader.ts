@@ -35,7 +35,7 @@ export interface PartitionRows {
 
 export class TableSnapshot {
   readonly partitions: readonly PartitionView[];
-  private readonly views = new Map<string, ColumnView>();
+  private readonly views: Map<string, ColumnView>;
   /** Scans built over this snapshot (by their factory), so cold chunks can be fetched before they run. */
   private readonly scans = new Map<object, { readonly columnIndexes: readonly number[]; readonly ranges: readonly PartitionRows[] }>();
 
@@ -47,8 +47,9 @@ export class TableSnapshot {
    */
   constructor(
     readonly dir: string, readonly meta: TableMeta, readonly txn: TxnState, private readonly symbolCache: SymbolTableCache,
-    readonly rowSlice?: readonly PartitionRows[], readonly scanBatchRowsMin?: number,
+    readonly rowSlice?: readonly PartitionRows[], readonly scanBatchRowsMin?: number, sharedViews?: Map<string, ColumnView>,
   ) {
+    this.views = sharedViews ?? new Map<string, ColumnView>();
     assert(meta.structureVersion === txn.structureVersion, 'snapshot meta and txn agree on the structure version');
     let cold = false;
     this.partitions = txn.partitions.map((entry) => {
@@ -105,6 +106,11 @@ export class TableSnapshot {
       if (source instanceof ColdObjectSource && ranges.size > 0) needs.push({ object: source.object, ranges: [...ranges.values()] });
     }
     return needs;
+  }
+
+  /** The same txn restricted to a parallel fragment's rows; column mappings are shared, not made again. */
+  withSlice(rowSlice: readonly PartitionRows[], scanBatchRowsMin: number): TableSnapshot {
+    return new TableSnapshot(this.dir, this.meta, this.txn, this.symbolCache, rowSlice, scanBatchRowsMin, this.views);
   }
 
   get rowCount(): number {

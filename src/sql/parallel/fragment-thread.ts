@@ -22,6 +22,31 @@ const FRAGMENT_BATCH_ROWS_MIN = 256;
 
 /** One catalog per database directory, so symbol texts are read once per thread. */
 const catalogs = new Map<string, Catalog>();
+/**
+ * The snapshot of the last txn seen per table directory: fragments of one query (and of later queries on an
+ * unchanged table) reuse its column mappings. An entry idle for SNAPSHOT_IDLE_MS is dropped, so the mappings of
+ * a replaced partition version or a dropped table do not keep its files alive.
+ */
+const snapshots = new Map<string, { snapshot: TableSnapshot; usedMs: number }>();
+const SNAPSHOT_IDLE_MS = 10_000;
+
+function baseSnapshot(request: FragmentRequest, catalog: Catalog): TableSnapshot {
+  const { dir, meta, txn } = request.snapshot;
+  const cached = snapshots.get(dir);
+  const now = Date.now();
+  if (cached !== undefined && cached.snapshot.txn.txn === txn.txn && cached.snapshot.txn.tableId === txn.tableId && cached.snapshot.meta.structureVersion === meta.structureVersion) {
+    cached.usedMs = now;
+    return cached.snapshot;
+  }
+  const snapshot = new TableSnapshot(dir, meta, txn, catalog.symbolCache);
+  snapshots.set(dir, { snapshot, usedMs: now });
+  return snapshot;
+}
+
+setInterval(() => {
+  const now = Date.now();
+  for (const [dir, entry] of snapshots) if (now - entry.usedMs > SNAPSHOT_IDLE_MS) snapshots.delete(dir);
+}, SNAPSHOT_IDLE_MS).unref();
 
 function catalogFor(dbDir: string): Catalog {
   let catalog = catalogs.get(dbDir);
@@ -36,7 +61,7 @@ function catalogFor(dbDir: string): Catalog {
 function fragmentEnv(request: FragmentRequest): SourceEnv {
   const dbDir = dirname(request.snapshot.dir);
   const catalog = catalogFor(dbDir);
-  const snapshot = new TableSnapshot(request.snapshot.dir, request.snapshot.meta, request.snapshot.txn, catalog.symbolCache, request.slice, FRAGMENT_BATCH_ROWS_MIN);
+  const snapshot = baseSnapshot(request, catalog).withSlice(request.slice, FRAGMENT_BATCH_ROWS_MIN);
   const env: SourceEnv = {
     catalog,
     bindQuery: (query) => bindQueryWith(query, env),

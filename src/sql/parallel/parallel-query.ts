@@ -19,12 +19,15 @@ import { concatRows, mergeAggregateRows } from './partial-merge.js';
 import type { FragmentOutcome } from './thread-pool.js';
 import { FragmentThreadPool } from './thread-pool.js';
 import type { FragmentRequest } from './fragment-messages.js';
+import { sqlParallelChannel } from '../../core/diagnostics.js';
 
 export interface ParallelSettings {
   /** Pool threads; below 2 the pool is off. */
   readonly threadCount: number;
   /** Tables with fewer rows run on the calling thread (no thread hop for a small lookup). */
   readonly rowsMin: number;
+  /** Heap limit of each thread in bytes; 0 = Node's default. */
+  readonly heapBytesMax: number;
 }
 
 /** Slices per thread: more than one evens out slices a filter makes unequal, at one more compile each. */
@@ -43,7 +46,7 @@ export function configureParallel(settings: ParallelSettings): void {
   rowsMin = settings.rowsMin;
   if (settings.threadCount < 2) return;
   const script = new URL(import.meta.url.endsWith('.ts') ? './fragment-thread.ts' : './fragment-thread.js', import.meta.url);
-  pool = new FragmentThreadPool(settings.threadCount, script);
+  pool = new FragmentThreadPool(settings.threadCount, script, settings.heapBytesMax);
 }
 
 export interface ParallelRun {
@@ -91,8 +94,12 @@ async function runFragments(threads: FragmentThreadPool, shape: ParallelShape, s
     queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs, cancelFlag,
   };
   const slices = splitRows(snapshot, threads.threadCount * SLICES_PER_THREAD);
+  // The threads watch the deadline themselves (so a timeout reports as one); the caller relays the client leaving.
+  let cancelSeenMs = -1;
   const poll = setInterval(() => {
-    if (run.cancellation.cancelled || Date.now() > run.cancellation.deadlineMs) Atomics.store(flag, 0, 1);
+    if (!run.cancellation.cancelled || cancelSeenMs >= 0) return;
+    cancelSeenMs = performance.now();
+    Atomics.store(flag, 0, 1);
   }, CANCEL_POLL_MS);
   try {
     const outcomes = await Promise.all(slices.map((slice) => {
@@ -103,6 +110,7 @@ async function runFragments(threads: FragmentThreadPool, shape: ParallelShape, s
         return outcome;
       });
     }));
+    if (cancelSeenMs >= 0) sqlParallelChannel.publish({ kind: 'cancelStopped', running: threads.runningCount, stopMs: performance.now() - cancelSeenMs });
     return outcomes.flatMap((outcome) => batchesOrThrow(outcome, outcomes));
   } finally {
     clearInterval(poll);

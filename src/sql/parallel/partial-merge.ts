@@ -41,7 +41,9 @@ interface PartialState {
 /** Final rows of an aggregate shape: partial states per group merged, then laid out as the output columns. */
 export function mergeAggregateRows(shape: Pick<ParallelShape, 'keyIndexes' | 'aggregates' | 'outputs'>, partials: readonly ColumnBatch[]): MergedCell[][] {
   const groups = new Map<string, { keys: MergedCell[]; states: PartialState[] }>();
+  const width = Math.max(-1, ...shape.keyIndexes, ...shape.aggregates.map((aggregate) => Math.max(aggregate.fragmentIndex, aggregate.countIndex))) + 1;
   for (const batch of partials) {
+    assert(batch.vectors.length >= width, 'fragment batches hold every key and partial column the merge reads');
     for (let row = 0; row < batch.rowCount; row++) {
       const keys = shape.keyIndexes.map((index) => cellOf(batch.vectors[index] as Vector, row));
       const identity = groupIdentity(keys);

@@ -30,7 +30,8 @@ export class FragmentThreadPool {
   private running = 0;
   private closed = false;
 
-  constructor(readonly threadCount: number, private readonly script: URL) {
+  /** `heapBytesMax`: old-generation heap limit of each thread, 0 for Node's default. */
+  constructor(readonly threadCount: number, private readonly script: URL, private readonly heapBytesMax = 0) {
     assert(threadCount >= 2, 'a pool of fewer than two threads runs nothing in parallel');
     for (let k = 0; k < threadCount; k++) this.threads.push(this.startThread());
   }
@@ -54,7 +55,8 @@ export class FragmentThreadPool {
   }
 
   private startThread(): PoolThread {
-    const worker = new Worker(this.script);
+    const heapMb = Math.ceil(this.heapBytesMax / (1024 * 1024));
+    const worker = new Worker(this.script, this.heapBytesMax > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {});
     const thread: PoolThread = { worker, task: undefined };
     worker.unref();
     worker.on('message', (value: unknown) => {

@@ -11,7 +11,55 @@ function countRowsGrouped(counts: Float64Array, groups: Int32Array, rowCount: nu
   }
 }
 
+/** Floating-point layouts (DOUBLE, FLOAT, and 64-bit values as numbers): null is NaN. One typed loop, no getter per row. */
+function countNotNaN(counts: Float64Array, data: Float64Array | Float32Array, groups: Int32Array | undefined, rowCount: number): void {
+  if (groups === undefined) {
+    let count = 0;
+    for (let row = 0; row < rowCount; row++) {
+      const value = data[row] as number;
+      if (value === value) count++;
+    }
+    counts[0] = (counts[0] as number) + count;
+    return;
+  }
+  for (let row = 0; row < rowCount; row++) {
+    const value = data[row] as number;
+    if (value !== value) continue;
+    const group = groups[row] as number;
+    counts[group] = (counts[group] as number) + 1;
+  }
+}
+
+/** Exact 64-bit values, read as 32-bit word pairs (no bigint per row): null is Long.MIN_VALUE, words (0, -2^31). */
+function countNonNullInt64(counts: Float64Array, exact: BigInt64Array, groups: Int32Array | undefined, rowCount: number): void {
+  const words = new Int32Array(exact.buffer, exact.byteOffset, rowCount * 2);
+  if (groups === undefined) {
+    let nulls = 0;
+    // The high word is tested first: it is rarely Long.MIN_VALUE's, so the branch is predictable.
+    for (let row = 0; row < rowCount; row++) {
+      if (words[2 * row + 1] === -2147483648 && words[2 * row] === 0) nulls++;
+    }
+    counts[0] = (counts[0] as number) + rowCount - nulls;
+    return;
+  }
+  for (let row = 0; row < rowCount; row++) {
+    if (words[2 * row + 1] === -2147483648 && words[2 * row] === 0) continue;
+    const group = groups === undefined ? 0 : (groups[row] as number);
+    counts[group] = (counts[group] as number) + 1;
+  }
+}
+
 function countNonNull(counts: Float64Array, arg: Vector, groups: Int32Array | undefined, rowCount: number): void {
+  // 64-bit vectors from storage convert to numbers only when `data` is read: counting reads the exact words.
+  if (arg.exact !== undefined) {
+    countNonNullInt64(counts, arg.exact, groups, rowCount);
+    return;
+  }
+  const data = arg.data;
+  if (data instanceof Float64Array || data instanceof Float32Array) {
+    countNotNaN(counts, data, groups, rowCount);
+    return;
+  }
   for (let row = 0; row < rowCount; row++) {
     if (isNullAt(arg, row)) continue;
     const group = groups === undefined ? 0 : (groups[row] as number);

@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config/server-config.js';
 import { parseConnectionString } from './objectstore/connection-string.js';
-import { SvcError } from './core/errors.js';
+import { ConfigError, SvcError } from './core/errors.js';
 import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
 import { configureLogging } from './log/configure.js';
@@ -44,6 +44,10 @@ async function main(): Promise<void> {
   configureCompileCache(config.compileCacheEntriesMax);
   // A malformed connection string fails the start, naming the bad key, before anything touches the root.
   if (config.coldStorageObjectStore !== null) parseConnectionString(config.coldStorageObjectStore, 'cold.storage.object.store', process.env);
+  if (config.replicationRole !== 'none' && config.replicationObjectStore === null) {
+    throw new ConfigError('replication.object.store', `replication.role=${config.replicationRole} needs a replication.object.store connection string`);
+  }
+  if (config.replicationObjectStore !== null) parseConnectionString(config.replicationObjectStore, 'replication.object.store', process.env);
   if (cluster.isPrimary) {
     // The lock comes first: a refused second start must not touch the root, not even its log directory.
     realFiles.mkdirs(config.rootDir);

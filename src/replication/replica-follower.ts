@@ -86,6 +86,8 @@ export class ReplicaFollower {
       // appeared was pruned (or never existed), not on its way.
       let checkpoints: number[] | null = null;
       let segments = await listSegments(store, this.appliedSeq);
+      this.lastError = null;
+      this.lastSuccessMs = Date.now();
       if (segments[0]?.seq !== this.appliedSeq + 1) {
         checkpoints = await listCheckpoints(store);
         segments = await listSegments(store, this.appliedSeq);

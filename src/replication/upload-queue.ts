@@ -14,7 +14,7 @@ import { checkpointDoneBody, checkpointDoneKey, checkpointPartKey, segmentKey } 
 import { pruneBeforeCheckpoint } from './store-pruning.js';
 
 const log = getLogger('replication');
-const RETRY_DELAY_MAX_MS = 10_000;
+const RETRY_DELAY_MAX_MS = 2_000;
 /** A lease check is trusted this long: checking before every object would triple the requests per segment. */
 const LEASE_CHECK_VALID_MS = 1_000;
 

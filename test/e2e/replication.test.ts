@@ -3,6 +3,8 @@
 // the replicas with identical answers to a fixed query set; replicas refuse writes with 403.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sharedS3 } from '../helpers/s3-service.js';
 import { exec } from '../helpers/http.js';
 import type { TestServer } from '../helpers/server.js';
@@ -17,6 +19,11 @@ async function node(store: ReplicationStore, role: 'primary' | 'replica', option
   const server = await startNode(store, role, options);
   started.push(server);
   return server;
+}
+
+function readLogs(server: TestServer): string {
+  const dir = join(server.rootDir, 'log');
+  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
 }
 
 async function newStore(): Promise<ReplicationStore> {
@@ -51,7 +58,7 @@ test.serial('a replica refuses writes with 403 naming the primary, and keeps ser
   const primary = await node(store, 'primary');
   const replica = await node(store, 'replica');
   await writeRound(primary, 0);
-  await waitForAnswers(replica, await answers(primary), 2_000);
+  await waitForAnswers(replica, await answers(primary), 5_000);
   const refusals = [
     await exec(replica.baseUrl, "insert into rates values ('z', 9)"),
     await exec(replica.baseUrl, 'create table other (x int)'),
@@ -64,4 +71,50 @@ test.serial('a replica refuses writes with 403 naming the primary, and keeps ser
     t.regex(refusal.text, /read-only replica; send writes to the primary at http:\/\/primary\.example:9000/);
   }
   t.deepEqual(await answers(replica), await answers(primary));
+});
+
+test.serial('a replica killed with -9 while applying resumes after a restart with the same answers; a late replica bootstraps from a checkpoint', async (t) => {
+  const store = await newStore();
+  const primary = await node(store, 'primary', { extra: { SVC_REPLICATION_CHECKPOINT_INTERVAL: '3s' } });
+  const replica = await node(store, 'replica');
+  const writing = (async () => {
+    for (let round = 0; round < 4; round++) await writeRound(primary, round);
+  })();
+  // Kill it while the rounds are still arriving: it is applying, or about to.
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  await replica.kill9();
+  await writing;
+  const expected = await answers(primary);
+  const restarted = await node(store, 'replica', { rootDir: replica.rootDir });
+  await waitForAnswers(restarted, expected, 5_000);
+  t.deepEqual(await answers(restarted), expected);
+  // Two checkpoints later the early segments are gone; a new replica starts from the newest checkpoint.
+  await new Promise((resolve) => setTimeout(resolve, 7_000));
+  const late = await node(store, 'replica');
+  await waitForAnswers(late, expected, 5_000);
+  const synced = /replica synced from checkpoint (\d+)/.exec(readLogs(late));
+  t.truthy(synced, 'the late replica logged its checkpoint');
+  t.true(Number(synced?.[1]) > 1, `bootstrapped from a later checkpoint than the first (${synced?.[1]})`);
+});
+
+test.serial('kill -9 of the primary: a second primary is refused while it lives; a promoted replica takes writes and the other replica follows it', async (t) => {
+  const store = await newStore();
+  const primary = await node(store, 'primary');
+  const promoted = await node(store, 'replica');
+  const follower = await node(store, 'replica');
+  await writeRound(primary, 0);
+  const before = await answers(primary);
+  await waitForAnswers(promoted, before, 5_000);
+  await waitForAnswers(follower, before, 5_000);
+  await t.throwsAsync(startNode(store, 'primary'), { message: /managed by instance/ });
+  await primary.kill9();
+  await promoted.kill9();
+  // The lease (2 s in these tests) must go unrenewed before the replica may take over.
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  const newPrimary = await node(store, 'primary', { rootDir: promoted.rootDir });
+  t.deepEqual(await answers(newPrimary), before);
+  await writeRound(newPrimary, 1);
+  const after = await answers(newPrimary);
+  t.notDeepEqual(after, before);
+  await waitForAnswers(follower, after, 5_000);
 });

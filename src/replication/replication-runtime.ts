@@ -118,7 +118,7 @@ async function primaryRuntime(config: ServerConfig): Promise<ReplicationRuntime>
     async close() {
       shipper?.close();
       // A clean stop uploads what was committed, so a planned switch-over loses nothing.
-      if (shipper !== undefined) await Promise.race([shipper.drained(), new Promise((resolve) => setTimeout(resolve, config.shutdownDrainTimeoutMs).unref())]);
+      if (shipper !== undefined) await Promise.race([shipper.flush(), new Promise((resolve) => setTimeout(resolve, config.shutdownDrainTimeoutMs).unref())]);
       await lease.release().catch(() => undefined);
       await store.close();
     },

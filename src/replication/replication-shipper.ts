@@ -70,9 +70,10 @@ export class ReplicationShipper {
     }, CAPTURE_DELAY_MS).unref();
   }
 
-  /** Resolves once everything captured so far is in the store (planned switch-over, tests). */
-  drained(): Promise<void> {
-    return this.queue.drained();
+  /** Captures what is committed now, then resolves once all of it is in the store (clean stop). */
+  async flush(): Promise<void> {
+    await this.options.runTurn(() => this.captureDelta());
+    await this.queue.drained();
   }
 
   close(): void {

@@ -15,7 +15,7 @@ import { UploadQueue, type UploadStatus } from './upload-queue.js';
 
 const log = getLogger('replication');
 /** Delay between a commit and its capture: commits arriving meanwhile share one segment. */
-const CAPTURE_DELAY_MS = 5;
+const CAPTURE_DELAY_MS = 50;
 
 export interface ShipperOptions {
   readonly rootDir: string;

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { SvcError } from '../core/errors.js';
+import { ACCOUNTS_PATH } from './tracked-files.js';
 
 /** Writes `length` bytes at `offset`; `whole` replaces the file atomically (temporary file, then rename). */
 export interface WriteOperation { readonly op: 'write'; readonly path: string; readonly offset: number; readonly length: number; readonly whole: boolean }
@@ -30,12 +31,12 @@ function corrupt(what: string, key: string): SvcError {
   return new SvcError('SVC_OBJECT_STORE', `replication object is corrupt: ${what} [key=${key}]`, 500);
 }
 
-/** Compresses off the event loop (zlib's thread pool); level 3 keeps the primary's CPU cost low. */
+/** Compresses off the event loop (zlib's thread pool); level 1: the primary's CPU matters more than the store's bytes. */
 export async function encodeSegment(seq: number, operations: readonly FileOperation[], chunks: readonly Buffer[]): Promise<Buffer> {
   const header = Buffer.from(JSON.stringify({ format: 'svc-replication-segment', seq, operations }));
   const headerLength = Buffer.alloc(HEADER_LENGTH_BYTES);
   headerLength.writeUInt32LE(header.length, 0);
-  const payload = await gzipAsync(Buffer.concat([headerLength, header, ...chunks]), { level: 3 });
+  const payload = await gzipAsync(Buffer.concat([headerLength, header, ...chunks]), { level: 1 });
   const digest = createHash('sha256').update(payload).digest();
   return Buffer.concat([MAGIC, digest, payload]);
 }
@@ -58,9 +59,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-/** Paths are relative, inside the root: no absolute path, no `..` component, no empty component. */
+/**
+ * Paths are relative, inside the root, and only where replication writes: under db/ or the service-accounts
+ * file; no absolute path, no `..`, `.` or empty component. A store cannot make a replica write elsewhere.
+ */
 export function isSafeRelativePath(path: unknown): path is string {
-  return typeof path === 'string' && path !== '' && !path.startsWith('/') && !path.includes('\\') && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+  if (typeof path !== 'string' || !(path.startsWith('db/') || path === ACCOUNTS_PATH)) return false;
+  return !path.includes('\\') && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
 function parseOperation(value: unknown, key: string): FileOperation {

@@ -7,11 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../objectstore/object-store.js';
 import { getLogger } from '../log/logger.js';
 import { applySegment } from './segment-applier.js';
-import { decodeSegment } from './segment-codec.js';
+import { decodeSegment, type DecodedSegment } from './segment-codec.js';
 import { readAppliedSeq, writeAppliedSeq } from './applied-state.js';
 import { checkpointDoneKey, checkpointPartKey, listCheckpoints, listSegments, parseCheckpointDone } from './store-layout.js';
 
 const log = getLogger('replication');
+/** Segments downloaded ahead of the one being applied. */
+const DOWNLOADS_AHEAD = 4;
 
 export interface FollowerStatus {
   readonly appliedSeq: number;
@@ -93,10 +95,21 @@ export class ReplicaFollower {
         segments = await listSegments(store, this.appliedSeq);
       }
       let applied = 0;
-      for (const segment of segments) {
-        if (segment.seq !== this.appliedSeq + 1) break;
+      const contiguous = segments.filter((segment, index) => segment.seq === this.appliedSeq + 1 + index);
+      // Downloads run a few segments ahead of the (synchronous, in-order) apply.
+      const downloads = contiguous.map((segment) => (): Promise<DecodedSegment> => {
+        const download = store.get(segment.key).then((object) => decodeSegment(object, segment.key));
+        // Marked handled: one left behind by a failed apply must not become an unhandled rejection.
+        download.catch(() => undefined);
+        return download;
+      });
+      const inFlight = downloads.slice(0, DOWNLOADS_AHEAD).map((start) => start());
+      for (const [index, segment] of contiguous.entries()) {
+        const decoded = await (inFlight[index] as Promise<DecodedSegment>);
+        const after = downloads[index + DOWNLOADS_AHEAD];
+        if (after !== undefined) inFlight.push(after());
         this.lagSeconds = Math.max(0, (Date.now() - segment.capturedAtMs) / 1000);
-        await this.applyObject(store, segment.key, segment.seq);
+        this.applyDecoded(decoded, segment.seq);
         applied++;
       }
       if (applied > 0) continue;
@@ -110,8 +123,7 @@ export class ReplicaFollower {
     }
   }
 
-  private async applyObject(store: ObjectStore, key: string, seq: number): Promise<void> {
-    const segment = await decodeSegment(await store.get(key), key);
+  private applyDecoded(segment: DecodedSegment, seq: number): void {
     const outcome = applySegment(this.options.rootDir, segment);
     writeAppliedSeq(this.options.rootDir, seq);
     this.appliedSeq = seq;

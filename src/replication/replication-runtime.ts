@@ -4,7 +4,8 @@
 // number, starting with a checkpoint. A replica follows in the background and refuses every write.
 import { hostname } from 'node:os';
 import type { ServerConfig } from '../config/server-config.js';
-import { SvcError } from '../core/errors.js';
+import type { SvcError } from '../core/errors.js';
+import { replicaRefusal } from './replica-refusal.js';
 import { openObjectStore } from '../objectstore/open-object-store.js';
 import type { ObjectStore } from '../objectstore/object-store.js';
 import { claimWriter, type WriterHandle } from '../objectstore/writer-lease.js';
@@ -42,11 +43,6 @@ export interface ReplicationRuntime {
 
 function openStore(config: ServerConfig): Promise<ObjectStore> {
   return openObjectStore(config.replicationObjectStore ?? '', { configKey: 'replication.object.store' });
-}
-
-export function replicaRefusal(primaryUrl: string | null): SvcError {
-  const where = primaryUrl === null ? '' : `; send writes to the primary at ${primaryUrl}`;
-  return new SvcError('SVC_FORBIDDEN', `this server is a read-only replica${where}`, 403);
 }
 
 export async function prepareReplication(config: ServerConfig): Promise<ReplicationRuntime> {

@@ -26,6 +26,16 @@ function readLogs(server: TestServer): string {
   return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
 }
 
+/** waitForAnswers, with the server's error records in the failure. */
+async function converge(server: TestServer, expected: unknown[][][], timeoutMs: number): Promise<number> {
+  try {
+    return await waitForAnswers(server, expected, timeoutMs);
+  } catch (error) {
+    const records = readLogs(server).split('\n').filter((line) => / [ECA] /.test(line)).slice(-15).join('\n');
+    throw new Error(`${error instanceof Error ? error.message.slice(0, 300) : String(error)}\n${records}`);
+  }
+}
+
 async function newStore(): Promise<ReplicationStore> {
   return replicationStore(await sharedS3(), bucket);
 }
@@ -45,7 +55,7 @@ test.serial('writes through /exec, /imp and ILP reach two replicas within 2 s wi
     await writeRound(primary, round);
     const expected = await answers(primary);
     for (const replica of replicas) {
-      const tookMs = await waitForAnswers(replica, expected, 2_000);
+      const tookMs = await converge(replica, expected, 2_000);
       t.log(`round ${round}: replica converged in ${Math.round(tookMs)} ms`);
     }
   }
@@ -58,7 +68,7 @@ test.serial('a replica refuses writes with 403 naming the primary, and keeps ser
   const primary = await node(store, 'primary');
   const replica = await node(store, 'replica');
   await writeRound(primary, 0);
-  await waitForAnswers(replica, await answers(primary), 5_000);
+  await converge(replica, await answers(primary), 10_000);
   const refusals = [
     await exec(replica.baseUrl, "insert into rates values ('z', 9)"),
     await exec(replica.baseUrl, 'create table other (x int)'),
@@ -86,12 +96,12 @@ test.serial('a replica killed with -9 while applying resumes after a restart wit
   await writing;
   const expected = await answers(primary);
   const restarted = await node(store, 'replica', { rootDir: replica.rootDir });
-  await waitForAnswers(restarted, expected, 5_000);
+  await converge(restarted, expected, 10_000);
   t.deepEqual(await answers(restarted), expected);
   // Two checkpoints later the early segments are gone; a new replica starts from the newest checkpoint.
   await new Promise((resolve) => setTimeout(resolve, 7_000));
   const late = await node(store, 'replica');
-  await waitForAnswers(late, expected, 5_000);
+  await converge(late, expected, 10_000);
   const synced = /replica synced from checkpoint (\d+)/.exec(readLogs(late));
   t.truthy(synced, 'the late replica logged its checkpoint');
   t.true(Number(synced?.[1]) > 1, `bootstrapped from a later checkpoint than the first (${synced?.[1]})`);
@@ -104,8 +114,8 @@ test.serial('kill -9 of the primary: a second primary is refused while it lives;
   const follower = await node(store, 'replica');
   await writeRound(primary, 0);
   const before = await answers(primary);
-  await waitForAnswers(promoted, before, 5_000);
-  await waitForAnswers(follower, before, 5_000);
+  await converge(promoted, before, 10_000);
+  await converge(follower, before, 10_000);
   await t.throwsAsync(startNode(store, 'primary'), { message: /managed by instance/ });
   await primary.kill9();
   await promoted.kill9();
@@ -116,5 +126,5 @@ test.serial('kill -9 of the primary: a second primary is refused while it lives;
   await writeRound(newPrimary, 1);
   const after = await answers(newPrimary);
   t.notDeepEqual(after, before);
-  await waitForAnswers(follower, after, 5_000);
+  await converge(follower, after, 10_000);
 });

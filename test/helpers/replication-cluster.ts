@@ -43,6 +43,8 @@ export const QUERY_SET = [
   "select t.sym, t.v, r.rate from trades t join rates r on t.sym = r.sym order by t.ts, t.sym",
   "select count(), max(x) from imported",
   "select host, count(), sum(load) from metrics group by host order by host",
+  "select * from rates order by sym",
+  "select table_name from tables() order by table_name",
 ] as const;
 
 export async function answers(server: TestServer): Promise<unknown[][][]> {
@@ -93,6 +95,16 @@ export async function writeRound(server: TestServer, round: number): Promise<voi
     await rows(server.baseUrl, 'create table trades (sym symbol, v double, ts timestamp) timestamp(ts) partition by day');
     await rows(server.baseUrl, 'create table rates (sym symbol, rate double)');
     await rows(server.baseUrl, "insert into rates values ('a', 1.5), ('b', 2.5), ('c', 3.5)");
+  }
+  if (round > 0) {
+    // A new partition version (UPDATE), a _meta rewrite (ADD COLUMN), a table created, renamed and dropped.
+    await rows(server.baseUrl, `update trades set v = v * 2 where sym = 'b'`);
+    await rows(server.baseUrl, `alter table rates add column note${round} string`);
+    await rows(server.baseUrl, `create table scratch${round} (a int)`);
+    await rows(server.baseUrl, `insert into scratch${round} values (${round})`);
+    await rows(server.baseUrl, `rename table scratch${round} to kept${round}`);
+    await rows(server.baseUrl, `create table dropped${round} (a int)`);
+    await rows(server.baseUrl, `drop table dropped${round}`);
   }
   await rows(server.baseUrl, `insert into trades values ('a', ${round + 1}.25, '${day}T01:00:00.000000Z'), ('b', ${round}.5, '${day}T02:30:00.000000Z'), ('c', 7, '${day}T00:15:00.000000Z')`);
   const csv = ['x,ts', ...Array.from({ length: 50 }, (_, k) => `${round * 100 + k},${day}T${String(k % 24).padStart(2, '0')}:00:00.000000Z`)].join('\n');

@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { loadServerConfig } from './config/server-config.js';
 import { parseConnectionString } from './objectstore/connection-string.js';
-import { SvcError } from './core/errors.js';
+import { ConfigError, SvcError } from './core/errors.js';
 import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
 import { configureLogging } from './log/configure.js';
@@ -50,6 +50,10 @@ async function main(): Promise<void> {
     connection: config.coldStorageObjectStore, downloadsInFlightMax: config.coldDownloadsInFlightMax, pendingBatchesMax: config.coldPendingBatchesMax,
     attemptsMax: 3, requestTimeoutMs: config.coldRequestTimeoutMs, queryMemoryBytesMax: config.queryMemoryBytesMax,
   });
+  if (config.replicationRole !== 'none' && config.replicationObjectStore === null) {
+    throw new ConfigError('replication.object.store', `replication.role=${config.replicationRole} needs a replication.object.store connection string`);
+  }
+  if (config.replicationObjectStore !== null) parseConnectionString(config.replicationObjectStore, 'replication.object.store', process.env);
   if (cluster.isPrimary) {
     // The lock comes first: a refused second start must not touch the root, not even its log directory.
     realFiles.mkdirs(config.rootDir);

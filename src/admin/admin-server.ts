@@ -34,6 +34,8 @@ export interface AdminServerOptions {
   readonly unhandledErrors: () => number;
   /** True once shutdown has begun: health answers 503 so load balancers stop sending traffic. */
   readonly draining?: () => boolean;
+  /** A reason to answer 503 (a replica lagging past its bound), or undefined. */
+  readonly unhealthyReason?: () => string | undefined;
   readonly log?: (message: string) => void;
 }
 
@@ -78,6 +80,11 @@ async function handleAdminRequest(options: AdminServerOptions, request: http.Inc
   }
   if (options.draining?.() === true) {
     writeText(response, 503, HEALTH_CONTENT_TYPE, 'Status: Draining');
+    return;
+  }
+  const reason = options.unhealthyReason?.();
+  if (reason !== undefined) {
+    writeText(response, 503, HEALTH_CONTENT_TYPE, `Status: Unhealthy\n${reason}`);
     return;
   }
   // QuestDB reads the counter only when metrics exist; disabled metrics mean always healthy.

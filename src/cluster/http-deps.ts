@@ -8,6 +8,7 @@ import type { HttpDeps } from '../http/app.js';
 import { createAuthenticator } from '../http/auth/authenticator.js';
 import type { TokenRegistry } from '../http/auth/token-registry.js';
 import type { ActiveImports } from '../http/active-imports.js';
+import { replicaRefusal } from '../replication/replica-refusal.js';
 
 export interface HttpDepsParts {
   readonly catalog: Catalog;
@@ -28,6 +29,7 @@ export function buildHttpDeps(config: ServerConfig, parts: HttpDepsParts): HttpD
     queryTimeoutMs: config.queryTimeoutMs,
     exportTimeoutMs: config.httpExportTimeoutMs,
     readOnly: config.httpReadOnly,
+    ...(config.replicationRole === 'replica' ? { replicaRefusal: replicaRefusal(config.replicationPrimaryUrl) } : {}),
     analysisMaxLines: config.importAnalysisLinesMax,
     importParseThreadCount: config.importParseThreadCount,
     queryTextLengthMax: config.queryTextLengthMax,

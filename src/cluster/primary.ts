@@ -45,6 +45,7 @@ import type { RootLock } from './root-lock.js';
 import { ActiveImports } from '../http/active-imports.js';
 import { parquetPartitionEncoder, partitionEncodingOf } from '../output/parquet-partition-encoder.js';
 import { loadParquetCodecs } from '../output/parquet-codecs.js';
+import { prepareReplication, type ReplicationRuntime, type ReplicationStatus } from '../replication/replication-runtime.js';
 
 const log = getLogger('server-main');
 
@@ -62,6 +63,21 @@ function logRecovery(recovery: RecoveryReport, lock: RootLock, version: string, 
   log.advisory(`svc ${version} root=${rootDir} tables=${recovery.tables} replayed WAL records=${recovery.replayedRecords}`);
 }
 
+/** The engine over db/, recovered, except on a replica, whose files are the primary's applied whole commits. */
+async function openEngine(config: ServerConfig, replica: boolean, lock: RootLock, version: string): Promise<Engine> {
+  // CONVERT PARTITION may write ZSTD and rewrites decode Parquet partitions, synchronously.
+  await loadParquetCodecs();
+  const engine = new Engine({
+    rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
+    uncommittedRowsMax: config.uncommittedRowsMax, o3LagMaxMs: config.o3LagMaxMs,
+    sqlCopyRoot: config.sqlCopyRoot,
+    parquetEncoder: parquetPartitionEncoder(partitionEncodingOf(config.parquetRowGroupRows, config.parquetCodec, config.parquetCompressionLevel)),
+  });
+  if (replica) log.advisory(`svc ${version} root=${config.rootDir} replica of ${config.replicationPrimaryUrl ?? 'the primary'}`);
+  else logRecovery(engine.recover(), lock, version, config.rootDir);
+  return engine;
+}
+
 export async function runPrimary(config: ServerConfig, version: string, lock: RootLock): Promise<void> {
   // Signals are taken from the first moment: one arriving during recovery or while workers start is kept
   // and acted on once start-up is complete, instead of killing the process with the default disposition.
@@ -73,15 +89,9 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   };
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => stopSignal(signal));
   for (const dir of ['conf', 'db', 'log', 'public']) realFiles.mkdirs(join(config.rootDir, dir));
-  // CONVERT PARTITION may write ZSTD and rewrites decode Parquet partitions, synchronously.
-  await loadParquetCodecs();
-  const engine = new Engine({
-    rootDir: config.rootDir, files: filesFromEnvironment(realFiles, process.env), commitMode: config.commitMode, walSegmentBytesMax: config.walSegmentBytesMax,
-    uncommittedRowsMax: config.uncommittedRowsMax, o3LagMaxMs: config.o3LagMaxMs,
-    sqlCopyRoot: config.sqlCopyRoot,
-    parquetEncoder: parquetPartitionEncoder(partitionEncodingOf(config.parquetRowGroupRows, config.parquetCodec, config.parquetCompressionLevel)),
-  });
-  logRecovery(engine.recover(), lock, version, config.rootDir);
+  // Before recovery: a primary must hold the store's writer lease (and a promoted replica catch up) first.
+  const replication = await prepareReplication(config);
+  const engine = await openEngine(config, replication.role === 'replica', lock, version);
   // Service accounts live in the primary; token changes reach the workers (or the local handler) before the
   // statement that made them answers.
   const accounts = new ServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH));
@@ -92,7 +102,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     localTokens.replace(entries);
     return broadcast === undefined ? Promise.resolve() : broadcast.publish(entries);
   };
-  const { service, cold } = startWriterSide(config, engine, { accounts, publish });
+  const { service, cold } = await startWriterSide(config, engine, { accounts, publish }, replication);
   const activeImports = new ActiveImports();
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
@@ -125,7 +135,8 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
     localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
   }
-  const admin = await startAdmin(config, metrics, metricsRequests, () => pool, () => stopping);
+  replication.follow(() => void publish(new ServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH)).tokenEntries()));
+  const admin = await startAdmin(config, metrics, metricsRequests, () => pool, () => stopping, replication);
   logListening(config, admin?.port, localTcp?.port, localPg?.server.port);
 
   const shutdown = async (signal: string): Promise<void> => {
@@ -144,6 +155,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     await closingPg;
     await cold.close();
     await service.idle();
+    await replication.close();
     const synced = engine.close();
     await admin?.close();
     metrics?.close();
@@ -162,28 +174,37 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
 }
 
 /** The write queue, and the cold-storage manager that runs storage policies through it. */
-function startWriterSide(config: ServerConfig, engine: Engine, accounts: AccountsBinding): { service: WriterService; cold: ColdStorageManager } {
-  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs });
+async function startWriterSide(
+  config: ServerConfig, engine: Engine, accounts: AccountsBinding, replication: ReplicationRuntime,
+): Promise<{ service: WriterService; cold: ColdStorageManager }> {
+  const refusal = replication.writeRefusal === undefined ? {} : { refuseWrites: replication.writeRefusal };
+  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs, ...refusal });
+  // Only a primary manages the cold store (uploads, manifests, deletion); a replica's cold partitions arrive as
+  // its primary's _txn changes and are read from the store like anyone's.
   const cold = new ColdStorageManager({
-    engine, connection: config.coldStorageObjectStore, exclusive: (work) => service.runExclusive(work),
+    engine, connection: replication.role === 'replica' ? null : config.coldStorageObjectStore, exclusive: (work) => service.runExclusive(work),
     checkIntervalMs: config.storagePolicyCheckIntervalMs, deleteGraceMs: config.coldDeleteGraceMs, reuploadSettleMs: config.coldReuploadSettleMs,
   });
   service.attachColdStorage(cold);
   cold.start();
+  await replication.attachWriter(service);
   return { service, cold };
 }
 
 /** The health and metrics server (http.min), when enabled: metrics gathered from every process. */
 function startAdmin(
   config: ServerConfig, metrics: MetricsRuntime | undefined, metricsRequests: MetricsRequests,
-  pool: () => WorkerPool | undefined, draining: () => boolean,
+  pool: () => WorkerPool | undefined, draining: () => boolean, replication: ReplicationRuntime,
 ): Promise<AdminServer | undefined> {
   if (!config.httpMinEnabled) return Promise.resolve(undefined);
   return startAdminServer({
     host: config.httpMinBindHost, port: config.httpMinBindPort, metricsEnabled: config.metricsEnabled,
     pessimisticHealth: config.pessimisticHealthCheckEnabled,
     collect: metrics === undefined ? async () => '' : createClusterMetricsCollector({
-      takeLocalSnapshot: () => metrics.takeSnapshot(),
+      takeLocalSnapshot: () => {
+        setReplicationGauges(metrics, replication.status());
+        return metrics.takeSnapshot();
+      },
       requestSnapshots: (timeoutMs) => {
         const workers = pool();
         return workers === undefined ? Promise.resolve([]) : metricsRequests.request(workers, timeoutMs);
@@ -191,7 +212,17 @@ function startAdmin(
     }).collect,
     unhandledErrors: () => metrics?.unhandledErrorsSeen() ?? 0,
     draining,
+    unhealthyReason: () => replication.unhealthyReason(),
   });
+}
+
+function setReplicationGauges(metrics: MetricsRuntime, status: ReplicationStatus): void {
+  if (status.role === 'none') return;
+  metrics.metrics.replicationUploadLag.set(status.uploadLagSeconds);
+  metrics.metrics.replicationPendingBytes.set(status.pendingBytes);
+  metrics.metrics.replicationShippedSequence.set(status.shippedSeq);
+  metrics.metrics.replicationLag.set(status.lagSeconds);
+  metrics.metrics.replicationAppliedSequence.set(status.appliedSeq);
 }
 
 function logListening(config: ServerConfig, adminPort: number | undefined, localTcpPort: number | undefined, localPgPort: number | undefined): void {

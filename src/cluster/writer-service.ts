@@ -58,9 +58,15 @@ export class WriterService {
   /** Runs CONVERT PARTITION TO REMOTE and DROP LOCAL PARTITION, which wait for the object store. */
   private cold: ColdStorageManager | undefined;
 
-  constructor(private readonly engine: Engine, options: { readonly snapshotTimeoutMs: number; readonly accounts?: AccountsBinding }) {
+  /** Replication: told after every turn that may have committed (captures run as turns of their own). */
+  private afterTurn: () => void = () => undefined;
+  /** Set on a replica: every write is refused with this error. */
+  private readonly refusal: SvcError | undefined;
+
+  constructor(private readonly engine: Engine, options: { readonly snapshotTimeoutMs: number; readonly accounts?: AccountsBinding; readonly refuseWrites?: SvcError }) {
     this.snapshot = new SnapshotGate(options.snapshotTimeoutMs);
     this.accounts = options.accounts;
+    this.refusal = options.refuseWrites;
     const schedule = (turn: () => void): void => {
       void this.enqueue(turn).catch(() => undefined);
     };
@@ -78,16 +84,29 @@ export class WriterService {
   }
 
   private enqueue<T>(work: () => T | Promise<T>): Promise<T> {
-    const gated = (): Promise<T> => this.snapshot.passed().then(work);
+    const gated = (): Promise<T> => this.snapshot.passed().then(work).finally(() => this.afterTurn());
     const run = this.tail.then(gated, gated);
     this.tail = run.catch(() => undefined);
     return run;
   }
 
+  /** Runs `work` alone between two writes (no commit is half done while it runs); no afterTurn call. */
+  runTurn(work: () => void): Promise<void> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  onTurnCompleted(listener: () => void): void {
+    this.afterTurn = listener;
+  }
+
   executeWrite(sql: string, timeoutMs: number, parameters?: readonly ParameterValue[]): Promise<WriteResult> {
+    if (this.refusal !== undefined) return Promise.reject(this.refusal);
     const accounts = this.accounts;
     if (accounts !== undefined && SERVICE_ACCOUNT_HINT.test(sql)) {
-      const run = this.tail.then(() => applyAccountStatement(accounts, sql), () => applyAccountStatement(accounts, sql));
+      const apply = (): Promise<WriteResult> => applyAccountStatement(accounts, sql).finally(() => this.afterTurn());
+      const run = this.tail.then(apply, apply);
       this.tail = run.catch(() => undefined);
       return run;
     }
@@ -137,6 +156,7 @@ export class WriterService {
   }
 
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {
+    if (this.refusal !== undefined) return Promise.reject(this.refusal);
     try {
       this.checkStagingPath(request.segmentDir, 'SVC_IMPORT_FAILED', 'staging segment');
     } catch (error) {
@@ -151,6 +171,7 @@ export class WriterService {
    * the official clients retry.
    */
   ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
+    if (this.refusal !== undefined) return Promise.reject(this.refusal);
     try {
       this.checkStagingPath(request.stagedFile, 'SVC_ILP_INVALID', 'staged file');
     } catch (error) {

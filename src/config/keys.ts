@@ -6,7 +6,7 @@
 export type KeyType = 'string' | 'int' | 'boolean' | 'duration' | 'size' | 'enum' | 'address' | 'double';
 
 /** Headings of the generated server.conf and README table, in display order. */
-export const KEY_GROUPS = ['HTTP server', 'HTTP security', 'Health and metrics server', 'Queries', 'Storage', 'Line protocol (ILP)', 'PostgreSQL wire protocol', 'Process'] as const;
+export const KEY_GROUPS = ['HTTP server', 'HTTP security', 'Health and metrics server', 'Queries', 'Storage', 'Line protocol (ILP)', 'PostgreSQL wire protocol', 'Replication', 'Process'] as const;
 export type KeyGroup = (typeof KEY_GROUPS)[number];
 
 export interface ServerKey {
@@ -187,6 +187,24 @@ const KEY_TABLE = [
     description: 'Largest message a client may send (a Query text, a Bind with its values); a larger one closes the connection with SQLSTATE 08P01. Also the input a connection queues before the server stops reading from it.' },
 
   // Process
+  // Replication
+  { name: 'replication.role', type: 'enum', default: 'none', enumValues: ['none', 'primary', 'replica'], group: 'Replication',
+    description: 'none: no replication. primary: ship every commit to replication.object.store (holding its writer lease). replica: follow the primary through the store, serve reads and refuse writes with 403.' },
+  { name: 'replication.object.store', type: 'string', default: null, sensitive: true, group: 'Replication',
+    description: 'Object store shared by the primary and its replicas, as a connection string (s3::... or fs::..., README "Object stores"). Required unless replication.role=none.' },
+  { name: 'replication.replica.poll.interval', type: 'duration', default: '1s', min: 10, max: 600_000, group: 'Replication',
+    description: 'How often a replica lists the store for new segments.' },
+  { name: 'replication.replica.max.lag', type: 'duration', default: '30s', min: 100, group: 'Replication',
+    description: 'A replica whose lag exceeds this answers health checks on http.min with 503, so a load balancer takes it out.' },
+  { name: 'replication.primary.url', type: 'string', default: null, group: 'Replication',
+    description: "Address of the primary, named in the 403 a replica answers writes with (e.g. http://db-primary:9000)." },
+  { name: 'replication.checkpoint.interval', type: 'duration', default: '10m', min: 1000, group: 'Replication',
+    description: 'How often the primary uploads a checkpoint (a copy of every table) so new replicas start from it and older segments can be deleted.' },
+  { name: 'replication.primary.backlog.max', type: 'size', default: '1g', min: 1024 * 1024, group: 'Replication',
+    description: 'Bytes of committed changes the primary holds for upload; beyond it queued segments are dropped and replicas re-sync from the next checkpoint.' },
+  { name: 'replication.primary.lease', type: 'duration', default: '15s', min: 500, max: 600_000, group: 'Replication',
+    description: "The primary's writer lease on the store: renewed every third of it; a promoted replica may take over only after the old primary stopped renewing for this long." },
+
   { name: 'shutdown.drain.timeout', type: 'duration', default: '10s', min: 0, group: 'Process',
     description: 'On SIGTERM or SIGINT, how long in-flight requests may finish before connections are closed (imports still uploading are rolled back at once); queued writes then finish, files are flushed and the process exits 0.' },
   { name: 'config.validation.strict', type: 'boolean', default: 'false', group: 'Process',

@@ -136,6 +136,15 @@ export interface ServerConfig {
   /** A remote copy invalidated by a late write is uploaded again only after this quiet time. */
   readonly coldReuploadSettleMs: number;
   readonly configValidationStrict: boolean;
+  readonly replicationRole: 'none' | 'primary' | 'replica';
+  /** Connection string of the replication store; null when unset or empty. */
+  readonly replicationObjectStore: string | null;
+  readonly replicationPollIntervalMs: number;
+  readonly replicationMaxLagMs: number;
+  readonly replicationPrimaryUrl: string | null;
+  readonly replicationCheckpointIntervalMs: number;
+  readonly replicationBacklogBytesMax: number;
+  readonly replicationLeaseMs: number;
 
   /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
   readonly warnings: readonly string[];
@@ -238,7 +247,23 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     coldDeleteGraceMs: read.ms('cold.storage.delete.grace.period'),
     coldReuploadSettleMs: read.ms('cold.storage.reupload.settle.interval'),
     configValidationStrict: read.boolean('config.validation.strict'),
+    ...replicationFields(read),
   };
+}
+
+/** The replication keys (README "Replication"). */
+function replicationFields(read: KeyReader) {
+  const role = read.enumValue('replication.role');
+  return {
+    replicationRole: role === 'primary' || role === 'replica' ? role : 'none',
+    replicationObjectStore: read.stringOrNull('replication.object.store') || null,
+    replicationPollIntervalMs: read.ms('replication.replica.poll.interval'),
+    replicationMaxLagMs: read.ms('replication.replica.max.lag'),
+    replicationPrimaryUrl: read.stringOrNull('replication.primary.url') || null,
+    replicationCheckpointIntervalMs: read.ms('replication.checkpoint.interval'),
+    replicationBacklogBytesMax: read.bytes('replication.primary.backlog.max'),
+    replicationLeaseMs: read.ms('replication.primary.lease'),
+  } as const;
 }
 
 /** The line protocol's keys (HTTP /write and TCP). */

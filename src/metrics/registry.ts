@@ -92,6 +92,11 @@ export const METRIC_DEFINITIONS = {
   coldReadyChunks: gauge('svc_cold_chunk_ready_chunks', `Chunks resident in the ready cache. ${COLD}`, [], 'sum'),
   coldPinnedBytes: gauge('svc_cold_chunk_pinned_bytes', `Compressed bytes resident in the ready cache. ${COLD}`, [], 'sum'),
   coldDownloadBytes: counter('svc_cold_download_bytes_total', 'Bytes received by cold chunk range requests (column pruning shows here).', []),
+  replicationUploadLag: gauge('svc_replication_upload_lag_seconds', 'Primary: age of the oldest committed change not yet in the replication store (0 when all is uploaded).', [], 'max'),
+  replicationPendingBytes: gauge('svc_replication_pending_bytes', 'Primary: bytes of committed changes waiting for upload; 0 means a planned switch-over loses nothing.', [], 'max'),
+  replicationShippedSequence: gauge('svc_replication_shipped_sequence', 'Primary: sequence number of the last segment or checkpoint uploaded.', [], 'max'),
+  replicationLag: gauge('svc_replication_lag_seconds', 'Replica: age of the oldest segment in the store not yet applied (time since the store was last reached, while it cannot be).', [], 'max'),
+  replicationAppliedSequence: gauge('svc_replication_applied_sequence', 'Replica: sequence number of the last segment or checkpoint applied.', [], 'max'),
   scrapePartial: gauge('svc_metrics_scrape_partial', '1 when this scrape lacks a fresh snapshot from some worker (see the comment line), else 0.', [], 'scrape'),
 } as const satisfies Record<string, MetricDefinition>;
 

@@ -32,6 +32,8 @@ export interface IlpRouteDeps {
   readonly writer: WriterClient;
   readonly dbDir: string;
   readonly readOnly: boolean;
+  /** On a read replica: writes are refused with this message before the body is read. */
+  readonly replicaRefusal?: { readonly message: string };
   readonly ilp: IlpSettings;
 }
 
@@ -84,9 +86,9 @@ export async function handleIlpWrite(req: IncomingMessage, res: ServerResponse, 
     sendIlpError(res, 404, 'invalid', `method not supported [method=${req.method ?? ''}]`, 0);
     return;
   }
-  if (deps.readOnly) {
+  if (deps.readOnly || deps.replicaRefusal !== undefined) {
     req.resume();
-    sendIlpError(res, 403, 'unauthorised', 'Write permission denied: the server is read-only', 0);
+    sendIlpError(res, 403, 'unauthorised', deps.replicaRefusal?.message ?? 'Write permission denied: the server is read-only', 0);
     return;
   }
   const precision = PRECISIONS.get(searchParamsOf(req.url ?? '').get('precision') ?? 'n');

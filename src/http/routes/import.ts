@@ -29,6 +29,8 @@ export interface ImportRouteDeps {
   /** Threads of this process that convert large uploads; 0 = none. */
   readonly importParseThreadCount: number;
   readonly readOnly: boolean;
+  /** On a read replica: uploads are refused with this before the body is read. */
+  readonly replicaRefusal?: SvcError;
   /** Uploads in progress, rolled back by shutdown; absent in tests that build a handler alone. */
   readonly activeImports?: ActiveImports;
 }
@@ -55,8 +57,8 @@ export function handleImport(req: IncomingMessage, res: ServerResponse, deps: Im
   const params = importParamsOrAnswer(req, res);
   if (params === undefined) return;
   const run = createImportRun(req, res, deps, params);
-  if (deps.readOnly) {
-    failImport(run, new SvcError('SVC_FORBIDDEN', 'Write permission denied', 403));
+  if (deps.readOnly || deps.replicaRefusal !== undefined) {
+    failImport(run, deps.replicaRefusal ?? new SvcError('SVC_FORBIDDEN', 'Write permission denied', 403));
     return;
   }
   run.deregister = deps.activeImports?.add((reason) => run.machine.fire({ kind: 'shutdown', reason })) ?? ((): void => undefined);

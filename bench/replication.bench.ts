@@ -1,0 +1,118 @@
+// Replication bench, against the real Swift store (../shared/services/s3): (1) the primary's ILP ingest rate
+// with replication on ÷ off (same bodies, 2 senders); (2) replication lag under sustained ILP ingest: a probe
+// row inserted on the primary every 100 ms, timed until a replica answers it (p50/p99); (3) a new replica's
+// time to bootstrap from a checkpoint of a BENCH_ROWS-row table (default 1,000,000), from spawn until it
+// answers count() with every row. Wall-clock figures on a shared machine are noisy.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import { sharedS3 } from '../test/helpers/s3-service.js';
+import { replicationStore, replicationEnv, type ReplicationStore } from '../test/helpers/replication-cluster.js';
+import { ilpBodies, standardIlpRow } from './lib/ilp-bodies.js';
+
+const rowCount = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
+const rowsPerBody = 10_000;
+const bucket = `svc-repl-bench-${randomBytes(4).toString('hex')}`;
+
+async function post(server: TestServer, body: Buffer): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/write`, { method: 'POST', body });
+  if (response.status !== 204) throw new Error(`ILP → ${response.status} ${await response.text()}`);
+}
+
+async function count(server: TestServer, sql: string): Promise<number> {
+  const response = await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent(sql)}`);
+  if (response.status !== 200) return -1;
+  const body = await response.json() as { dataset: number[][] };
+  return body.dataset[0]?.[0] ?? -1;
+}
+
+/** CPU seconds (user + system) of a server's primary and its workers so far, from /proc. */
+function cpuSeconds(server: TestServer): number {
+  const pid = server.process.pid ?? 0;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((text) => text !== '');
+  return [String(pid), ...children].reduce((sum, id) => {
+    const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return sum + (Number(fields[11]) + Number(fields[12])) / 100;
+  }, 0);
+}
+
+/** Sends every body, two requests at a time; returns rows/s. */
+async function ingest(server: TestServer, bodies: readonly Buffer[]): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  const sender = async (): Promise<void> => {
+    while (next < bodies.length) await post(server, bodies[next++] as Buffer);
+  };
+  await Promise.all([sender(), sender()]);
+  return (bodies.length * rowsPerBody) / ((performance.now() - started) / 1000);
+}
+
+async function start(store: ReplicationStore | null, role: 'primary' | 'replica', rootDir?: string): Promise<TestServer> {
+  const env = store === null ? {} : replicationEnv(store, role, { SVC_REPLICATION_PRIMARY_LEASE: '5s', SVC_REPLICATION_CHECKPOINT_INTERVAL: '1h' });
+  return startServer({ workers: 1, env, ...(rootDir === undefined ? {} : { rootDir }) });
+}
+
+async function measureLag(primary: TestServer, replica: TestServer, bodies: readonly Buffer[]): Promise<number[]> {
+  await fetch(`${primary.baseUrl}/exec?query=${encodeURIComponent('create table probe (k long, ts timestamp) timestamp(ts) partition by day')}`);
+  const samples: number[] = [];
+  let loading = true;
+  const load = ingest(primary, bodies).finally(() => { loading = false; });
+  for (let k = 1; loading; k++) {
+    await fetch(`${primary.baseUrl}/exec?query=${encodeURIComponent(`insert into probe values (${k}, now())`)}`);
+    const committed = performance.now();
+    while (await count(replica, `select count() from probe where k = ${k}`) !== 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    samples.push(performance.now() - committed);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await load;
+  return samples.sort((a, b) => a - b);
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? Number.NaN;
+}
+
+async function main(): Promise<void> {
+  const bodies = ilpBodies(rowCount, rowsPerBody, (i) => standardIlpRow(i));
+  const store = replicationStore(await sharedS3(), bucket);
+  const plain = await start(null, 'primary');
+  const cpuOffStart = cpuSeconds(plain);
+  const rateOff = await ingest(plain, bodies);
+  const cpuOff = cpuSeconds(plain) - cpuOffStart;
+  await plain.stop();
+  plain.cleanup();
+
+  const primary = await start(store, 'primary');
+  const replica = await start(store, 'replica');
+  const cpuOnStart = cpuSeconds(primary);
+  const rateOn = await ingest(primary, bodies);
+  const cpuOn = cpuSeconds(primary) - cpuOnStart;
+  const lag = await measureLag(primary, replica, ilpBodies(rowCount, rowsPerBody, (i) => standardIlpRow(rowCount + i)));
+  // A restarted primary starts with a checkpoint of everything: what a new replica bootstraps from.
+  const rows = await count(primary, 'select count() from trades');
+  await primary.stop();
+  const restarted = await start(store, 'primary', primary.rootDir);
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const bootStarted = performance.now();
+  const late = await start(store, 'replica');
+  while (await count(late, 'select count() from trades') !== rows) await new Promise((resolve) => setTimeout(resolve, 50));
+  const bootSeconds = (performance.now() - bootStarted) / 1000;
+  for (const server of [restarted, replica, late]) {
+    await server.stop();
+    server.cleanup();
+  }
+  process.stdout.write([
+    `\nReplication through Swift s3api, ILP bodies of ${rowsPerBody} rows, 2 senders, 1 worker per process (noisy shared machine)`,
+    '| measure | value | goal |', '|---|---:|---|',
+    `| ingest rate, replication off | ${Math.round(rateOff)} rows/s | |`,
+    `| ingest rate, replication on | ${Math.round(rateOn)} rows/s | |`,
+    `| on ÷ off (wall clock; the store and a replica share the 2 cores) | ${(rateOn / rateOff).toFixed(2)} | ≥ 0.9 |`,
+    `| primary CPU seconds per 1M rows, off / on | ${(cpuOff * 1e6 / rowCount).toFixed(1)} s / ${(cpuOn * 1e6 / rowCount).toFixed(1)} s | |`,
+    `| off ÷ on by CPU seconds | ${(cpuOff / cpuOn).toFixed(2)} | ≥ 0.9 |`,
+    `| lag p50 under ingest (${lag.length} probes) | ${percentile(lag, 0.5).toFixed(0)} ms | |`,
+    `| lag p99 under ingest | ${percentile(lag, 0.99).toFixed(0)} ms | |`,
+    `| bootstrap of a new replica from a checkpoint of ${rows} rows (spawn to answer) | ${bootSeconds.toFixed(1)} s | |`,
+  ].join('\n') + '\n');
+}
+
+await main();

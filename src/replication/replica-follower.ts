@@ -1,0 +1,148 @@
+// The replica's half of replication: every poll interval it lists the segments after its applied sequence
+// number and applies the contiguous run it finds, in order, recording the number after each. When the next
+// number is missing (it was pruned, or a primary restarted and re-based on a checkpoint) it re-syncs from
+// the newest complete checkpoint, which rewrites every file and prunes the rest. A store that cannot be
+// reached only makes the lag grow: the replica keeps serving what it has and catches up when it returns.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ObjectStore } from '../objectstore/object-store.js';
+import { getLogger } from '../log/logger.js';
+import { applySegment } from './segment-applier.js';
+import { decodeSegment, type DecodedSegment } from './segment-codec.js';
+import { readAppliedSeq, writeAppliedSeq } from './applied-state.js';
+import { checkpointDoneKey, checkpointPartKey, listCheckpoints, listSegments, parseCheckpointDone } from './store-layout.js';
+
+const log = getLogger('replication');
+/** Segments downloaded ahead of the one being applied. */
+const DOWNLOADS_AHEAD = 4;
+
+export interface FollowerStatus {
+  readonly appliedSeq: number;
+  readonly lagSeconds: number;
+  readonly lastError: string | null;
+}
+
+export interface FollowerOptions {
+  readonly rootDir: string;
+  /** Opens the store; retried each poll until it succeeds (the store may be down at start). */
+  readonly openStore: () => Promise<ObjectStore>;
+  readonly pollIntervalMs: number;
+  /** After objects touching the service-accounts file were applied. */
+  readonly onAccountsChanged: () => void;
+}
+
+export class ReplicaFollower {
+  private store: ObjectStore | null = null;
+  private appliedSeq: number;
+  private lagSeconds = 0;
+  private lastSuccessMs = Date.now();
+  private lastError: string | null = null;
+  private stopped = false;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: FollowerOptions) {
+    this.appliedSeq = readAppliedSeq(options.rootDir) ?? 0;
+  }
+
+  status(): FollowerStatus {
+    // Unreachable store: we cannot know what we miss, so the lag is at least the time since we last knew.
+    const lag = this.lastError === null ? this.lagSeconds : Math.max(this.lagSeconds, (Date.now() - this.lastSuccessMs) / 1000);
+    return { appliedSeq: this.appliedSeq, lagSeconds: lag, lastError: this.lastError };
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+  }
+
+  /** One full catch-up, for a replica being promoted: throws if the store cannot be read. */
+  async catchUp(): Promise<number> {
+    await this.pollOnce();
+    return this.appliedSeq;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        await this.pollOnce();
+        this.lastError = null;
+        this.lastSuccessMs = Date.now();
+        failures = 0;
+      } catch (error) {
+        this.lastError = error instanceof Error ? error.message : String(error);
+        failures++;
+        if (failures === 1 || failures % 30 === 0) log.error(`replica poll failed (${failures} in a row), keeps serving and retries: ${this.lastError}`);
+      }
+      if (!this.stopped) await sleep(this.options.pollIntervalMs);
+    }
+  }
+
+  private async pollOnce(): Promise<void> {
+    const store = this.store ?? (this.store = await this.options.openStore());
+    for (;;) {
+      // Checkpoints are listed before segments: a segment missing from a listing made after a checkpoint
+      // appeared was pruned (or never existed), not on its way.
+      let checkpoints: number[] | null = null;
+      let segments = await listSegments(store, this.appliedSeq);
+      this.lastError = null;
+      this.lastSuccessMs = Date.now();
+      if (segments[0]?.seq !== this.appliedSeq + 1) {
+        checkpoints = await listCheckpoints(store);
+        segments = await listSegments(store, this.appliedSeq);
+      }
+      let applied = 0;
+      const contiguous = segments.filter((segment, index) => segment.seq === this.appliedSeq + 1 + index);
+      // Downloads run a few segments ahead of the (synchronous, in-order) apply.
+      const downloads = contiguous.map((segment) => (): Promise<DecodedSegment> => {
+        const download = store.get(segment.key).then((object) => decodeSegment(object, segment.key));
+        // Marked handled: one left behind by a failed apply must not become an unhandled rejection.
+        download.catch(() => undefined);
+        return download;
+      });
+      const inFlight = downloads.slice(0, DOWNLOADS_AHEAD).map((start) => start());
+      for (const [index, segment] of contiguous.entries()) {
+        const decoded = await (inFlight[index] as Promise<DecodedSegment>);
+        const after = downloads[index + DOWNLOADS_AHEAD];
+        if (after !== undefined) inFlight.push(after());
+        this.lagSeconds = Math.max(0, (Date.now() - segment.capturedAtMs) / 1000);
+        this.applyDecoded(decoded, segment.seq);
+        applied++;
+      }
+      if (applied > 0) continue;
+      const newest = checkpoints?.at(-1);
+      if (newest !== undefined && newest > this.appliedSeq) {
+        await this.applyCheckpoint(store, newest);
+        continue;
+      }
+      this.lagSeconds = 0;
+      return;
+    }
+  }
+
+  private applyDecoded(segment: DecodedSegment, seq: number): void {
+    const outcome = applySegment(this.options.rootDir, segment);
+    writeAppliedSeq(this.options.rootDir, seq);
+    this.appliedSeq = seq;
+    if (outcome.accountsChanged) this.options.onAccountsChanged();
+  }
+
+  private async applyCheckpoint(store: ObjectStore, seq: number): Promise<void> {
+    const started = Date.now();
+    const doneKey = checkpointDoneKey(seq);
+    const { parts } = parseCheckpointDone(await store.get(doneKey), doneKey);
+    let accountsChanged = false;
+    for (let part = 0; part < parts; part++) {
+      const key = checkpointPartKey(seq, part);
+      const outcome = applySegment(this.options.rootDir, await decodeSegment(await store.get(key), key));
+      accountsChanged ||= outcome.accountsChanged;
+    }
+    writeAppliedSeq(this.options.rootDir, seq);
+    this.appliedSeq = seq;
+    if (accountsChanged) this.options.onAccountsChanged();
+    log.info(`replica synced from checkpoint ${seq} (${parts} parts) in ${Date.now() - started} ms`);
+  }
+}

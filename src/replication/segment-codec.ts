@@ -1,0 +1,88 @@
+// The replication object format: a list of file operations and the bytes they write, gzip-compressed and
+// framed by a magic string and the SHA-256 of the compressed payload, so a truncated or altered object is
+// refused before anything is applied. Segments (one or more commits) and checkpoint parts share it.
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { SvcError } from '../core/errors.js';
+import { ACCOUNTS_PATH } from './tracked-files.js';
+
+/** Writes `length` bytes at `offset`; `whole` replaces the file atomically (temporary file, then rename). */
+export interface WriteOperation { readonly op: 'write'; readonly path: string; readonly offset: number; readonly length: number; readonly whole: boolean }
+export interface DeleteOperation { readonly op: 'delete'; readonly path: string }
+/** Checkpoints only: every tracked file not listed goes (a replica re-syncing over an older state). */
+export interface PruneOperation { readonly op: 'prune'; readonly keep: readonly string[] }
+export type FileOperation = WriteOperation | DeleteOperation | PruneOperation;
+
+export interface DecodedSegment {
+  readonly seq: number;
+  readonly operations: readonly FileOperation[];
+  /** The bytes of the write operations, concatenated in operation order. */
+  readonly body: Buffer;
+}
+
+const MAGIC = Buffer.from('SVCREPL1');
+const DIGEST_BYTES = 32;
+const HEADER_LENGTH_BYTES = 4;
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+function corrupt(what: string, key: string): SvcError {
+  return new SvcError('SVC_OBJECT_STORE', `replication object is corrupt: ${what} [key=${key}]`, 500);
+}
+
+/** Compresses off the event loop (zlib's thread pool); level 1: the primary's CPU matters more than the store's bytes. */
+export async function encodeSegment(seq: number, operations: readonly FileOperation[], chunks: readonly Buffer[]): Promise<Buffer> {
+  const header = Buffer.from(JSON.stringify({ format: 'svc-replication-segment', seq, operations }));
+  const headerLength = Buffer.alloc(HEADER_LENGTH_BYTES);
+  headerLength.writeUInt32LE(header.length, 0);
+  const payload = await gzipAsync(Buffer.concat([headerLength, header, ...chunks]), { level: 1 });
+  const digest = createHash('sha256').update(payload).digest();
+  return Buffer.concat([MAGIC, digest, payload]);
+}
+
+export async function decodeSegment(object: Buffer, key: string): Promise<DecodedSegment> {
+  if (object.length < MAGIC.length + DIGEST_BYTES || !object.subarray(0, MAGIC.length).equals(MAGIC)) throw corrupt('bad magic', key);
+  const payload = object.subarray(MAGIC.length + DIGEST_BYTES);
+  if (!createHash('sha256').update(payload).digest().equals(object.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES))) throw corrupt('checksum mismatch', key);
+  const raw = await gunzipAsync(payload);
+  const headerLength = raw.readUInt32LE(0);
+  const header: unknown = JSON.parse(raw.subarray(HEADER_LENGTH_BYTES, HEADER_LENGTH_BYTES + headerLength).toString('utf8'));
+  const body = raw.subarray(HEADER_LENGTH_BYTES + headerLength);
+  const parsed = parseHeader(header, key);
+  const written = parsed.operations.reduce((sum, operation) => sum + (operation.op === 'write' ? operation.length : 0), 0);
+  if (written !== body.length) throw corrupt(`operations write ${written} bytes, body holds ${body.length}`, key);
+  return { ...parsed, body };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Paths are relative, inside the root, and only where replication writes: under db/ or the service-accounts
+ * file; no absolute path, no `..`, `.` or empty component. A store cannot make a replica write elsewhere.
+ */
+export function isSafeRelativePath(path: unknown): path is string {
+  if (typeof path !== 'string' || !(path.startsWith('db/') || path === ACCOUNTS_PATH)) return false;
+  return !path.includes('\\') && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+function parseOperation(value: unknown, key: string): FileOperation {
+  if (!isRecord(value)) throw corrupt('operation is not an object', key);
+  if (value['op'] === 'write' && isSafeRelativePath(value['path']) && Number.isSafeInteger(value['offset']) && Number.isSafeInteger(value['length'])
+    && typeof value['whole'] === 'boolean' && (value['offset'] as number) >= 0 && (value['length'] as number) >= 0) {
+    return { op: 'write', path: value['path'], offset: value['offset'] as number, length: value['length'] as number, whole: value['whole'] };
+  }
+  if (value['op'] === 'delete' && isSafeRelativePath(value['path'])) return { op: 'delete', path: value['path'] };
+  const keep = value['keep'];
+  if (value['op'] === 'prune' && Array.isArray(keep) && keep.every(isSafeRelativePath)) return { op: 'prune', keep };
+  throw corrupt(`malformed operation ${JSON.stringify(value).slice(0, 200)}`, key);
+}
+
+function parseHeader(value: unknown, key: string): { seq: number; operations: FileOperation[] } {
+  if (!isRecord(value) || value['format'] !== 'svc-replication-segment' || !Number.isSafeInteger(value['seq']) || !Array.isArray(value['operations'])) {
+    throw corrupt('malformed header', key);
+  }
+  return { seq: value['seq'] as number, operations: value['operations'].map((operation: unknown) => parseOperation(operation, key)) };
+}

@@ -186,11 +186,11 @@ function formatIpv4s(data: Int32Array, from: number, to: number, out: string[]):
   for (let i = from, o = 0; i < to; i++, o++) out[o] = data[i] === IPV4_NULL ? '' : formatIpv4(data[i]);
 }
 
-/** Arrays as their JSON text, quoted (the text holds commas); null arrays as an empty field. */
+/** Arrays as their JSON text, quoted (the text holds commas); a NULL array is `"null"`, as QuestDB writes it. */
 function formatArrays(data: readonly (Uint8Array | null)[], from: number, to: number, out: string[]): void {
   for (let row = from; row < to; row++) {
     const value = data[row];
-    out[row - from] = value === null || value === undefined ? '' : `"${formatArrayJson(value)}"`;
+    out[row - from] = value === null || value === undefined ? '"null"' : `"${formatArrayJson(value)}"`;
   }
 }
 

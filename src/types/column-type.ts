@@ -18,7 +18,7 @@ export type ColumnType = (typeof COLUMN_TYPES)[number] | GeohashType | DoubleArr
 /** A type an expression can have: every column type, INTERVAL (never stored) and the type of a bare NULL literal. */
 export type ValueType = ColumnType | 'INTERVAL' | 'NULL';
 
-/** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). Arrays: see storageWidthBytes. */
+/** Fixed widths of the non-array types; read through storageWidthBytes. */
 const STORAGE_WIDTH_BYTES: Readonly<Record<Exclude<ColumnType, DoubleArrayType>, number>> = {
   BOOLEAN: 1, BYTE: 1, SHORT: 2, CHAR: 2, INT: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, DATE: 8, TIMESTAMP: 8,
   SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0, LONG256: 32,

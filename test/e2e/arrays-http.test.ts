@@ -33,12 +33,12 @@ test('/exec reports array columns as QuestDB does and writes nested JSON arrays'
   t.true(response.text.includes(`"dataset":[${EXPECTED_JSON_ROWS}]`), response.text);
 });
 
-test('/exp CSV writes arrays as quoted JSON text and NULL arrays as empty fields', async (t) => {
+test('/exp CSV writes arrays as quoted JSON text, NULL arrays as "null" (QuestDB\'s ExportQueryProcessor)', async (t) => {
   const response = await fetch(sqlUrl(server.baseUrl, '/exp', 'select id, v, m from arr'));
   t.is(response.status, 200);
   t.is(await response.text(), '"id","v","m"\r\n'
     + '1,"[1.5,-2.0,1.0E300]","[[1.0,2.0],[3.0,4.0]]"\r\n'
-    + '2,,\r\n'
+    + '2,"null","null"\r\n'
     + '3,"[]","[[5.0,null]]"\r\n'
     + '4,"[null,0.1]","[[1.0],[2.0],[3.0]]"\r\n');
 });

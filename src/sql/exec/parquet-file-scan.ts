@@ -2,7 +2,8 @@
 // partition reader into storage form and handed out as column batches of at most batchRowsMax rows. Only the
 // columns the query uses are decoded. The designated timestamp (TIMESTAMP(col) after the call) is trusted to be
 // ascending, as for a derived table.
-import { isArrayType } from '../../types/double-array.js';
+import { StorageError } from '../../core/errors.js';
+import { arrayTypeDimCount, isArrayType, isWellFormedArray } from '../../types/double-array.js';
 import type { ColumnBatch, Vector } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { indent } from './operator.js';
@@ -79,6 +80,13 @@ function aligned(bytes: Buffer): Buffer {
   return bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
 }
 
+/** Array values read from a Parquet file are checked once, so a damaged file is an error, not a wrong read. */
+function checkArrayValues(values: readonly (Uint8Array | null)[], dimCount: number): void {
+  for (const value of values) {
+    if (value !== null && !isWellFormedArray(value, dimCount)) throw new StorageError(`corrupt array value in a Parquet partition [dims=${dimCount}, bytes=${value.length}]`);
+  }
+}
+
 function storageVector(type: ColumnType, data: ColumnData, start: number, count: number): Vector {
   if (data.kind === 'var') {
     const bytesType = type === 'BINARY' || isArrayType(type);
@@ -88,6 +96,7 @@ function storageVector(type: ColumnType, data: ColumnData, start: number, count:
       const length = data.bytes.readInt32LE(offset);
       values[k] = length < 0 ? null : bytesType ? data.bytes.subarray(offset + 4, offset + 4 + length) : data.bytes.toString('utf8', offset + 4, offset + 4 + length);
     }
+    if (isArrayType(type)) checkArrayValues(values as (Uint8Array | null)[], arrayTypeDimCount(type));
     return bytesType ? { type, data: values as (Uint8Array | null)[] } : { type, data: values as (string | null)[] };
   }
   const bytes = aligned(data.bytes);

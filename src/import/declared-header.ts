@@ -14,6 +14,7 @@ import {
   decodeField, isNanLiteral, parseBooleanBytes, parseDoubleBytes, parseIntBytes, parseIpv4Bytes, parseLongBigBytes,
   parseLongBytes, parseUuidBytes,
 } from './value-parsers.js';
+import { parseLong256 } from '../types/long256.js';
 
 export interface DeclaredTypes {
   readonly existingColumns?: ReadonlyArray<{ readonly name: string; readonly type: ColumnType }>;
@@ -74,6 +75,7 @@ function parsesAs(column: DeclaredColumn, buf: Uint8Array, s: number, e: number)
     case 'DOUBLE': case 'FLOAT': return !Number.isNaN(parseDoubleBytes(buf, s, e)) || isNanLiteral(buf, s, e);
     case 'BOOLEAN': return parseBooleanBytes(buf, s, e) >= 0;
     case 'UUID': return parseUuidBytes(buf, s, e) !== undefined;
+    case 'LONG256': return parseLong256(Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString('latin1')) !== undefined;
     case 'IPV4': return !Number.isNaN(parseIpv4Bytes(buf, s, e));
     case 'DATE': case 'TIMESTAMP': return parsesAsTemporal(column.patterns, buf, s, e);
     // Text takes any value; other types are not judged from text.

@@ -42,11 +42,22 @@ export const DEFAULT_TIMESTAMP_PATTERNS = ['yyyy-MM-ddTHH:mm:ss.SSSUUUz', 'yyyy-
 export const EXTRA_TIMESTAMP_PATTERNS = ['yyyy-MM-ddTHH:mm:ssz', 'yyyy-MM-ddTHH:mm:ss', 'yyyy-MM-dd HH:mm:ss.U+',
   'yyyy-MM-dd HH:mm:ss.U+z', 'yyyy-MM-dd HH:mm:ssz'];
 
+/** `0x` and 1 to 64 hex digits (either case): a LONG256. */
+function isLong256Bytes(buf: Uint8Array, s: number, e: number): boolean {
+  if (e - s < 3 || e - s > 66 || buf[s] !== 0x30 || (buf[s + 1] !== 0x78 && buf[s + 1] !== 0x58)) return false;
+  for (let at = s + 2; at < e; at++) {
+    const code = buf[at] as number;
+    const lower = code | 0x20;
+    if (!((code >= 0x30 && code <= 0x39) || (lower >= 0x61 && lower <= 0x66))) return false;
+  }
+  return true;
+}
+
 function isAsciiLetter(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
 }
 
-/** The probes in QuestDB's priority order (LONG256 and GEOHASH have no svc type and are left out). */
+/** The probes in QuestDB's default priority order (GEOHASH is not a default probe there either). */
 export function buildTypeProbes(schema: ImportSchema | undefined): TypeProbe[] {
   const probes: TypeProbe[] = [
     { type: 'CHAR', matches: (buf, s, e) => e - s === 1 && isAsciiLetter(buf[s]) },
@@ -54,6 +65,7 @@ export function buildTypeProbes(schema: ImportSchema | undefined): TypeProbe[] {
     { type: 'LONG', matches: (buf, s, e) => !Number.isNaN(parseLongBytes(buf, s, e)) || parseLongBigBytes(buf, s, e) !== undefined },
     { type: 'DOUBLE', matches: (buf, s, e) => !Number.isNaN(parseDoubleBytes(buf, s, e)) || isNanLiteral(buf, s, e) },
     { type: 'BOOLEAN', matches: (buf, s, e) => parseBooleanBytes(buf, s, e) >= 0 },
+    { type: 'LONG256', matches: (buf, s, e) => isLong256Bytes(buf, s, e) },
     { type: 'UUID', matches: (buf, s, e) => parseUuidBytes(buf, s, e) !== undefined },
     { type: 'IPV4', matches: (buf, s, e) => !Number.isNaN(parseIpv4Bytes(buf, s, e)) },
   ];

@@ -1,10 +1,9 @@
 // The PostgreSQL type each svc type travels as (QuestDB's PGOids table), and the reverse mapping for the
 // parameter types a client declares in Parse. Unknown client types are refused rather than guessed.
 import type { ValueType } from '../types/column-type.js';
+import { perGeohashType } from '../types/column-type.js';
 import { isArrayType } from '../types/double-array.js';
 import type { ParameterType } from '../sql/compiler.js';
-import type { GeohashType } from '../types/geohash.js';
-import { GEOHASH_TYPES } from '../types/geohash.js';
 
 export const OID = {
   BOOL: 16, BYTEA: 17, CHAR1: 18, NAME: 19, INT8: 20, INT2: 21, INT4: 23, TEXT: 25, OID: 26,
@@ -37,7 +36,7 @@ const PG_TYPE_OF: Readonly<Record<Exclude<ValueType, `DOUBLE[]${string}`>, PgTyp
   BINARY: { oid: OID.BYTEA, size: -1, modifier: -1 },
   // QuestDB sends LONG256, GEOHASH and INTERVAL as varchar text.
   LONG256: VARCHAR_TYPE, INTERVAL: VARCHAR_TYPE,
-  ...Object.fromEntries(GEOHASH_TYPES.map((type) => [type, VARCHAR_TYPE])) as Record<GeohashType, PgType>,
+  ...perGeohashType(() => VARCHAR_TYPE),
 };
 
 /** float8[] (QuestDB sends every DOUBLE[] type as it, whatever the dimensionality). */

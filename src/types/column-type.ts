@@ -26,7 +26,7 @@ const STORAGE_WIDTH_BYTES: Readonly<Record<Exclude<ColumnType, DoubleArrayType>,
 };
 
 /** A table entry for every GEOHASH precision. */
-function perGeohashType<T>(valueOf: (type: GeohashType) => T): Record<GeohashType, T> {
+export function perGeohashType<T>(valueOf: (type: GeohashType) => T): Record<GeohashType, T> {
   const entries: Partial<Record<GeohashType, T>> = {};
   for (const type of GEOHASH_TYPES) entries[type] = valueOf(type);
   return entries as Record<GeohashType, T>;

@@ -82,26 +82,26 @@ export function geohashTypeNameError(typeName: string): string | undefined {
 export const GEOHASH_ARGUMENT_OFFSET = 'GEOHASH('.length;
 
 /**
- * A `#` literal → its binary digits (their count is the precision); an error message for a bad `/bits` suffix;
- * undefined for anything else that is not a geohash (the caller reports `invalid constant`).
+ * A `#` literal → its binary digits (their count is the precision), or QuestDB's message for a bad `/bits`
+ * suffix; undefined for anything else that is not a geohash (the caller reports `invalid constant`).
  * `##0101`: binary digits, at most 60. `#u33d`: base32, 5 bits a character, at most 12 characters; `#u33d/18`:
  * the first 18 bits of those characters (the suffix may not ask for more bits than the characters hold).
  */
-export function readGeohashLiteral(token: string): string | undefined {
+export function readGeohashLiteral(token: string): { readonly binary: string } | { readonly error: string } | undefined {
   if (token.startsWith('##')) {
     const binary = token.slice(2);
-    return /^[01]{1,60}$/.test(binary) ? binary : undefined;
+    return /^[01]{1,60}$/.test(binary) ? { binary } : undefined;
   }
   const match = /^#([0-9a-zA-Z]*)(?:\/(\d+))?$/.exec(token);
   if (match === null) return undefined;
   const chars = match[1] ?? '';
   if (chars.length === 0 || chars.length > GEOHASH_CHARS_MAX) return undefined;
   const binary = base32ToBinary(chars);
-  if (match[2] === undefined) return binary;
+  if (match[2] === undefined) return binary === undefined ? undefined : { binary };
   const bits = Number(match[2]);
-  if (match[2].length > 2 || bits < 1 || bits > GEOHASH_BITS_MAX) return `invalid bits size for GEOHASH constant: ${token}`;
+  if (match[2].length > 2 || bits < 1 || bits > GEOHASH_BITS_MAX) return { error: `invalid bits size for GEOHASH constant: ${token}` };
   if (binary === undefined || binary.length < bits) return undefined;
-  return binary.slice(0, bits);
+  return { binary: binary.slice(0, bits) };
 }
 
 /** Base32 text → binary digits, or undefined when a character is not base32. */

@@ -87,6 +87,16 @@ test('/imp with a schema part stores GEOHASH and LONG256 values; bad values are 
   t.deepEqual(await rows(server.baseUrl, 'select g, l, n from geo_imp'), [['u33d', '0xff', 1], [null, '0x01', 2], [null, '', 3], ['u33d', '', 4]]);
 });
 
+test('/imp detects a column of 0x values as LONG256, as QuestDB\'s default probes do', async (t) => {
+  const parts: UploadPart[] = [{ name: 'data', filename: 'l.csv', content: 'l,n\n0x01,1\n0XABCDEF,2\n,3\n' }];
+  const response = await importCsv(server.baseUrl, { name: 'geo_detect', fmt: 'json' }, parts);
+  t.is(response.status, 200, response.text);
+  const report = response.json as { header: boolean; columns: { name: string; type: string }[] };
+  t.true(report.header);
+  t.deepEqual(report.columns.map((column) => [column.name, column.type]), [['l', 'LONG256'], ['n', 'INT']]);
+  t.deepEqual(await rows(server.baseUrl, 'select l, n from geo_detect'), [['0x01', 1], ['0xabcdef', 2], ['', 3]]);
+});
+
 test('PG wire: GEOHASH, LONG256 and INTERVAL are varchar text, in text and binary results', async (t) => {
   const text = new pg.Client({ host: '127.0.0.1', port: server.pgPort, user: 'admin', password: 'quest', database: 'qdb' });
   await text.connect();

@@ -5,10 +5,8 @@
 import type { Expr, ParameterValue, Statement } from '../syntax/ast.js';
 import type { Catalog } from '../../storage/catalog.js';
 import type { ColumnType } from '../../types/column-type.js';
-import { parseColumnType } from '../../types/column-type.js';
+import { parseColumnType, perGeohashType } from '../../types/column-type.js';
 import { parameterCountOf, visitNodes } from './bind-parameters.js';
-import type { GeohashType } from '../../types/geohash.js';
-import { GEOHASH_TYPES } from '../../types/geohash.js';
 
 export type ParameterType = ParameterValue['type'];
 
@@ -17,7 +15,7 @@ const PARAMETER_TYPE_OF: Readonly<Record<ColumnType, ParameterType>> = {
   // DATE travels as PostgreSQL's timestamp (QuestDB's OID table), so its parameters are µs timestamps.
   DATE: 'TIMESTAMP', TIMESTAMP: 'TIMESTAMP', SYMBOL: 'VARCHAR', STRING: 'VARCHAR', VARCHAR: 'VARCHAR', UUID: 'UUID',
   IPV4: 'VARCHAR', BINARY: 'BINARY', LONG256: 'VARCHAR',
-  ...Object.fromEntries(GEOHASH_TYPES.map((type) => [type, 'VARCHAR'])) as Record<GeohashType, ParameterType>,
+  ...perGeohashType((): ParameterType => 'VARCHAR'),
 };
 
 const HINTING_OPERATORS = new Set(['=', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%']);

@@ -68,13 +68,13 @@ export const GEOHASH_FUNCTIONS: readonly ScalarFunctionDef[] = [
       checkConstantCoordinate(args[1], 90, 'latitude');
       return precisionArgument(args, 2);
     },
-    emit: ([lon, lat], _constant, _types, bits) => `rt.makeGeohash(${lon}, ${lat}, ${Number(bits)})`,
+    emit: ([lon, lat], constant, _types, bits) => `rt.makeGeohash(${lon}, ${lat}, ${constant(bits)})`,
   },
   {
     name: 'rnd_geohash', args: ['INT'], volatile: true,
     returns: (_types, args) => geohashTypeOf(precisionArgument(args, 0)),
     prepare: (args) => precisionArgument(args, 0),
-    emit: (_args, _constant, _types, bits) => `rt.rndGeohash(${Number(bits)})`,
+    emit: (_args, constant, _types, bits) => `rt.rndGeohash(${constant(bits)})`,
   },
   {
     name: 'within', args: ['GEOHASH', 'ANY'], variadic: true, returns: 'BOOLEAN',

@@ -70,10 +70,9 @@ function literal(token: Token, literalType: LiteralExpr['literalType'], value: L
 function numberLiteral(c: ParseCursor, token: Token): LiteralExpr {
   if (token.text.startsWith('#')) {
     const geohash = readGeohashLiteral(token.text);
-    if (typeof geohash !== 'string' || geohash.startsWith('invalid')) {
-      throw c.error(typeof geohash === 'string' ? geohash : `invalid constant: ${token.text}`, token);
-    }
-    return literal(token, 'GEOHASH', geohash);
+    if (geohash === undefined) throw c.error(`invalid constant: ${token.text}`, token);
+    if ('error' in geohash) throw c.error(geohash.error, token);
+    return literal(token, 'GEOHASH', geohash.binary);
   }
   if (/^0[xX]/.test(token.text)) {
     const hex = parseLong256(token.text);

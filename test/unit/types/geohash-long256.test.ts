@@ -43,10 +43,11 @@ test('base32 casts truncate to the precision, read at most 12 characters, and re
 });
 
 test('# and ## constants, with /bits', (t) => {
-  t.is(readGeohashLiteral('#u33d'), '11010000110001101100');
-  t.is(readGeohashLiteral('#u33d/7'), '1101000');
-  t.is(readGeohashLiteral('##0101'), '0101');
-  t.is(readGeohashLiteral('#u33d/61'), 'invalid bits size for GEOHASH constant: #u33d/61');
+  t.deepEqual(readGeohashLiteral('#u33d'), { binary: '11010000110001101100' });
+  t.deepEqual(readGeohashLiteral('#u33d/7'), { binary: '1101000' });
+  t.deepEqual(readGeohashLiteral('##0101'), { binary: '0101' });
+  t.deepEqual(readGeohashLiteral('#u33d/61'), { error: 'invalid bits size for GEOHASH constant: #u33d/61' });
+  t.is(readGeohashLiteral('#a'), undefined);
   t.is(readGeohashLiteral('#u3/11'), undefined);
   t.is(readGeohashLiteral('##012'), undefined);
   t.is(readGeohashLiteral(`##${'1'.repeat(61)}`), undefined);

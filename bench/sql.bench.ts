@@ -6,7 +6,7 @@
 // svc refuses instead of aborting the run. Figures on a shared machine are noisy: compare within one run.
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../test/helpers/server.js';
@@ -16,6 +16,11 @@ import { loadDuckAsofTables, loadDuckStandardTable, loadSvcAsofTables, loadSvcSt
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 10_000_000);
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
+/**
+ * Untimed runs of each svc query first: every worker process and every parallel thread JIT-compiles its own
+ * copy of the kernels, and a request may land on either worker.
+ */
+const warmups = Number(process.env['BENCH_WARMUPS'] ?? 4);
 
 interface BenchQuery {
   readonly name: string;
@@ -85,6 +90,32 @@ interface QueryTimes {
   single?: number;
   parallel?: number;
   duck?: number;
+  /** svc CPU time per run (all processes and threads of the server), ms: robust where wall time is noisy. */
+  singleCpu?: number;
+  parallelCpu?: number;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU ms used so far by a process and its children (the server's primary and workers, threads included). */
+function treeCpuMs(rootPid: number): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const pid = Number(entry);
+    if (pid !== rootPid && Number(fields[1]) !== rootPid) continue;
+    total += ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
+  }
+  return total;
 }
 
 async function main(): Promise<void> {
@@ -100,7 +131,7 @@ async function main(): Promise<void> {
           await loadSvcStandardTable(server.baseUrl, rowCount);
           await loadSvcAsofTables(server.baseUrl);
         }
-        await timeSvc(server.baseUrl, mode, times, notes);
+        await timeSvc(server.baseUrl, server.process.pid ?? -1, mode, times, notes);
       } finally {
         await server.stop();
       }
@@ -121,17 +152,21 @@ async function main(): Promise<void> {
   }
 }
 
-async function timeSvc(baseUrl: string, mode: 'single' | 'parallel', times: Map<string, QueryTimes>, notes: string[]): Promise<void> {
+async function timeSvc(baseUrl: string, serverPid: number, mode: 'single' | 'parallel', times: Map<string, QueryTimes>, notes: string[]): Promise<void> {
   for (const query of QUERIES) {
     const first = await exec(baseUrl, query.svc);
     if (first.status !== 200) {
       notes.push(`${query.name} (${mode}): svc refused it: ${first.text.slice(0, 200)}`);
       continue;
     }
-    (times.get(query.name) as QueryTimes)[mode] = await medianMs(runs, async () => {
+    for (let k = 0; k < warmups; k++) await exec(baseUrl, query.svc);
+    const cpuBefore = treeCpuMs(serverPid);
+    const time = times.get(query.name) as QueryTimes;
+    time[mode] = await medianMs(runs, async () => {
       const response = await exec(baseUrl, query.svc);
       if (response.status !== 200) throw new Error(response.text);
     });
+    time[mode === 'single' ? 'singleCpu' : 'parallelCpu'] = (treeCpuMs(serverPid) - cpuBefore) / runs;
     if (mode === 'parallel') lastSvcResults.set(query.name, first.json);
   }
 }
@@ -152,8 +187,9 @@ async function timeDuck(duck: DuckDBConnection, times: Map<string, QueryTimes>, 
 
 function printTable(times: ReadonlyMap<string, QueryTimes>): void {
   const lines = [
-    `\nSQL bench, ${rowCount} rows, median of ${runs} (ms); svc 2 workers through HTTP, single = threads off, parallel = ${PARALLEL_THREADS} threads per worker; DuckDB 2 threads in-process`,
-    '| query | svc single | svc parallel | DuckDB | parallel/single | parallel/DuckDB | goal svc/DuckDB |', '|---|---:|---:|---:|---:|---:|---|',
+    `\nSQL bench, ${rowCount} rows, median of ${runs} after ${warmups} warm-up runs (ms); svc 2 workers through HTTP, single = threads off, parallel = ${PARALLEL_THREADS} threads per worker; DuckDB 2 threads in-process`,
+    '| query | svc single | svc parallel | DuckDB | parallel/single | parallel/DuckDB | goal svc/DuckDB | svc CPU single | svc CPU parallel |',
+    '|---|---:|---:|---:|---:|---:|---|---:|---:|',
   ];
   const duckRatios: number[] = [];
   for (const query of QUERIES) {
@@ -161,7 +197,7 @@ function printTable(times: ReadonlyMap<string, QueryTimes>): void {
     const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined ? '-' : (a / b).toFixed(2));
     if (time.parallel !== undefined && time.duck !== undefined) duckRatios.push(time.parallel / time.duck);
     const ms = (value: number | undefined): string => (value === undefined ? '-' : value.toFixed(1));
-    lines.push(`| ${query.name} | ${ms(time.single)} | ${ms(time.parallel)} | ${ms(time.duck)} | ${ratio(time.parallel, time.single)} | ${ratio(time.parallel, time.duck)} | ${query.goal} |`);
+    lines.push(`| ${query.name} | ${ms(time.single)} | ${ms(time.parallel)} | ${ms(time.duck)} | ${ratio(time.parallel, time.single)} | ${ratio(time.parallel, time.duck)} | ${query.goal} | ${ms(time.singleCpu)} | ${ms(time.parallelCpu)} |`);
   }
   const geometricMean = Math.exp(duckRatios.reduce((sum, value) => sum + Math.log(value), 0) / Math.max(1, duckRatios.length));
   lines.push(`geometric mean of parallel/DuckDB: ${geometricMean.toFixed(2)}`);

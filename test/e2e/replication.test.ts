@@ -23,6 +23,14 @@ async function node(store: ReplicationStore, role: 'primary' | 'replica', option
   return server;
 }
 
+/** Each test stops its servers when it ends: idle replicas left polling would load the shared store. */
+test.afterEach.always(async () => {
+  for (const server of started.splice(0)) {
+    await server.kill9();
+    server.cleanup();
+  }
+});
+
 function readLogs(server: TestServer): string {
   const dir = join(server.rootDir, 'log');
   return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');

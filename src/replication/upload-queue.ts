@@ -1,7 +1,9 @@
-// The primary's backlog: captures waiting for upload, in sequence order, uploaded one object at a time by a
-// background loop that never blocks the writer. A failed upload (store unreachable, timeout) is retried with
-// back-off until it succeeds: order matters more than speed, and nothing later may overtake it. Before each
-// object the writer lease is checked, so a primary that was superseded never writes another segment.
+// The primary's backlog: captures waiting for upload, numbered in order and uploaded by a background loop
+// that never blocks the writer, up to UPLOADS_IN_FLIGHT_MAX single-object segments at once (replicas apply
+// only the contiguous run of numbers they see, so one arriving early waits). Multi-part segments and
+// checkpoints go alone, after everything before them. A failed upload (store unreachable, timeout) is
+// retried with back-off under the same number until it succeeds. Before uploading, the writer lease is
+// checked, so a primary that was superseded stops writing segments.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../objectstore/object-store.js';
 import type { WriterHandle } from '../objectstore/writer-lease.js';
@@ -17,6 +19,8 @@ const log = getLogger('replication');
 const RETRY_DELAY_MAX_MS = 2_000;
 /** A lease check is trusted this long: checking before every object would triple the requests per segment. */
 const LEASE_CHECK_VALID_MS = 1_000;
+/** Segment uploads in flight at once: the store's latency, not its bandwidth, bounds a single stream. */
+const UPLOADS_IN_FLIGHT_MAX = 3;
 
 /**
  * A delta, or a checkpoint (parts, then _done). Sequence numbers are given at upload, so deltas queued
@@ -45,6 +49,8 @@ export class UploadQueue {
   private stoppedReason: string | null = null;
   private idleWaiters: (() => void)[] = [];
   private leaseCheckedAt = -Infinity;
+  /** Batches taken off `items` whose upload has not finished, oldest first (for the lag figure). */
+  private readonly launched: (readonly QueuedItem[])[] = [];
 
   constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private nextSeq: number) {}
 
@@ -57,7 +63,7 @@ export class UploadQueue {
   }
 
   status(): UploadStatus {
-    const oldest = this.items[0];
+    const oldest = this.launched[0]?.[0] ?? this.items[0];
     return {
       pendingBytes: this.pendingBytesCount, shippedSeq: this.shipped, stopped: this.stoppedReason,
       uploadLagSeconds: oldest === undefined ? 0 : Math.max(0, (Date.now() - oldest.capture.capturedAtMs) / 1000),
@@ -81,30 +87,66 @@ export class UploadQueue {
     }
   }
 
-  /** Resolves when the queue is empty. */
+  /** Resolves when the queue is empty and every upload finished. */
   drained(): Promise<void> {
-    if (this.items.length === 0) return Promise.resolve();
+    if (this.items.length === 0 && !this.running) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private async run(): Promise<void> {
     this.running = true;
-    let failures = 0;
+    // Settles in sequence order, so `shipped` and the backlog figures move in order.
+    let settled: Promise<void> = Promise.resolve();
+    let inFlight: Promise<void>[] = [];
     while (this.items.length > 0) {
       const batch = this.nextBatch();
-      try {
-        await this.upload(batch);
-        this.stoppedReason = null;
+      const head = batch[0];
+      const rawBytes = batch.reduce((sum, item) => sum + item.capture.rawBytes, 0);
+      if (head?.kind === 'segment' && rawBytes < PART_BYTES_MAX) {
+        // One object: numbered now, uploaded alongside the ones before it; replicas apply in number order.
+        const seq = this.nextSeq++;
+        const body = await this.retrying(async () => {
+          for await (const part of captureParts(batch.map((item) => item.capture))) return encodeSegment(seq, part.operations, part.chunks);
+          throw new RangeError('a capture batch produced no object');
+        });
         this.items.splice(0, batch.length);
-        for (const item of batch) {
-          this.pendingBytesCount -= item.capture.rawBytes;
-          discardCapture(item.capture);
-        }
-        failures = 0;
+        this.launched.push(batch);
+        const put = this.retrying(() => this.putSegmentObject(seq, head.capture.capturedAtMs, body));
+        settled = Promise.all([settled, put]).then(() => this.settle(batch, seq));
+        inFlight.push(settled);
+        if (inFlight.length >= UPLOADS_IN_FLIGHT_MAX) await inFlight.shift();
+        continue;
+      }
+      await settled;
+      inFlight = [];
+      await this.retrying(() => this.upload(batch));
+      this.items.splice(0, batch.length);
+      this.launched.push(batch);
+      this.settle(batch, this.shipped);
+    }
+    await settled;
+    this.running = false;
+    if (this.items.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    else void this.run();
+  }
+
+  private settle(batch: readonly QueuedItem[], seq: number): void {
+    this.launched.shift();
+    this.shipped = Math.max(this.shipped, seq);
+    for (const item of batch) {
+      this.pendingBytesCount -= item.capture.rawBytes;
+      discardCapture(item.capture);
+    }
+  }
+
+  /** Runs `attempt` until it succeeds, backing off; a lost lease pauses uploads (a superseded primary's forever). */
+  private async retrying<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let failures = 1; ; failures++) {
+      try {
+        const result = await attempt();
+        this.stoppedReason = null;
+        return result;
       } catch (error) {
-        failures++;
-        // Not the writer (superseded, or the lease went unrenewed): nothing is uploaded until that changes,
-        // which for a superseded primary is never.
         if (error instanceof WriterLeaseError) {
           this.stoppedReason = error.message;
           if (failures === 1) log.critical(`replication paused: ${error.message}`);
@@ -114,8 +156,6 @@ export class UploadQueue {
         await sleep(Math.min(RETRY_DELAY_MAX_MS, 250 * 2 ** Math.min(failures, 6)));
       }
     }
-    this.running = false;
-    if (this.items.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private async assertStillWriter(): Promise<void> {
@@ -164,9 +204,13 @@ export class UploadQueue {
   }
 
   private async putSegment(seq: number, capturedAtMs: number, body: Buffer): Promise<void> {
-    await this.assertStillWriter();
-    await this.store.put(segmentKey(seq, capturedAtMs), body);
+    await this.putSegmentObject(seq, capturedAtMs, body);
     this.shipped = seq;
     this.nextSeq = seq + 1;
+  }
+
+  private async putSegmentObject(seq: number, capturedAtMs: number, body: Buffer): Promise<void> {
+    await this.assertStillWriter();
+    await this.store.put(segmentKey(seq, capturedAtMs), body);
   }
 }

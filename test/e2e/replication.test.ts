@@ -5,6 +5,8 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from 'node:net';
+import pg from 'pg';
 import { sharedS3 } from '../helpers/s3-service.js';
 import { exec } from '../helpers/http.js';
 import type { TestServer } from '../helpers/server.js';
@@ -20,6 +22,14 @@ async function node(store: ReplicationStore, role: 'primary' | 'replica', option
   started.push(server);
   return server;
 }
+
+/** Each test stops its servers when it ends: idle replicas left polling would load the shared store. */
+test.afterEach.always(async () => {
+  for (const server of started.splice(0)) {
+    await server.kill9();
+    server.cleanup();
+  }
+});
 
 function readLogs(server: TestServer): string {
   const dir = join(server.rootDir, 'log');
@@ -80,6 +90,23 @@ test.serial('a replica refuses writes with 403 naming the primary, and keeps ser
     t.is(refusal.status, 403, refusal.text);
     t.regex(refusal.text, /read-only replica; send writes to the primary at http:\/\/primary\.example:9000/);
   }
+  // PG wire: reads are served, writes refused with insufficient_privilege.
+  const client = new pg.Client({ host: '127.0.0.1', port: replica.pgPort, user: 'admin', password: 'quest' });
+  await client.connect();
+  try {
+    t.is((await client.query('select count() from rates')).rows.length, 1);
+    const error = await t.throwsAsync(client.query("insert into rates values ('z', 9)"));
+    t.regex(error?.message ?? '', /read-only replica/);
+    t.is((error as { code?: string } | undefined)?.code, '42501');
+  } finally {
+    await client.end();
+  }
+  // ILP over TCP: the line is not committed.
+  const socket = connect(replica.ilpTcpPort, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.end('rates,sym=zz rate=9\n');
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  socket.destroy();
   t.deepEqual(await answers(replica), await answers(primary));
 });
 

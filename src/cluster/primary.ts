@@ -142,8 +142,8 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     await closingHttp;
     await closingTcp;
     await closingPg;
-    await service.idle();
     await cold.close();
+    await service.idle();
     const synced = engine.close();
     await admin?.close();
     metrics?.close();

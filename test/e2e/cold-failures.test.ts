@@ -72,13 +72,13 @@ async function coldEntries(server: TestServer): Promise<[string, string, string]
   return (await rows(server.baseUrl, "select partitionName, state, objectKey from table_cold_partitions('t')")) as [string, string, string][];
 }
 
-test('kill -9 during an upload loses nothing; the next start finishes the move without stray objects', async (t) => {
+test.serial('kill -9 during an upload loses nothing; the next start finishes the move without stray objects', async (t) => {
   const s3 = await sharedS3();
   const proxy = await slowProxy(Number(new URL(s3.endpoint).port), 80);
   const root = `crash-${randomBytes(4).toString('hex')}`;
   const slow = connection(s3, `http://127.0.0.1:${proxy.port}`, root);
   const env = { SVC_STORAGE_POLICY_CHECK_INTERVAL: '500ms', SVC_COLD_STORAGE_DELETE_GRACE_PERIOD: '0s' };
-  let server = await startServer({ env: { ...env, SVC_COLD_STORAGE_OBJECT_STORE: slow } });
+  let server = await startServer({ workers: 1, env: { ...env, SVC_COLD_STORAGE_OBJECT_STORE: slow } });
   try {
     await execOk(server.baseUrl, 'create table t (sym symbol, price double, qty long, ts timestamp) timestamp(ts) partition by day');
     await execOk(server.baseUrl, "insert into t select rnd_symbol('a','b','c'), rnd_double(), rnd_long(), timestamp_sequence('2024-01-01', 2160000L) from long_sequence(400000)");
@@ -91,7 +91,7 @@ test('kill -9 during an upload loses nothing; the next start finishes the move w
     await waitFor(async () => proxy.sentBytes() - sentAtStart > 300_000, 'the upload is under way', 60_000);
     await server.kill9();
 
-    server = await startServer({ rootDir: server.rootDir, env: { ...env, SVC_COLD_STORAGE_OBJECT_STORE: connection(s3, s3.endpoint, root) } });
+    server = await startServer({ workers: 1, rootDir: server.rootDir, env: { ...env, SVC_COLD_STORAGE_OBJECT_STORE: connection(s3, s3.endpoint, root) } });
     t.deepEqual((await phases(server)).map(([name, , , count]) => [name, count]), before.map(([name, , , count]) => [name, count]), 'no partition or row lost');
     // Newest row 2024-01-10T23:59: partitions ending by 01-06 go to the store, those ending by 01-05 off disk.
     await waitFor(async () => {
@@ -119,12 +119,12 @@ test('kill -9 during an upload loses nothing; the next start finishes the move w
   }
 });
 
-test('with the store stopped, uploads wait; once it is back they happen', async (t) => {
+test.serial('with the store stopped, uploads wait; once it is back they happen', async (t) => {
   if (privateService === null) throw new Error('no private store');
   const own = await privateService;
   const text = connection(own, own.endpoint, 'stopped');
   await stopS3(own);
-  const server = await startServer({ env: { SVC_COLD_STORAGE_OBJECT_STORE: text, SVC_STORAGE_POLICY_CHECK_INTERVAL: '500ms' } });
+  const server = await startServer({ workers: 1, env: { SVC_COLD_STORAGE_OBJECT_STORE: text, SVC_STORAGE_POLICY_CHECK_INTERVAL: '500ms' } });
   try {
     await execOk(server.baseUrl, 'create table t (qty long, ts timestamp) timestamp(ts) partition by day storage policy(to parquet 1d, to remote 1d)');
     await execOk(server.baseUrl, "insert into t select x, timestamp_sequence('2024-01-01', 43200000L) from long_sequence(10000)");

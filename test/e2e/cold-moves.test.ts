@@ -35,9 +35,9 @@ async function coldStates(server: TestServer): Promise<[string, string, string][
   return (await rows(server.baseUrl, "select partitionName, state, objectKey from table_cold_partitions('t') order by partitionName, version")) as [string, string, string][];
 }
 
-test('manual moves to the store and off local disk, with every phase visible', async (t) => {
+test.serial('manual moves to the store and off local disk, with every phase visible', async (t) => {
   const connection = fsConnection('manual');
-  const server = await startServer({ env: { SVC_COLD_STORAGE_OBJECT_STORE: connection, SVC_STORAGE_POLICY_CHECK_INTERVAL: '500ms' } });
+  const server = await startServer({ workers: 1, env: { SVC_COLD_STORAGE_OBJECT_STORE: connection, SVC_STORAGE_POLICY_CHECK_INTERVAL: '500ms' } });
   const store = await openObjectStore(connection);
   try {
     await createDays(server, 5);
@@ -91,10 +91,10 @@ test('manual moves to the store and off local disk, with every phase visible', a
   }
 });
 
-test('a late write invalidates a remote copy, and the sweep uploads the partition again after the settle time', async (t) => {
+test.serial('a late write invalidates a remote copy, and the sweep uploads the partition again after the settle time', async (t) => {
   const connection = fsConnection('late');
   const server = await startServer({
-    env: { SVC_COLD_STORAGE_OBJECT_STORE: connection, SVC_STORAGE_POLICY_CHECK_INTERVAL: '300ms', SVC_COLD_STORAGE_REUPLOAD_SETTLE_INTERVAL: '3s' },
+    workers: 1, env: { SVC_COLD_STORAGE_OBJECT_STORE: connection, SVC_STORAGE_POLICY_CHECK_INTERVAL: '300ms', SVC_COLD_STORAGE_REUPLOAD_SETTLE_INTERVAL: '3s' },
   });
   try {
     // Newest row 2024-01-05T23:59: TO REMOTE 1d moves the partitions ending by 2024-01-04T23:59.
@@ -127,7 +127,28 @@ test('a late write invalidates a remote copy, and the sweep uploads the partitio
   }
 });
 
-test('moving without a store configured, and bad moves, are clear errors', async (t) => {
+test.serial('a second server on the same store root may not manage it', async (t) => {
+  const connection = fsConnection('shared');
+  const first = await startServer({ workers: 0, env: { SVC_COLD_STORAGE_OBJECT_STORE: connection } });
+  const second = await startServer({ workers: 0, env: { SVC_COLD_STORAGE_OBJECT_STORE: connection } });
+  try {
+    await createDays(first, 3);
+    await execOk(first.baseUrl, "alter table t convert partition to remote list '2024-01-01'");
+    await createDays(second, 3);
+    const refused = await exec(second.baseUrl, "alter table t convert partition to remote list '2024-01-01'");
+    t.is(refused.status, 409);
+    t.regex(refused.text, /managed by instance/);
+    t.deepEqual(await rows(second.baseUrl, "select isParquet, isRemotelyServed from table_partitions('t') limit 1"), [[false, false]], 'refused before anything changed');
+    t.deepEqual(await rows(second.baseUrl, "select count() from table_cold_partitions('t')"), [[0]]);
+  } finally {
+    await first.stop();
+    await second.stop();
+    first.cleanup();
+    second.cleanup();
+  }
+});
+
+test.serial('moving without a store configured, and bad moves, are clear errors', async (t) => {
   const server = await startServer({ workers: 0 });
   try {
     await createDays(server, 3);
@@ -136,7 +157,7 @@ test('moving without a store configured, and bad moves, are clear errors', async
     t.regex(noStore.text, /cold\.storage\.object\.store/);
     const syntax = await exec(server.baseUrl, 'alter table t convert partition to somewhere');
     t.is(syntax.status, 400);
-    t.regex(syntax.text, /'parquet', 'native' or 'remote' expected/);
+    t.regex(syntax.text, /'parquet' or 'native' expected/);
     const local = await exec(server.baseUrl, 'alter table t drop local partitions');
     t.regex(local.text, /'list' or 'where' expected/);
   } finally {

@@ -51,13 +51,13 @@ const EXPECTED: Phase[] = [
   ['2024-01-09', false, false], ['2024-01-10', false, false],
 ];
 
-test('a policy moves partitions to Parquet, to the store and off local disk, and survives a restart', async (t) => {
+test.serial('a policy moves partitions to Parquet, to the store and off local disk, and survives a restart', async (t) => {
   const s3 = service;
   if (s3 === null) throw new Error('the S3 store did not start');
   const root = `policy-${randomBytes(4).toString('hex')}`;
   const text = connection(s3, root);
   const env = { SVC_COLD_STORAGE_OBJECT_STORE: text, SVC_STORAGE_POLICY_CHECK_INTERVAL: '1s', SVC_COLD_STORAGE_DELETE_GRACE_PERIOD: '0s' };
-  let server = await startServer({ env });
+  let server = await startServer({ workers: 1, env });
   const store = await openStore(text);
   try {
     await execOk(server.baseUrl, 'create table t (sym symbol, qty long, ts timestamp) timestamp(ts) partition by day '
@@ -80,7 +80,7 @@ test('a policy moves partitions to Parquet, to the store and off local disk, and
     t.regex(refused.text, /table=t, partition=2024-01-02/);
 
     await server.stop();
-    server = await startServer({ env, rootDir: server.rootDir });
+    server = await startServer({ workers: 1, env, rootDir: server.rootDir });
     t.deepEqual(await phases(server), EXPECTED);
     t.deepEqual(await rows(server.baseUrl, 'select * from storage_policies'), [['t', '3d', '4d', '5d', null, 'enabled']]);
     t.deepEqual(await rows(server.baseUrl, hotQuery), hot);
@@ -101,7 +101,7 @@ test('a policy moves partitions to Parquet, to the store and off local disk, and
   }
 });
 
-test('policy DDL errors carry positions', async (t) => {
+test.serial('policy DDL errors carry positions', async (t) => {
   const server = await startServer({ workers: 0 });
   try {
     await execOk(server.baseUrl, 'create table t (x int, ts timestamp) timestamp(ts) partition by day');

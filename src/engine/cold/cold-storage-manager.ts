@@ -3,6 +3,7 @@
 // claimed lazily (at start, then at each sweep until it works): without a store, or while it is unreachable,
 // TO PARQUET and DROP REMOTE still run and the store-bound stages wait for a later sweep.
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine.js';
 import type { AlterTableStatement } from '../../sql/compiler.js';
@@ -19,6 +20,8 @@ import { sweepTable } from './policy-sweep.js';
 
 const log = getLogger('cold-storage');
 const INSTANCE_ID_FILE = '.cold-instance-id';
+/** Shutdown waits this long at most for the lease release to reach the store. */
+const CLOSE_RELEASE_WAIT_MS = 2000;
 
 export interface ColdStorageOptions {
   readonly engine: Engine;
@@ -48,8 +51,10 @@ export class ColdStorageManager {
 
   constructor(private readonly options: ColdStorageOptions) {
     const engine = options.engine;
+    // After close, a move in flight stops at its next _txn step, exactly as if the process had died there.
+    const exclusive: Exclusive = (work) => (this.closed ? Promise.reject(new SvcError('SVC_STORAGE', 'cold storage is shutting down', 503)) : options.exclusive(work));
     this.context = {
-      exclusive: options.exclusive, writerOf: (table) => engine.writer(table), files: engine.options.files, encoder: engine.options.parquetEncoder,
+      exclusive, writerOf: (table) => engine.writer(table), files: engine.options.files, encoder: engine.options.parquetEncoder,
     };
   }
 
@@ -122,12 +127,17 @@ export class ColdStorageManager {
     return this.options.reuploadSettleMs;
   }
 
+  /**
+   * Stops the sweep and refuses further _txn steps at once, without waiting for an upload in flight (every step
+   * is crash-safe, so an interrupted move is finished or rolled back by the next start); the lease is released
+   * so a successor need not wait, given at most CLOSE_RELEASE_WAIT_MS.
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
-    await this.chain.catch(() => undefined);
-    await this.remote?.lease.release().catch(() => undefined);
-    await this.store?.close().catch(() => undefined);
+    const release = this.remote?.lease.release().catch(() => undefined);
+    await Promise.race([release, sleep(CLOSE_RELEASE_WAIT_MS)]);
+    void this.store?.close().catch(() => undefined);
   }
 
   private forgetRemote(): void {

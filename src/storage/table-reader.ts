@@ -3,14 +3,14 @@
 import { join } from 'node:path';
 import type { TableMeta } from './table-meta.js';
 import type { PartitionEntry, TxnState } from './txn-file.js';
-import { partitionDirName } from './txn-file.js';
+import { COLD_FOOTER_FILE, partitionDirName } from './txn-file.js';
 import { columnFilePaths } from './column-files.js';
 import { mapFileRange, mapFileRangeIfExists } from './mmap.js';
 import type { SymbolTableCache } from './symbol-dictionary.js';
 import { storageWidthBytes, isVariableSize } from '../types/column-type.js';
 import { assert } from '../core/assert.js';
 import { ParquetPartitionReader } from './parquet/parquet-partition-reader.js';
-import { ColdObjectSource, COLD_FOOTER_FILE } from './cold/cold-object-source.js';
+import { ColdObjectSource } from './cold/cold-object-source.js';
 import { ColdChunksNeeded, currentColdReadSession, type ColdNeed } from './cold/cold-read-session.js';
 
 export type ColumnView =

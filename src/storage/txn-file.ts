@@ -26,6 +26,9 @@ export interface PartitionEntry {
   readonly cold?: ColdCopy;
 }
 
+/** The footer block a cold partition's directory keeps (see PartitionEntry.cold). */
+export const COLD_FOOTER_FILE = 'footer.parquet';
+
 export interface ColdCopy {
   readonly key: string;
   readonly etag: string;

@@ -157,7 +157,7 @@ test.serial('moving without a store configured, and bad moves, are clear errors'
     t.regex(noStore.text, /cold\.storage\.object\.store/);
     const syntax = await exec(server.baseUrl, 'alter table t convert partition to somewhere');
     t.is(syntax.status, 400);
-    t.regex(syntax.text, /'parquet', 'native' or 'remote' expected/);
+    t.regex(syntax.text, /'parquet' or 'native' expected/);
     const local = await exec(server.baseUrl, 'alter table t drop local partitions');
     t.regex(local.text, /'list' or 'where' expected/);
   } finally {

@@ -126,8 +126,8 @@ test('out-of-order rows and UPDATE rewrite a Parquet partition as native; errors
     t.is(formats.get('2024-01-01'), true, 'untouched partitions stay Parquet');
     const shown = await exec(server.baseUrl, 'show partitions from t');
     const shownColumns = (shown.json as { columns: { name: string }[] }).columns.map((column) => column.name);
-    t.deepEqual(shownColumns.slice(-2), ['isParquet', 'parquetFileSize'], 'SHOW PARTITIONS ends with QuestDB\'s Parquet columns');
-    t.deepEqual((await rows(server.baseUrl, 'show partitions from t'))[0]?.slice(-2)[0], true);
+    t.deepEqual(shownColumns.slice(-3), ['isParquet', 'parquetFileSize', 'isRemotelyServed'], 'SHOW PARTITIONS ends with QuestDB\'s Parquet columns and the cold-storage flag');
+    t.deepEqual((await rows(server.baseUrl, 'show partitions from t'))[0]?.slice(-3)[0], true);
 
     const missing = await exec(server.baseUrl, "alter table t convert partition to parquet list '2025-06-01'");
     t.is(missing.status, 400);

@@ -9,11 +9,10 @@ import { StorageError } from '../../core/errors.js';
 import { assert } from '../../core/assert.js';
 import type { TableWriter } from '../../storage/table-writer.js';
 import type { ColdCopy, PartitionEntry } from '../../storage/txn-file.js';
-import { partitionDirName } from '../../storage/txn-file.js';
+import { COLD_FOOTER_FILE, partitionDirName } from '../../storage/txn-file.js';
 import type { RowChunk } from '../../storage/row-chunk.js';
 import { parquetPartitionPath } from '../../storage/parquet/parquet-partition-reader.js';
 
-export const COLD_FOOTER_FILE = 'footer.parquet';
 const FOOTER_TAIL_BYTES = 8;
 
 /** The entry of partition `name` at `version`, or undefined when it changed or went. */

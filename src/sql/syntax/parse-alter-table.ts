@@ -12,7 +12,8 @@ import { parseCondition } from './parse-clauses.js';
 import { parseTypeName } from './parse-type-name.js';
 import { parseStoragePolicyStages } from './parse-storage-policy.js';
 
-const ACTION_EXPECTED = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'enable', 'disable', 'resume', 'rename', 'set' or 'squash' expected";
+// QuestDB's texts (svc's own forms, ENABLE/DISABLE STORAGE POLICY, DROP LOCAL PARTITION, are accepted without being listed).
+const ACTION_EXPECTED = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash' expected";
 
 /** Actions QuestDB has that we accept without modelling them. */
 const OTHER_ACTIONS = new Set(['ATTACH', 'DETACH', 'SQUASH', 'RESUME', 'SUSPEND', 'FORCE']);
@@ -95,7 +96,7 @@ function parseDrop(c: ParseCursor): AlterAction {
     if (!c.acceptWord('partition') && !c.acceptWord('partitions')) throw c.error("'partition' expected");
     return { kind: 'coldPartition', position, move: 'dropLocal', ...parsePartitionSelection(c) };
   }
-  if (!c.acceptWord('partition')) throw c.error("'column', 'partition', 'local partition' or 'storage policy' expected");
+  if (!c.acceptWord('partition')) throw c.error("'column' or 'partition' expected");
   if (c.acceptWord('list')) {
     if (c.atStatementEnd()) throw c.error('partition name expected');
     return { kind: 'dropPartition', position, list: parseArguments(c) };
@@ -117,7 +118,7 @@ function parseConvertPartition(c: ParseCursor): AlterAction {
   if (c.acceptWord('remote')) return { kind: 'coldPartition', position, move: 'toRemote', ...parsePartitionSelection(c) };
   if (c.acceptWord('parquet')) toParquet = true;
   else if (c.acceptWord('native')) toParquet = false;
-  else throw c.error("'parquet', 'native' or 'remote' expected");
+  else throw c.error("'parquet' or 'native' expected"); // QuestDB's text; REMOTE is svc's own
   let action: AlterAction;
   if (c.acceptWord('list')) {
     if (c.atStatementEnd()) throw c.error('partition name expected');
@@ -170,7 +171,7 @@ function parseSet(c: ParseCursor, actionToken: Token): AlterAction {
     return { kind: 'storagePolicy', position: actionToken.start, change: 'set', stages: parseStoragePolicyStages(c) };
   }
   if (c.isWord('ttl') || c.isWord('type')) return { kind: 'other', position: actionToken.start, text: c.skipToStatementEnd(actionToken) };
-  throw c.error("'param', 'storage policy', 'ttl' or 'type' expected");
+  throw c.error("'param', 'ttl' or 'type' expected");
 }
 
 /** `DEDUP DISABLE` / `DEDUP [ENABLE] UPSERT KEYS(ts, k...)`. */

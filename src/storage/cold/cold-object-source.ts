@@ -7,8 +7,6 @@ import type { ByteRangeSource } from '../parquet/byte-range-source.js';
 import { ColdChunksNeeded, currentColdReadSession } from './cold-read-session.js';
 import type { ColdObject } from './cold-read-errors.js';
 
-export const COLD_FOOTER_FILE = 'footer.parquet';
-
 export class ColdObjectSource implements ByteRangeSource {
   readonly key: string;
   readonly sizeBytes: number;

@@ -19,7 +19,9 @@ export interface ColdNeed {
 export class ColdChunksNeeded extends ColdReadError {
   constructor(readonly needs: readonly ColdNeed[]) {
     const first = needs[0];
-    super(`cold partition data was read before it was fetched [${first === undefined ? '' : describeColdObject(first.object)}]`);
+    // Seen by a client only when no session fetched it: a path that does not read cold partitions (the PostgreSQL
+    // port, INSERT ... SELECT in the primary) or a statement past its fetch rounds.
+    super(`cold partition data is needed that this statement did not fetch (cold partitions are read by /exec and /exp queries) [${first === undefined ? '' : describeColdObject(first.object)}]`);
     this.name = 'ColdChunksNeeded';
   }
 }
@@ -102,8 +104,8 @@ export async function runWithColdReadSession<T>(session: ColdReadSession, body: 
 
 /**
  * Runs a synchronous step until it completes without meeting a chunk the statement lacks, then fetches what the
- * registered scans still need. `undo` cleans up a step's partial result before a retry is impossible (never
- * called on success). Outside a session the step simply runs.
+ * registered scans still need. A step that fails cleans up after itself (closes what it opened) before it
+ * throws. Outside a session the step simply runs.
  */
 export async function withColdFaults<T>(step: () => T): Promise<T> {
   const session = currentSession.getStore();

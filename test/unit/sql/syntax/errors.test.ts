@@ -8,7 +8,7 @@ import { failure } from './render.js';
 
 const RESERVED = (word: string): string =>
   `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${word}"`;
-const ALTER_ACTIONS = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'enable', 'disable', 'resume', 'rename', 'set' or 'squash' expected";
+const ALTER_ACTIONS = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash' expected";
 
 const STATEMENT_ERRORS: [string, string][] = [
   ['select 1; select 2', 'unexpected token [select] @ 10'],
@@ -122,13 +122,13 @@ const DDL_ERRORS: [string, string][] = [
   ['rename table a b', "'to' expected @ 15"],
   ['alter table t', `${ALTER_ACTIONS} @ 13`],
   ['alter table t frobnicate', `${ALTER_ACTIONS} @ 14`],
-  ['alter table x drop', "'column', 'partition', 'local partition' or 'storage policy' expected @ 18"],
+  ['alter table x drop', "'column' or 'partition' expected @ 18"],
   ['alter table x drop column', 'column name expected @ 25'],
   ['alter table x alter', "'column' expected @ 19"],
   ['alter table x alter column', 'column name expected @ 26'],
   ['alter table x alter column c', "'add index' or 'drop index' or 'type' or 'cache' or 'nocache' or 'symbol' expected @ 28"],
   ['alter table t add column a int, a long', 'Duplicate column [name=a] @ 32'],
-  ['alter table t set foo', "'param', 'storage policy', 'ttl' or 'type' expected @ 18"],
+  ['alter table t set foo', "'param', 'ttl' or 'type' expected @ 18"],
   ['alter table t drop partition', "'list' or 'where' expected @ 28"],
 ];
 

@@ -95,7 +95,13 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       rmSync(rootDir, { recursive: true, force: true });
     },
   };
-  await waitUntilReady(server, exited);
+  try {
+    await waitUntilReady(server, exited);
+  } catch (error) {
+    // A server that never became ready would otherwise outlive the test run (and load the machine).
+    await server.kill9();
+    throw error;
+  }
   await waitForWorkers(rootDir, Number(env['SVC_HTTP_WORKER_COUNT']));
   return server;
 }

@@ -22,6 +22,7 @@ const log = getLogger('cold-storage');
 const INSTANCE_ID_FILE = '.cold-instance-id';
 /** Shutdown waits this long at most for the lease release to reach the store. */
 const CLOSE_RELEASE_WAIT_MS = 2000;
+const FIRST_SWEEP_DELAY_MS = 5000;
 
 export interface ColdStorageOptions {
   readonly engine: Engine;
@@ -60,9 +61,19 @@ export class ColdStorageManager {
 
   start(): void {
     if (this.options.connection !== null) void this.serialize(() => this.connect()).catch((error: unknown) => log.error(`cold storage: store not available yet, retried at the next sweep: ${(error as Error).message}`));
-    this.timer = setInterval(() => {
-      void this.sweep().catch((error: unknown) => log.error(`cold storage sweep failed: ${(error as Error).message}`));
-    }, this.options.checkIntervalMs);
+    // Workers take their listening socket from the primary, whose event loop a Parquet conversion blocks: the
+    // first sweep waits until they are up.
+    this.scheduleSweep(Math.max(this.options.checkIntervalMs, FIRST_SWEEP_DELAY_MS));
+  }
+
+  /** The next sweep starts `delayMs` after the previous one ended, so slow sweeps never pile up. */
+  private scheduleSweep(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      void this.sweep()
+        .catch((error: unknown) => log.error(`cold storage sweep failed: ${(error as Error).message}`))
+        .finally(() => this.scheduleSweep(this.options.checkIntervalMs));
+    }, delayMs);
     this.timer.unref();
   }
 
@@ -134,7 +145,7 @@ export class ColdStorageManager {
    */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.timer !== undefined) clearTimeout(this.timer);
     const release = this.remote?.lease.release().catch(() => undefined);
     await Promise.race([release, sleep(CLOSE_RELEASE_WAIT_MS)]);
     void this.store?.close().catch(() => undefined);

@@ -87,10 +87,10 @@ const KEY_TABLE = [
     description: 'Memory one query may use for sorting, grouping and joins; a query needing more fails with SVC_SQL_LIMIT.' },
   { name: 'query.compile.cache.capacity', type: 'int', default: '1000', min: 1, max: 1_000_000, group: 'Queries',
     description: 'Compiled expression functions each process keeps for reuse (entries, least recently used evicted). Queries that differ only in their literals share one function.' },
-  { name: 'query.parallel.thread.count', type: 'int', default: '-1', min: -1, max: 256, group: 'Queries',
-    description: 'Parallel query threads in each process that serves queries: large aggregations, GROUP BY, SAMPLE BY and ORDER BY ... LIMIT over one table run on row slices in these threads while the process keeps answering other connections. -1 = one per CPU core; 0 or 1 = off (every query runs on its connection\'s thread).' },
+  { name: 'query.parallel.thread.count', type: 'int', default: '0', min: -1, max: 256, group: 'Queries',
+    description: 'Parallel query threads in each process that serves queries: large aggregations, GROUP BY, SAMPLE BY and ORDER BY ... LIMIT over one table run on row slices in these threads while the process keeps answering other connections. -1 = one per CPU core; 0 or 1 = off (every query runs on its connection\'s thread), the default until the per-query thread hop costs less (README "Parallel queries").' },
   { name: 'query.parallel.min.rows', type: 'int', default: '500000', min: 1, group: 'Queries',
-    description: 'Rows a table must hold before a query over it is split over the parallel query threads; smaller queries run on the calling thread (no thread hop for a short lookup).' },
+    description: 'Rows a query\'s scans must read (after interval pruning) before it is split over the parallel query threads; smaller queries run on the calling thread (no thread hop for a short lookup).' },
   { name: 'query.parallel.thread.heap.size', type: 'size', default: '0', min: 0, group: 'Queries',
     description: 'Largest JavaScript heap of one parallel query thread; a fragment that outgrows it ends its thread (the query fails, the process goes on and the pool starts a new thread). 0 = the Node.js default.' },
 

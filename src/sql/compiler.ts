@@ -29,7 +29,8 @@ export type { ParameterType } from './bind/infer-parameter-types.js';
 export { createRuntime } from './codegen/runtime.js';
 
 export type CompiledStatement =
-  | { readonly kind: 'query'; readonly factory: QueryFactory; readonly statement: Statement }
+  /** `snapshots`: the tables the query's scans were built over, by stored name (parallel execution sizes from them). */
+  | { readonly kind: 'query'; readonly factory: QueryFactory; readonly statement: Statement; readonly snapshots?: ReadonlyMap<string, TableSnapshot> }
   | { readonly kind: 'write'; readonly statement: Statement; readonly queryType: string }
   | { readonly kind: 'explain'; readonly factory: QueryFactory; readonly statement: Statement };
 
@@ -50,8 +51,7 @@ export function queryTypeOf(statement: Statement): string {
   }
 }
 
-export function createSourceEnv(catalog: Catalog): SourceEnv {
-  const opened = new Map<string, TableSnapshot>();
+export function createSourceEnv(catalog: Catalog, opened = new Map<string, TableSnapshot>()): SourceEnv {
   const env: SourceEnv = {
     catalog,
     bindQuery: (query) => bindQueryExpr(query, env),
@@ -71,9 +71,10 @@ export function bindQueryExpr(query: QueryExpr, env: SourceEnv): QueryFactory {
 }
 
 export function compileStatement(statement: Statement, catalog: Catalog): CompiledStatement {
-  const env = createSourceEnv(catalog);
+  const snapshots = new Map<string, TableSnapshot>();
+  const env = createSourceEnv(catalog, snapshots);
   switch (statement.kind) {
-    case 'query': return { kind: 'query', factory: bindQueryExpr(statement.query, env), statement };
+    case 'query': return { kind: 'query', factory: bindQueryExpr(statement.query, env), statement, snapshots };
     case 'show': return { kind: 'query', factory: bindShow(statement, catalog), statement };
     case 'explain': {
       const writeLines = explainWriteLines(statement.statement, env);

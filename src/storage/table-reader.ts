@@ -75,6 +75,17 @@ export class TableSnapshot {
     this.scans.delete(owner);
   }
 
+  /** Rows the largest scan built over this snapshot will read (0 when none was built, e.g. count(*) from _txn). */
+  notedScanRows(): number {
+    let largest = 0;
+    for (const scan of this.scans.values()) {
+      let rows = 0;
+      for (const range of scan.ranges) rows += range.hi - range.lo;
+      largest = Math.max(largest, rows);
+    }
+    return largest;
+  }
+
   /**
    * `error` widened to every chunk rows [lo, hi) of these columns need, when it is a cold read that lacked a
    * chunk of this partition; any other error is returned as it is.

@@ -104,7 +104,10 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
     }
     // A large query of a splittable shape runs on the parallel threads; this thread awaits (and serves others).
     const parallel = compiled.kind === 'query'
-      ? await runInParallel({ factory: compiled.factory, statement: compiled.statement, catalog: deps.catalog, cancellation, timeoutMs, queryNowMicros: ctx.rt.queryNow })
+      ? await runInParallel({
+        factory: compiled.factory, statement: compiled.statement, catalog: deps.catalog, cancellation, timeoutMs, queryNowMicros: ctx.rt.queryNow,
+        ...(compiled.snapshots === undefined ? {} : { snapshots: compiled.snapshots }),
+      })
       : undefined;
     await streamQuery(res, params, parallel ?? compiled.factory, projection?.indexes, ctx, Number(compiledAt - started));
   } catch (error) {

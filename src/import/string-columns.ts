@@ -68,27 +68,7 @@ export function parseTextColumn(job: ParseJob, target: ColumnTarget): number {
 
 /** UUID: canonical hex text, stored lower-case; anything else is an error (null). */
 export function parseUuidColumn(job: ParseJob, target: ColumnTarget): number {
-  const records = targetText(target);
-  const offsets = records.offsets;
-  const { buf, fieldStart, fieldEnd, width, rowCount, base } = job;
-  let errors = 0;
-  let position = offsets[base];
-  for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
-    const s = fieldStart[slot];
-    const e = fieldEnd[slot];
-    const value = s === e ? undefined : parseUuidBytes(buf, s, e);
-    const out = records.reserve(position, 4 + 36);
-    if (value === undefined) {
-      out.writeInt32LE(-1, position);
-      position += 4;
-      if (s !== e) errors = reportBad(job, r, errors);
-    } else {
-      out.writeInt32LE(out.write(value, position + 4, 'latin1'), position);
-      position += 4 + value.length;
-    }
-    offsets[base + r + 1] = position;
-  }
-  return errors;
+  return parseConvertedTextColumn(job, target, 36, parseUuidBytes);
 }
 
 /**
@@ -96,6 +76,16 @@ export function parseUuidColumn(job: ParseJob, target: ColumnTarget): number {
  * at commit; a value that does not convert is an error (null).
  */
 export function parseTextCodedColumn(job: ParseJob, target: ColumnTarget, type: ColumnType): number {
+  return parseConvertedTextColumn(job, target, 80, (buf, s, e) => toTextCoded(type, 'STRING', buf.toString('latin1', s, e)));
+}
+
+/**
+ * Fields converted to canonical latin-1 text of at most `textBytesMax` bytes; an empty field is null, one that
+ * does not convert (undefined) is null and an error.
+ */
+function parseConvertedTextColumn(
+  job: ParseJob, target: ColumnTarget, textBytesMax: number, convert: (buf: Buffer, start: number, end: number) => string | null | undefined,
+): number {
   const records = targetText(target);
   const offsets = records.offsets;
   const { buf, fieldStart, fieldEnd, width, rowCount, base } = job;
@@ -104,8 +94,8 @@ export function parseTextCodedColumn(job: ParseJob, target: ColumnTarget, type: 
   for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
     const s = fieldStart[slot];
     const e = fieldEnd[slot];
-    const value = s === e ? null : toTextCoded(type, 'STRING', buf.toString('latin1', s, e));
-    const out = records.reserve(position, 4 + 80);
+    const value = s === e ? null : convert(buf, s, e);
+    const out = records.reserve(position, 4 + textBytesMax);
     if (value === null || value === undefined) {
       out.writeInt32LE(-1, position);
       position += 4;

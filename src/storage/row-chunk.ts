@@ -61,25 +61,7 @@ export function varColumnFromStrings(values: readonly (string | null)[], rowCoun
 
 /** Builds a variable-size column from binary values. */
 export function varColumnFromBinary(values: readonly (Uint8Array | null)[], rowCount: number): VarColumnData {
-  let total = 0;
-  for (let row = 0; row < rowCount; row++) total += 4 + (values[row]?.length ?? 0);
-  const bytes = Buffer.allocUnsafe(total);
-  const offsets = new Float64Array(rowCount + 1);
-  let position = 0;
-  for (let row = 0; row < rowCount; row++) {
-    offsets[row] = position;
-    const value = values[row];
-    if (value === null || value === undefined) {
-      bytes.writeInt32LE(-1, position);
-      position += 4;
-    } else {
-      bytes.writeInt32LE(value.length, position);
-      bytes.set(value, position + 4);
-      position += 4 + value.length;
-    }
-  }
-  offsets[rowCount] = position;
-  return { kind: 'var', bytes, offsets };
+  return varColumnOfRecords(values, rowCount, plainRecordBytes, false);
 }
 
 /**
@@ -88,9 +70,16 @@ export function varColumnFromBinary(values: readonly (Uint8Array | null)[], rowC
  * and readers can view them as a Float64Array (types/double-array.ts).
  */
 export function varColumnFromArrays(values: readonly (Uint8Array | null)[], rowCount: number): VarColumnData {
+  return varColumnOfRecords(values, rowCount, paddedArrayRecordBytes, true);
+}
+
+/** Records of a length (-1 for null) and the value's bytes, each `recordBytes` long (padding zero-filled when asked). */
+function varColumnOfRecords(
+  values: readonly (Uint8Array | null)[], rowCount: number, recordBytes: (value: Uint8Array | null | undefined) => number, zeroFilled: boolean,
+): VarColumnData {
   let total = 0;
-  for (let row = 0; row < rowCount; row++) total += paddedArrayRecordBytes(values[row]);
-  const bytes = Buffer.alloc(total);
+  for (let row = 0; row < rowCount; row++) total += recordBytes(values[row]);
+  const bytes = zeroFilled ? Buffer.alloc(total) : Buffer.allocUnsafe(total);
   const offsets = new Float64Array(rowCount + 1);
   let position = 0;
   for (let row = 0; row < rowCount; row++) {
@@ -102,10 +91,14 @@ export function varColumnFromArrays(values: readonly (Uint8Array | null)[], rowC
       bytes.writeInt32LE(value.length, position);
       bytes.set(value, position + 4);
     }
-    position += paddedArrayRecordBytes(value);
+    position += recordBytes(value);
   }
   offsets[rowCount] = position;
   return { kind: 'var', bytes, offsets };
+}
+
+function plainRecordBytes(value: Uint8Array | null | undefined): number {
+  return 4 + (value?.length ?? 0);
 }
 
 function paddedArrayRecordBytes(value: Uint8Array | null | undefined): number {

@@ -245,18 +245,18 @@ async function writeSynced(path: string, body: Uint8Array): Promise<void> {
   }
 }
 
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+/** fsync of a file written elsewhere; `syncDirectory` of its directory then makes a rename durable. */
+function syncFile(path: string): Promise<void> {
+  return syncOpened(path, 'r+');
 }
 
 /** fsync of the directory makes the rename itself durable (ext4/xfs need it after a crash). */
-async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, 'r');
+function syncDirectory(path: string): Promise<void> {
+  return syncOpened(path, 'r');
+}
+
+async function syncOpened(path: string, flags: 'r' | 'r+'): Promise<void> {
+  const handle = await open(path, flags);
   try {
     await handle.sync();
   } finally {

@@ -15,6 +15,7 @@ import { assert } from '../core/assert.js';
 import { batchRowsMax } from '../core/limits.js';
 import type { ColumnMeta } from '../storage/table-meta.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
+import { varColumnValues } from '../storage/row-chunk.js';
 import { PARQUET_STEMS_KEY } from '../storage/parquet/parquet-partition-reader.js';
 import type { ParquetPartitionEncoder } from '../storage/parquet/parquet-partition-encoder-contract.js';
 import { isTextCodedType, readTextCoded } from '../types/coded-columns.js';
@@ -98,11 +99,6 @@ function storageVector(type: ExportColumn['type'], data: ColumnData, start: numb
 
 function varVector(type: ExportColumn['type'], data: Extract<ColumnData, { kind: 'var' }>, start: number, count: number): Vector {
   const binary = type === 'BINARY' || isArrayType(type);
-  const values = new Array<string | Uint8Array | null>(count);
-  for (let k = 0; k < count; k++) {
-    const offset = data.offsets[start + k] as number;
-    const length = data.bytes.readInt32LE(offset);
-    values[k] = length < 0 ? null : binary ? data.bytes.subarray(offset + 4, offset + 4 + length) : data.bytes.toString('utf8', offset + 4, offset + 4 + length);
-  }
+  const values = varColumnValues(data, start, count, binary);
   return binary ? { type, data: values as (Uint8Array | null)[] } : { type, data: values as (string | null)[] };
 }

@@ -106,6 +106,17 @@ function paddedArrayRecordBytes(value: Uint8Array | null | undefined): number {
   return length + ((8 - (length % 8)) % 8);
 }
 
+/** Records [start, start + count) of a variable-size column: views of their bytes when `binary`, else text; null for length -1. */
+export function varColumnValues(column: VarColumnData, start: number, count: number, binary: boolean): (string | Uint8Array | null)[] {
+  const values = new Array<string | Uint8Array | null>(count);
+  for (let k = 0; k < count; k++) {
+    const offset = column.offsets[start + k] as number;
+    const length = column.bytes.readInt32LE(offset);
+    values[k] = length < 0 ? null : binary ? column.bytes.subarray(offset + 4, offset + 4 + length) : column.bytes.toString('utf8', offset + 4, offset + 4 + length);
+  }
+  return values;
+}
+
 /** Reads record `row` of a variable-size column as text (null for length -1). */
 export function varValueAsString(column: VarColumnData, row: number): string | null {
   const start = column.offsets[row] as number;

@@ -85,6 +85,17 @@ export function arrayDimLength(bytes: Uint8Array, dim: number): number {
   return readInt32(bytes, 4 + 4 * dim);
 }
 
+/** Element strides of a row-major array of `shape`: the last dimension's stride is 1. */
+export function rowMajorStrides(shape: readonly number[]): number[] {
+  const strides = new Array<number>(shape.length);
+  let stride = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    strides[d] = stride;
+    stride *= shape[d] as number;
+  }
+  return strides;
+}
+
 export function arrayShape(bytes: Uint8Array): number[] {
   const dimCount = arrayDimCount(bytes);
   const shape = new Array<number>(dimCount);

@@ -3,7 +3,7 @@
 // averages the finite elements, array_cum_sum counts NULL as 0, arithmetic broadcasts shapes NumPy's way.
 // Each helper is a loop over Float64Array views of the values (types/double-array.ts).
 import { sqlRuntimeError } from '../../core/errors.js';
-import { ARRAY_OP_ADD, ARRAY_OP_MULTIPLY, ARRAY_OP_SUBTRACT, arrayDimCount, arrayDimLength, arrayShape, arrayValues, newDoubleArray } from '../../types/double-array.js';
+import { ARRAY_OP_ADD, ARRAY_OP_MULTIPLY, ARRAY_OP_SUBTRACT, arrayDimCount, arrayDimLength, arrayShape, arrayValues, newDoubleArray, rowMajorStrides } from '../../types/double-array.js';
 
 /** QuestDB's Numbers.DOUBLE_TOLERANCE: array_position's equality margin. */
 const DOUBLE_TOLERANCE = 1e-10;
@@ -162,12 +162,7 @@ export const arrayMathRuntime = {
     const values = arrayValues(array);
     const built = newDoubleArray(shape.slice().reverse());
     const out = built.values;
-    const strides = new Array<number>(dimCount);
-    let stride = 1;
-    for (let d = dimCount - 1; d >= 0; d--) {
-      strides[d] = stride;
-      stride *= shape[d] as number;
-    }
+    const strides = rowMajorStrides(shape);
     // Output index (i_{n-1}, …, i_0) row-major reads input (i_0, …, i_{n-1}).
     const counters = new Array<number>(dimCount).fill(0);
     for (let k = 0; k < out.length; k++) {

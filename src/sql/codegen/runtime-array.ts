@@ -3,7 +3,7 @@
 // `hi` and is clamped to the dimension, `lo:` runs to the end, an index or bound below 1 is an error at the
 // argument's position. Values are the binary form of types/double-array.ts; results are fresh values.
 import { sqlRuntimeError } from '../../core/errors.js';
-import { ACCESS_INDEX, arrayDimLength, arrayElementAt, arrayShape, arrayTypeOf, arrayValues, newDoubleArray } from '../../types/double-array.js';
+import { ACCESS_INDEX, arrayDimLength, arrayElementAt, arrayShape, arrayTypeOf, arrayValues, newDoubleArray, rowMajorStrides } from '../../types/double-array.js';
 import { formatArrayJson } from '../../types/double-array-format.js';
 import { parseArrayText } from '../../types/double-array-parse.js';
 
@@ -52,12 +52,7 @@ function selectDims(shape: readonly number[], kinds: readonly number[], values: 
 /** Copies the selected block of a row-major array into `out`, dimension by dimension. */
 function copyBlock(source: Float64Array, shape: readonly number[], selections: readonly DimSelection[], out: Float64Array): void {
   const dimCount = shape.length;
-  const strides = new Array<number>(dimCount);
-  let stride = 1;
-  for (let d = dimCount - 1; d >= 0; d--) {
-    strides[d] = stride;
-    stride *= shape[d] as number;
-  }
+  const strides = rowMajorStrides(shape);
   let written = 0;
   const walk = (dim: number, base: number): void => {
     const selection = selections[dim] as DimSelection;

@@ -11,6 +11,7 @@ import type { OutputColumn } from '../bind/bound.js';
 import type { ColumnType } from '../../types/column-type.js';
 import type { ParquetPartitionReader } from '../../storage/parquet/parquet-partition-reader.js';
 import type { ColumnData } from '../../storage/row-chunk.js';
+import { varColumnValues } from '../../storage/row-chunk.js';
 import { batchRowsMax } from '../../core/limits.js';
 import { int64WordsToNumbers } from '../../types/int64-words.js';
 import { assert } from '../../core/assert.js';
@@ -90,12 +91,7 @@ function checkArrayValues(values: readonly (Uint8Array | null)[], dimCount: numb
 function storageVector(type: ColumnType, data: ColumnData, start: number, count: number): Vector {
   if (data.kind === 'var') {
     const bytesType = type === 'BINARY' || isArrayType(type);
-    const values = new Array<string | Uint8Array | null>(count);
-    for (let k = 0; k < count; k++) {
-      const offset = data.offsets[start + k] as number;
-      const length = data.bytes.readInt32LE(offset);
-      values[k] = length < 0 ? null : bytesType ? data.bytes.subarray(offset + 4, offset + 4 + length) : data.bytes.toString('utf8', offset + 4, offset + 4 + length);
-    }
+    const values = varColumnValues(data, start, count, bytesType);
     if (isArrayType(type)) checkArrayValues(values as (Uint8Array | null)[], arrayTypeDimCount(type));
     return bytesType ? { type, data: values as (Uint8Array | null)[] } : { type, data: values as (string | null)[] };
   }

@@ -30,7 +30,7 @@ export { createRuntime } from './codegen/runtime.js';
 
 export type CompiledStatement =
   /** `snapshots`: the tables the query's scans were built over, by stored name (parallel execution sizes from them). */
-  | { readonly kind: 'query'; readonly factory: QueryFactory; readonly statement: Statement; readonly snapshots?: ReadonlyMap<string, TableSnapshot> }
+  | { readonly kind: 'query'; readonly factory: QueryFactory; readonly statement: Statement; readonly snapshots: ReadonlyMap<string, TableSnapshot> }
   | { readonly kind: 'write'; readonly statement: Statement; readonly queryType: string }
   | { readonly kind: 'explain'; readonly factory: QueryFactory; readonly statement: Statement };
 
@@ -75,7 +75,7 @@ export function compileStatement(statement: Statement, catalog: Catalog): Compil
   const env = createSourceEnv(catalog, snapshots);
   switch (statement.kind) {
     case 'query': return { kind: 'query', factory: bindQueryExpr(statement.query, env), statement, snapshots };
-    case 'show': return { kind: 'query', factory: bindShow(statement, catalog), statement };
+    case 'show': return { kind: 'query', factory: bindShow(statement, catalog), statement, snapshots };
     case 'explain': {
       const writeLines = explainWriteLines(statement.statement, env);
       if (writeLines !== undefined) return { kind: 'explain', factory: explainLinesFactory(() => writeLines), statement };

@@ -105,8 +105,8 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
     // A large query of a splittable shape runs on the parallel threads; this thread awaits (and serves others).
     const parallel = compiled.kind === 'query'
       ? await runInParallel({
-        factory: compiled.factory, statement: compiled.statement, catalog: deps.catalog, cancellation, timeoutMs, queryNowMicros: ctx.rt.queryNow,
-        ...(compiled.snapshots === undefined ? {} : { snapshots: compiled.snapshots }),
+        factory: compiled.factory, statement: compiled.statement, snapshots: compiled.snapshots, catalog: deps.catalog, cancellation, timeoutMs,
+        queryNowMicros: ctx.rt.queryNow,
       })
       : undefined;
     await streamQuery(res, params, parallel ?? compiled.factory, projection?.indexes, ctx, Number(compiledAt - started));

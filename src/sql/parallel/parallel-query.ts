@@ -57,7 +57,7 @@ export interface ParallelRun {
   readonly timeoutMs: number;
   readonly queryNowMicros: number;
   /** The snapshots the query was compiled over, by stored name: the fragments read the same ones. */
-  readonly snapshots?: ReadonlyMap<string, TableSnapshot>;
+  readonly snapshots: ReadonlyMap<string, TableSnapshot>;
 }
 
 /**
@@ -66,13 +66,9 @@ export interface ParallelRun {
  */
 export async function runInParallel(run: ParallelRun): Promise<QueryFactory | undefined> {
   if (pool === undefined) return undefined;
-  const snapshots = new Map<string, TableSnapshot | undefined>();
   const snapshotOf = (table: string): TableSnapshot | undefined => {
-    if (!snapshots.has(table)) {
-      const stored = run.catalog.resolveName(table);
-      snapshots.set(table, stored === undefined ? undefined : (run.snapshots?.get(stored) ?? run.catalog.openSnapshot(stored)));
-    }
-    return snapshots.get(table);
+    const stored = run.catalog.resolveName(table);
+    return stored === undefined ? undefined : run.snapshots.get(stored);
   };
   const timestampColumnOf = (table: string): string | undefined => {
     const meta = snapshotOf(table)?.meta;
@@ -80,11 +76,9 @@ export async function runInParallel(run: ParallelRun): Promise<QueryFactory | un
   };
   const shape = parallelShapeOf(run.statement, run.factory.columns, timestampColumnOf);
   const snapshot = shape === undefined ? undefined : snapshotOf(shape.tableName);
-  if (shape === undefined || snapshot === undefined || snapshot.rowCount === 0 || snapshot.rowCount < rowsMin) return undefined;
   // What the compiled scans will read after interval pruning decides, not the table's size: a one-day
   // interval over a large table is a small query, and the thread hop would cost more than it saves.
-  const compiledOver = run.snapshots !== undefined && [...run.snapshots.values()].includes(snapshot);
-  if (compiledOver && snapshot.notedScanRows() < rowsMin) return undefined;
+  if (shape === undefined || snapshot === undefined || snapshot.notedScanRows() < rowsMin) return undefined;
   // Cold partitions are fetched by the calling thread's cold read session (leases, shared downloads, metrics),
   // which the fragment threads do not have: such a table runs on the calling thread.
   if (snapshot.partitions.some((partition) => partition.entry.cold?.local === false)) return undefined;

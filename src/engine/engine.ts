@@ -14,6 +14,7 @@ import { Catalog, isTableDirName } from '../storage/catalog.js';
 import { forgetMappings } from '../storage/mmap.js';
 import { walChannel } from '../core/diagnostics.js';
 import { clearGroupIntent, readCommittedGroups, type GroupCommitContext } from '../storage/group-commit.js';
+import { markDroppedColdTable } from './cold/cold-dropped-tables.js';
 
 export interface EngineOptions {
   readonly rootDir: string;
@@ -137,8 +138,13 @@ export class Engine {
     return writer;
   }
 
-  /** Drops a table: its directory is renamed away at once (invisible to new readers) and deleted after. */
+  /**
+   * Drops a table: its directory is renamed away at once (invisible to new readers) and deleted after; objects it
+   * has in the cold store are retired by the cold-storage manager's sweeps.
+   */
   dropTable(storedName: string): void {
+    const meta = this.writer(storedName)?.meta;
+    if (meta !== undefined) markDroppedColdTable(this.options.files, this.options.rootDir, join(this.dbDir, storedName), { table: meta.name, tableId: meta.tableId });
     this.writers.get(storedName)?.close();
     this.writers.delete(storedName);
     const tombstone = join(this.dbDir, `.dropped-${Date.now()}-${storedName}`);

@@ -148,6 +148,43 @@ test.serial('a second server on the same store root may not manage it', async (t
   }
 });
 
+test.serial('a dropped table\'s objects leave the store after the grace period; uploads no manifest names are collected', async (t) => {
+  const connection = fsConnection('orphans');
+  const server = await startServer({
+    workers: 1, env: { SVC_COLD_STORAGE_OBJECT_STORE: connection, SVC_STORAGE_POLICY_CHECK_INTERVAL: '300ms', SVC_COLD_STORAGE_DELETE_GRACE_PERIOD: '2s' },
+  });
+  const store = await openObjectStore(connection);
+  try {
+    await createDays(server, 3);
+    await execOk(server.baseUrl, "alter table t convert partition to remote list '2024-01-01', '2024-01-02'");
+    const keys = (await coldStates(server)).map(([, , key]) => key);
+    t.is(keys.length, 2);
+    const prefix = (keys[0] as string).slice(0, (keys[0] as string).indexOf('/') + 1);
+    // An upload a crash left before its manifest entry: collected once older than the grace period.
+    const stray = `${prefix}year=2024/month=01/day=03/data.999.parquet`;
+    await store.put(stray, Buffer.from('left by a crash'));
+    await waitFor(async () => (await store.head(stray)) === null, 'the unnamed object is collected');
+    for (const key of keys) t.truthy(await store.head(key), `named object ${key} stays`);
+
+    await execOk(server.baseUrl, 'drop table t');
+    const droppedAt = Date.now();
+    // A new table of the same name is another table (another id, another prefix): untouched by the retirement.
+    await createDays(server, 3);
+    await execOk(server.baseUrl, "alter table t convert partition to remote list '2024-01-01'");
+    const [[, , newKey]] = await coldStates(server) as [string, string, string][];
+    t.false((newKey as string).startsWith(prefix));
+    await waitFor(async () => (await store.list(prefix)).length === 0, 'every object under the dropped table\'s prefix goes');
+    t.true(Date.now() - droppedAt >= 2000, 'not before the grace period');
+    t.deepEqual(readdirSync(join(server.rootDir, '.cold-dropped')).filter((name) => !name.startsWith('.')), [], 'the marker goes last');
+    t.truthy(await store.head(newKey as string), 'the new table keeps its object');
+    t.deepEqual(await rows(server.baseUrl, 'select count() from t'), [[6000]]);
+  } finally {
+    await store.close();
+    await server.stop();
+    server.cleanup();
+  }
+});
+
 test.serial('moving without a store configured, and bad moves, are clear errors', async (t) => {
   const server = await startServer({ workers: 0 });
   try {

@@ -19,9 +19,20 @@ const MANIFEST_VERSIONS_KEPT = 16;
 export interface ColdTableRef {
   readonly table: string;
   readonly tableId: number;
-  /** Local table directory, where the mirror goes. */
-  readonly dir: string;
+  /** Local table directory, where the mirror goes; undefined for a dropped table (no mirror). */
+  readonly dir: string | undefined;
 }
+
+/** What a dropped table's retirement did this time. */
+export interface Retirement {
+  /** Objects deleted now (grace period over, or left unnamed under the table's prefix). */
+  readonly deleted: number;
+  /** Every object of the table is gone: the caller forgets the table. */
+  readonly done: boolean;
+}
+
+/** A data object's key, as cold-object-key.ts names them; manifests and pointers are not data objects. */
+const DATA_OBJECT_KEY = /\/data\.\d+\.parquet$/;
 
 export class ColdManifests {
   private readonly bodies = new Map<string, ColdManifestBody>();
@@ -51,6 +62,42 @@ export class ColdManifests {
     return result.invalidated;
   }
 
+  /**
+   * Deletes data objects under the table's prefix that no manifest entry names (an upload a crash left before
+   * its `pending` entry), once older than the grace period; returns how many. Call after reconcile.
+   */
+  async collectUnnamed(ref: ColdTableRef, nowMs: number, graceMs: number): Promise<number> {
+    const named = new Set((await this.current(ref)).entries.map((entry) => entry.key));
+    const listed = await this.store.list(coldTablePrefix(ref.table, ref.tableId));
+    const unnamed = listed.filter((item) => DATA_OBJECT_KEY.test(item.key) && !named.has(item.key) && item.lastModifiedMs + graceMs <= nowMs).map((item) => item.key);
+    if (unnamed.length === 0) return 0;
+    await this.lease.assertStillWriter();
+    await this.store.delete(unnamed);
+    return unnamed.length;
+  }
+
+  /**
+   * One step of a dropped table's retirement: every entry becomes `deleting` (nothing names it any more) and is
+   * deleted once its grace period ends; when none is left, every object under the table's prefix goes too
+   * (manifest versions, unnamed uploads), the last step.
+   */
+  async retire(ref: ColdTableRef, nowMs: number, graceMs: number): Promise<Retirement> {
+    const body = await this.current(ref);
+    const result = reconcileColdEntries(body.entries, { partitions: [] }, nowMs, graceMs);
+    if (result.changed) await this.commit(ref, { ...body, entries: result.entries });
+    if (result.expiredKeys.length > 0) {
+      await this.lease.assertStillWriter();
+      await this.store.delete(result.expiredKeys);
+    }
+    if (result.entries.length > 0) return { deleted: result.expiredKeys.length, done: false };
+    const prefix = coldTablePrefix(ref.table, ref.tableId);
+    const rest = (await this.store.list(prefix)).map((item) => item.key);
+    await this.lease.assertStillWriter();
+    await this.store.delete(rest);
+    this.bodies.delete(prefix);
+    return { deleted: result.expiredKeys.length + rest.filter((key) => DATA_OBJECT_KEY.test(key)).length, done: true };
+  }
+
   private async current(ref: ColdTableRef): Promise<ColdManifestBody> {
     const prefix = coldTablePrefix(ref.table, ref.tableId);
     const cached = this.bodies.get(prefix);
@@ -70,7 +117,7 @@ export class ColdManifests {
     this.bodies.delete(prefix);
     const manifest = await log.commit(this.lease, { uploads: [], objects: body.entries.map((entry) => entry.key), body });
     this.bodies.set(prefix, body);
-    this.files.writeFileAtomic(join(ref.dir, COLD_MIRROR_FILE), encodeColdMirror({ generation: manifest.generation, version: manifest.version, body }), false);
+    if (ref.dir !== undefined) this.files.writeFileAtomic(join(ref.dir, COLD_MIRROR_FILE), encodeColdMirror({ generation: manifest.generation, version: manifest.version, body }), false);
     if (manifest.version % MANIFEST_VERSIONS_KEPT === 0) await log.prune(MANIFEST_VERSIONS_KEPT);
   }
 }

@@ -14,7 +14,7 @@ export interface Reconciled {
   readonly invalidated: readonly string[];
 }
 
-export function reconcileColdEntries(entries: readonly ColdObjectEntry[], txn: TxnState, nowMs: number, graceMs: number): Reconciled {
+export function reconcileColdEntries(entries: readonly ColdObjectEntry[], txn: Pick<TxnState, 'partitions'>, nowMs: number, graceMs: number): Reconciled {
   const named = new Map<string, boolean>();
   const partitionsNamed = new Map<string, { partition: string; version: number; etag: string; bytes: number }>();
   for (const entry of txn.partitions) {

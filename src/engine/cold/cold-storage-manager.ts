@@ -17,6 +17,8 @@ import { selectInactivePartitions } from '../ddl-partitions.js';
 import { ColdManifests } from './cold-manifests.js';
 import { convertToParquet, dropLocalPartition, refOf, uploadPartition, type Exclusive, type MoverContext, type RemoteStore } from './cold-mover.js';
 import { sweepTable } from './policy-sweep.js';
+import { droppedColdTables, forgetDroppedColdTable } from './cold-dropped-tables.js';
+import { COLD_MIRROR_FILE } from '../../storage/cold-manifest-file.js';
 
 const log = getLogger('cold-storage');
 const INSTANCE_ID_FILE = '.cold-instance-id';
@@ -84,13 +86,30 @@ export class ColdStorageManager {
       for (const table of this.options.engine.tableNames()) {
         try {
           await sweepTable(this, table, remote, Date.now());
+          if (remote !== undefined) await this.collectUnnamed(remote, table);
         } catch (error) {
           log.error(`cold storage: table ${table}: ${(error as Error).message}; retried at the next sweep`);
           // Another instance took the store root over (or this one could not renew): claim again next sweep.
           if (error instanceof WriterLeaseError) this.forgetRemote();
         }
       }
+      if (remote !== undefined) await this.retireDroppedTables(remote);
     });
+  }
+
+  /** Retires the objects of dropped tables, one step per sweep and table (cold-dropped-tables.ts). */
+  private async retireDroppedTables(remote: RemoteStore): Promise<void> {
+    const { files, rootDir } = this.options.engine.options;
+    for (const dropped of droppedColdTables(files, rootDir)) {
+      try {
+        const retired = await remote.manifests.retire({ ...dropped, dir: undefined }, Date.now(), this.options.deleteGraceMs);
+        if (retired.deleted > 0) log.info(`cold storage: dropped table ${dropped.table}: ${retired.deleted} objects deleted from the store`);
+        if (retired.done) forgetDroppedColdTable(files, rootDir, dropped);
+      } catch (error) {
+        log.error(`cold storage: dropped table ${dropped.table}: ${(error as Error).message}; retried at the next sweep`);
+        if (error instanceof WriterLeaseError) this.forgetRemote();
+      }
+    }
   }
 
   /** ALTER TABLE t CONVERT PARTITION TO REMOTE | DROP LOCAL PARTITION, LIST or WHERE: done before it returns. */
@@ -132,6 +151,18 @@ export class ColdStorageManager {
     const now = Date.now();
     const invalidated = await remote.manifests.reconcile(state.ref, state.txn, now, this.options.deleteGraceMs);
     for (const partition of invalidated) this.invalidatedAtMs.set(`${table}/${partition}`, now);
+  }
+
+  /** Deletes the table's data objects no manifest names (left by a crash mid-upload), past the grace period. */
+  private async collectUnnamed(remote: RemoteStore, table: string): Promise<void> {
+    const ref = await this.options.exclusive(() => {
+      const writer = this.options.engine.writer(table);
+      // A table that never had a manifest has nothing in the store: no listing for it.
+      return writer === undefined || !this.context.files.exists(join(writer.dir, COLD_MIRROR_FILE)) ? undefined : refOf(writer);
+    });
+    if (ref === undefined) return;
+    const collected = await remote.manifests.collectUnnamed(ref, Date.now(), this.options.deleteGraceMs);
+    if (collected > 0) log.info(`cold storage: table ${table}: ${collected} objects no manifest named deleted from the store`);
   }
 
   get settleMs(): number {

@@ -2,6 +2,7 @@
 // A bound on requests in flight and a timeout keep a stuck primary from piling work up in a worker.
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteRequestOptions, WriteResult, WriterClient } from '../engine/writer-client.js';
 import type { PrimaryToWorker, WorkerToPrimary } from './ipc.js';
+import { encodeStatement, type Statement } from '../sql/compiler.js';
 import { errorFromPayload, SvcError } from '../core/errors.js';
 import { ipcInFlightMax, ipcTimeoutMs } from '../core/limits.js';
 
@@ -27,10 +28,10 @@ export class IpcWriterClient implements WriterClient {
     else entry.reject(errorFromPayload(message.error));
   }
 
-  executeWrite(sql: string, options?: WriteRequestOptions): Promise<WriteResult> {
+  executeWrite(statement: Statement, options?: WriteRequestOptions): Promise<WriteResult> {
     const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
-    const parameters = options?.parameters;
-    return this.request((id) => ({ type: 'svc:write', id, sql, timeoutMs, ...(parameters === undefined ? {} : { parameters }) }), timeoutMs) as Promise<WriteResult>;
+    const encoded = encodeStatement(statement);
+    return this.request((id) => ({ type: 'svc:write', id, statement: encoded, timeoutMs }), timeoutMs) as Promise<WriteResult>;
   }
 
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {

@@ -1,11 +1,11 @@
 // Every IPC message between the primary and its workers, as a discriminated union, with narrowing parsers:
 // messages enter as unknown and are checked before use. Only cluster/ sends or receives them.
 import type { ErrorPayload } from '../core/errors.js';
-import type { ParameterValue } from '../sql/compiler.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 
 export type WorkerToPrimary =
-  | { readonly type: 'svc:write'; readonly id: number; readonly sql: string; readonly timeoutMs: number; readonly parameters?: readonly ParameterValue[] }
+  /** `statement`: the parsed statement as encodeStatement wrote it (parameters filled in). */
+  | { readonly type: 'svc:write'; readonly id: number; readonly statement: string; readonly timeoutMs: number }
   | { readonly type: 'svc:import-commit'; readonly id: number; readonly request: ImportCommitRequest }
   | { readonly type: 'svc:ilp-commit'; readonly id: number; readonly request: IlpCommitRequest }
   | { readonly type: 'svc:log'; readonly record: unknown }
@@ -36,7 +36,7 @@ const PRIMARY_TYPES = new Set(['svc:reply', 'svc:metrics-request', 'svc:tokens',
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !WORKER_TYPES.has(value['type'])) return undefined;
   if ((value['type'] === 'svc:write' || value['type'] === 'svc:import-commit' || value['type'] === 'svc:ilp-commit') && typeof value['id'] !== 'number') return undefined;
-  if (value['type'] === 'svc:write' && (typeof value['sql'] !== 'string' || !isParameterList(value['parameters']))) return undefined;
+  if (value['type'] === 'svc:write' && typeof value['statement'] !== 'string') return undefined;
   if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
   return value as unknown as WorkerToPrimary;
@@ -48,12 +48,6 @@ export function parsePrimaryMessage(value: unknown): PrimaryToWorker | undefined
   if (value['type'] === 'svc:tokens' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
   return value as unknown as PrimaryToWorker;
-}
-
-/** Bind parameter values of an svc:write: absent, or a list of {type, text} (their content is checked when bound). */
-function isParameterList(value: unknown): boolean {
-  if (value === undefined) return true;
-  return Array.isArray(value) && value.every((item: unknown) => isRecord(item) && typeof item['type'] === 'string' && (typeof item['text'] === 'string' || item['text'] === null));
 }
 
 function isPgCancel(value: Record<string, unknown>): boolean {

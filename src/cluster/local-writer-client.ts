@@ -2,12 +2,13 @@
 // the IPC requests take in the primary.
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteRequestOptions, WriteResult, WriterClient } from '../engine/writer-client.js';
 import type { WriterService } from './writer-service.js';
+import type { Statement } from '../sql/compiler.js';
 
 export class LocalWriterClient implements WriterClient {
   constructor(private readonly service: WriterService, private readonly timeoutMs: number) {}
 
-  executeWrite(sql: string, options?: WriteRequestOptions): Promise<WriteResult> {
-    return this.service.executeWrite(sql, options?.timeoutMs ?? this.timeoutMs, options?.parameters);
+  executeWrite(statement: Statement, options?: WriteRequestOptions): Promise<WriteResult> {
+    return this.service.executeWrite(statement, options?.timeoutMs ?? this.timeoutMs);
   }
 
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult> {

@@ -46,6 +46,7 @@ import { ActiveImports } from '../http/active-imports.js';
 import { parquetPartitionEncoder, partitionEncodingOf } from '../output/parquet-partition-encoder.js';
 import { loadParquetCodecs } from '../output/parquet-codecs.js';
 import { prepareReplication, type ReplicationRuntime, type ReplicationStatus } from '../replication/replication-runtime.js';
+import { decodeStatement } from '../sql/compiler.js';
 
 const log = getLogger('server-main');
 
@@ -234,7 +235,7 @@ function logListening(config: ServerConfig, adminPort: number | undefined, local
 function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: WorkerPool, service: WriterService, metricsRequests: MetricsRequests): void {
   switch (message.type) {
     case 'svc:write':
-      service.executeWrite(message.sql, message.timeoutMs, message.parameters).then(
+      service.executeWrite(decodeStatement(message.statement), message.timeoutMs).then(
         (result) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result }),
         (error: unknown) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: false, error: replyError(error) }),
       );

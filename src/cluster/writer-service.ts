@@ -14,35 +14,16 @@ import { commitImport } from '../engine/import-commit.js';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
 import { SvcError, asLimitError, asStorageError } from '../core/errors.js';
-import { fillParameters, parseStatement } from '../sql/compiler.js';
-import type { ParameterValue } from '../sql/compiler.js';
+import type { ServiceAccountStatement, Statement } from '../sql/compiler.js';
 import type { ServiceAccounts } from '../http/auth/service-accounts.js';
 import type { TokenEntry } from '../http/auth/token-registry.js';
 import { SnapshotGate, snapshotKindOf } from './snapshot-gate.js';
-import type { SnapshotStatementKind } from './snapshot-gate.js';
 import type { ColdStorageManager } from '../engine/cold/cold-storage-manager.js';
-
-/** Cheap test for a statement that may be a service-account one, so ordinary writes are not parsed twice. */
-const SERVICE_ACCOUNT_HINT = /^[\s;]*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)[\s;]*)*(?:create|drop|alter)\s+service\s+account\b/i;
 
 export interface AccountsBinding {
   readonly accounts: ServiceAccounts;
   /** Hands the new token list to every process serving HTTP; resolves once they all have it. */
   readonly publish: (entries: readonly TokenEntry[]) => Promise<void>;
-}
-
-
-/** Cheap pre-check so only statements that may be SNAPSHOT/CHECKPOINT are parsed a second time here. */
-const SNAPSHOT_WORDS = /\b(snapshot|checkpoint)\b/i;
-
-function snapshotKindOfSql(sql: string): SnapshotStatementKind | undefined {
-  if (!SNAPSHOT_WORDS.test(sql)) return undefined;
-  try {
-    const statement = parseStatement(sql);
-    return statement.kind === 'noop' ? snapshotKindOf(statement.keyword) : undefined;
-  } catch {
-    return undefined; // the queued execution reports the syntax error with its position
-  }
 }
 
 export class WriterService {
@@ -101,16 +82,17 @@ export class WriterService {
     this.afterTurn = listener;
   }
 
-  executeWrite(sql: string, timeoutMs: number, parameters?: readonly ParameterValue[]): Promise<WriteResult> {
+  /** Runs a statement a worker parsed; dispatched on its kind (the text never reaches the primary). */
+  executeWrite(statement: Statement, timeoutMs: number): Promise<WriteResult> {
     if (this.refusal !== undefined) return Promise.reject(this.refusal);
     const accounts = this.accounts;
-    if (accounts !== undefined && SERVICE_ACCOUNT_HINT.test(sql)) {
-      const apply = (): Promise<WriteResult> => applyAccountStatement(accounts, sql).finally(() => this.afterTurn());
+    if (accounts !== undefined && statement.kind === 'serviceAccount') {
+      const apply = (): Promise<WriteResult> => applyAccountStatement(accounts, statement).finally(() => this.afterTurn());
       const run = this.tail.then(apply, apply);
       this.tail = run.catch(() => undefined);
       return run;
     }
-    const snapshotKind = snapshotKindOfSql(sql);
+    const snapshotKind = statement.kind === 'noop' ? snapshotKindOf(statement.keyword) : undefined;
     try {
       // COMPLETE bypasses the queue (the queue is what it unblocks); PREPARE is refused at once when one is open.
       if (snapshotKind === 'complete') {
@@ -129,12 +111,6 @@ export class WriterService {
       const prepared = this.enqueue(() => this.prepareSnapshot());
       void prepared.finally(() => { this.preparePending = false; }).catch(() => undefined);
       return prepared;
-    }
-    let statement: ReturnType<typeof parseStatement>;
-    try {
-      statement = fillParameters(parseStatement(sql), parameters ?? []);
-    } catch (error) {
-      return Promise.reject(error);
     }
     if (isInsertValues(statement)) return this.inserts.add(statement);
     if (statement.kind === 'alterTable' && statement.action.kind === 'coldPartition' && this.cold !== undefined) {
@@ -189,9 +165,7 @@ export class WriterService {
   }
 }
 
-async function applyAccountStatement(binding: AccountsBinding, sql: string): Promise<WriteResult> {
-  const statement = parseStatement(sql);
-  if (statement.kind !== 'serviceAccount') throw new SvcError('SVC_SQL_SEMANTIC', 'not a service account statement', 400);
+async function applyAccountStatement(binding: AccountsBinding, statement: ServiceAccountStatement): Promise<WriteResult> {
   const result = binding.accounts.apply(statement, Date.now());
   await binding.publish(binding.accounts.tokenEntries());
   return result;

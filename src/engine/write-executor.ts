@@ -1,6 +1,5 @@
-// Executes one write statement in the primary: parse, dispatch by kind, return the acknowledgement.
+// Executes one write statement in the primary: dispatch by kind, return the acknowledgement.
 // Statements run one at a time (the primary is single-threaded), so each sees the previous one's commit.
-import { parseStatement } from '../sql/compiler.js';
 import type { Statement } from '../sql/compiler.js';
 import type { Engine } from './engine.js';
 import type { WriteResult } from './writer-client.js';
@@ -21,11 +20,7 @@ function resolveTable(engine: Engine, name: string, position: number): string {
   return stored;
 }
 
-export function executeWrite(engine: Engine, sql: string, options: WriteOptions): WriteResult {
-  return executeParsedWrite(engine, parseStatement(sql), options);
-}
-
-/** As executeWrite, for a statement the caller parsed already. */
+/** Runs a parsed write statement (parsed by the worker that received it). */
 export function executeParsedWrite(engine: Engine, statement: Statement, options: WriteOptions): WriteResult {
   const result = executeStatement(engine, statement, options);
   if (result.kind === 'ddl' && catalogChannel.hasSubscribers) {

@@ -2,7 +2,7 @@
 // so the same interface works in-process (single-process mode) and over IPC (workers).
 import type { ColumnType } from '../types/column-type.js';
 import type { StagedChunkRef } from '../storage/staged-chunks.js';
-import type { ParameterValue } from '../sql/compiler.js';
+import type { Statement } from '../sql/compiler.js';
 
 export type WriteResult =
   | { readonly kind: 'ddl' }
@@ -50,17 +50,18 @@ export interface IlpCommitResult {
   readonly tablesCreated: number;
 }
 
-/** Per-statement options of executeWrite (the PostgreSQL endpoint's bind parameters and statement_timeout). */
+/** Per-statement options of executeWrite (the PostgreSQL endpoint's statement_timeout). */
 export interface WriteRequestOptions {
-  /** Values of `$1..$n`, filled into the statement the primary parses (never spliced into its text). */
-  readonly parameters?: readonly ParameterValue[];
   /** Overrides the client's default timeout for this statement. */
   readonly timeoutMs?: number;
 }
 
 export interface WriterClient {
-  /** Executes a write statement (DDL, INSERT, UPDATE) given as text; the primary re-parses and binds it. */
-  executeWrite(sql: string, options?: WriteRequestOptions): Promise<WriteResult>;
+  /**
+   * Executes a write statement (DDL, INSERT, UPDATE, service accounts, snapshots) parsed by the caller, its
+   * parameters filled in; the primary dispatches on its kind and never sees the text.
+   */
+  executeWrite(statement: Statement, options?: WriteRequestOptions): Promise<WriteResult>;
   /** Merges a staging segment into a table and commits it. */
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult>;
   /** Commits the rows of one ILP request, all of its tables or none (auto-creating tables and columns first). */

@@ -136,8 +136,7 @@ export class Portal {
       return statement.keyword === 'START' ? 'START TRANSACTION' : statement.keyword;
     }
     checkWritable(statement, session);
-    const parameters = this.parameters.length === 0 ? undefined : this.parameters;
-    const result = await session.writer.executeWrite(this.prepared.text, { timeoutMs: session.statementTimeoutMs, ...(parameters === undefined ? {} : { parameters }) });
+    const result = await session.writer.executeWrite(statement, { timeoutMs: session.statementTimeoutMs });
     this.finished = true;
     return writeTag(compiled, result);
   }

@@ -134,6 +134,7 @@ export { createColdReadSession, configureColdReads, warmColdStore } from '../sto
 export { runWithColdReadSession, withColdFaults } from '../storage/cold/cold-read-session.js';
 // Pieces the engine's INSERT path and the HTTP routes use directly.
 export { parseStatement, isEmptyStatement } from './syntax/parser.js';
+export { encodeStatement, decodeStatement } from './syntax/statement-codec.js';
 export { splitStatements } from './syntax/split-statements.js';
 export type { StatementPiece } from './syntax/split-statements.js';
 export { bindExpression } from './bind/bind-expression.js';

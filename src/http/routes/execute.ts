@@ -91,7 +91,7 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
     const compiledAt = process.hrtime.bigint();
     if (compiled.kind === 'write') {
       checkWritePermitted(compiled.statement, deps.readOnly, principal);
-      const result = await deps.writer.executeWrite(params.query);
+      const result = await deps.writer.executeWrite(compiled.statement);
       sendJson(res, 200, writeResultBody(params.query, result));
       return;
     }

@@ -23,7 +23,7 @@ const consoleFiles = [...sourceFiles(join(root, 'console', 'src')), join(root, '
 
 /** Layer of each top-level folder of src/ (STYLE.md "Dependency rules"). */
 const LAYERS: Record<string, number> = {
-  core: 0, types: 1, config: 1, log: 2, metrics: 2, objectstore: 2, storage: 3, sql: 4, engine: 5, import: 5, ilp: 5, output: 5,
+  core: 0, types: 1, config: 1, log: 2, metrics: 2, objectstore: 2, storage: 3, sql: 4, engine: 5, accounts: 5, import: 5, ilp: 5, output: 5,
   http: 6, admin: 6, pgwire: 6, cluster: 7, 'main.ts': 8,
 };
 

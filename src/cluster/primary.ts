@@ -37,9 +37,10 @@ import { ilpTcpAuthDbOf, ilpTcpListening, startIlpTcpListener } from './ilp-tcp-
 import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
 import { pgTlsContextOf, startPgListener, type PgListener } from './pg-listener.js';
 import { TokenBroadcast } from './token-broadcast.js';
-import { ServiceAccounts } from '../http/auth/service-accounts.js';
-import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../http/auth/service-account-file.js';
-import { TokenRegistry, type TokenEntry } from '../http/auth/token-registry.js';
+import { ServiceAccounts } from '../accounts/service-accounts.js';
+import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../accounts/service-account-file.js';
+import type { TokenEntry } from '../accounts/token-entry.js';
+import { TokenRegistry } from '../http/auth/token-registry.js';
 import type { RecoveryReport } from '../engine/engine.js';
 import type { RootLock } from './root-lock.js';
 import { ActiveImports } from '../http/active-imports.js';

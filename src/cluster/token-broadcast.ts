@@ -1,7 +1,7 @@
 // Primary side of token changes: sends the whole token list to every live worker and resolves once each has
 // acknowledged it (or after a bound, so a stuck worker cannot hold up service-account statements forever).
 // Workers that start later read conf/service-accounts.json themselves, which the primary writes first.
-import type { TokenEntry } from '../http/auth/token-registry.js';
+import type { TokenEntry } from '../accounts/token-entry.js';
 import type { WorkerPool } from './worker-pool.js';
 import { getLogger } from '../log/logger.js';
 

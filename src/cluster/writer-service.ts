@@ -15,8 +15,8 @@ import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
 import { SvcError, asLimitError, asStorageError } from '../core/errors.js';
 import type { ServiceAccountStatement, Statement } from '../sql/compiler.js';
-import type { ServiceAccounts } from '../http/auth/service-accounts.js';
-import type { TokenEntry } from '../http/auth/token-registry.js';
+import type { ServiceAccounts } from '../accounts/service-accounts.js';
+import type { TokenEntry } from '../accounts/token-entry.js';
 import { SnapshotGate, snapshotKindOf } from './snapshot-gate.js';
 import type { ColdStorageManager } from '../engine/cold/cold-storage-manager.js';
 

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { isTableDirName } from '../storage/catalog.js';
-import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../http/auth/service-account-file.js';
+import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../accounts/service-account-file.js';
 
 export interface FileStamp { readonly size: number; readonly ino: bigint; readonly mtimeNs: bigint }
 export type FileStamps = Map<string, FileStamp>;

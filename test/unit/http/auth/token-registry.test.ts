@@ -1,6 +1,7 @@
 // The token registry keeps digests only, refuses unknown and expired tokens, and narrows lists from outside.
 import test from 'ava';
-import { newToken, parseTokenEntries, tokenDigest, TokenRegistry } from '../../../../src/http/auth/token-registry.js';
+import { TokenRegistry } from '../../../../src/http/auth/token-registry.js';
+import { newToken, parseTokenEntries, tokenDigest } from '../../../../src/accounts/token-entry.js';
 
 test('a token is found by its digest until it expires', (t) => {
   const token = newToken();

@@ -3,7 +3,7 @@
 // start and then follow the primary's broadcasts. Tokens themselves are never written anywhere.
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { parseTokenEntries, type TokenEntry } from './token-registry.js';
+import { parseTokenEntries, type TokenEntry } from './token-entry.js';
 
 export const SERVICE_ACCOUNTS_RELATIVE_PATH = join('conf', 'service-accounts.json');
 

@@ -2,10 +2,10 @@
 // file and returns the new token list for the workers. An account has at most one REST token: creating one
 // replaces (and so revokes) the previous one. The token text is returned once, to the caller, and only its
 // sha256 digest is kept.
-import { SqlError, sqlSemanticError } from '../../core/errors.js';
-import { parseDurationMs } from '../../config/duration-size.js';
-import type { ServiceAccountStatement } from '../../sql/compiler.js';
-import { newToken, tokenDigest, type TokenEntry } from './token-registry.js';
+import { SqlError, sqlSemanticError } from '../core/errors.js';
+import { parseDurationMs } from '../config/duration-size.js';
+import type { ServiceAccountStatement } from '../sql/compiler.js';
+import { newToken, tokenDigest, type TokenEntry } from './token-entry.js';
 import { readServiceAccounts, tokenEntriesOf, writeServiceAccounts, type ServiceAccountRecord } from './service-account-file.js';
 
 /** TTL of a token created without WITH TTL. */

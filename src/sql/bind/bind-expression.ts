@@ -19,6 +19,7 @@ import { assertNever } from '../../core/assert.js';
 import { parseIntervalString } from '../../types/intervals.js';
 import { parseTimestamp } from '../../types/timestamp.js';
 import { bindParameter } from './bind-parameters.js';
+import { decimalLiteralType, formatDecimal, readDecimalText } from '../../types/decimal.js';
 import { GEOHASH_ARGUMENT_OFFSET, geohashDisplay, geohashTypeNameError, geohashTypeOf, isGeohashType } from '../../types/geohash.js';
 import { bindArrayAccess, bindArrayLiteral } from './bind-array.js';
 
@@ -99,8 +100,17 @@ export function bindLiteral(expr: LiteralExpr): BoundConstant {
       return { kind: 'constant', type: geohashTypeOf(binary.length), value: geohashDisplay(binary, binary.length), position };
     }
     case 'LONG256': return { kind: 'constant', type: 'LONG256', value: String(expr.value), position };
+    case 'DECIMAL': return bindDecimalLiteral(String(expr.value), position);
     default: return { kind: 'constant', type: expr.literalType, value: expr.value as number | string | boolean, position };
   }
+}
+
+/** `1.25m`: a DECIMAL whose scale is its fraction digits and precision its digits. */
+function bindDecimalLiteral(text: string, position: number): BoundConstant {
+  const read = readDecimalText(text);
+  const type = read === undefined ? undefined : decimalLiteralType(read.unscaled, read.scale);
+  if (read === undefined || type === undefined) throw sqlSemanticError(`invalid constant: ${text}m`, position);
+  return { kind: 'constant', type, value: formatDecimal(read.unscaled, read.scale), position };
 }
 
 function call(name: string, args: readonly BoundExpr[], position: number): BoundCall {

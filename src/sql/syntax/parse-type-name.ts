@@ -4,6 +4,7 @@
 // TIMESTAMP WITH TIME ZONE → TIMESTAMP, and array suffixes DOUBLE[] / DOUBLE[][].
 import type { ParseCursor } from './parse-cursor.js';
 import type { Token } from './token.js';
+import { DECIMAL_DEFAULT_SCALE, DECIMAL_PRECISION_MAX } from '../../types/decimal.js';
 
 export interface TypeName {
   readonly name: string;
@@ -39,7 +40,9 @@ function parseTypeNameRest(c: ParseCursor, token: Token): TypeName {
     c.next();
     c.next();
   }
-  if (c.isOperator('(') && (name === 'GEOHASH' || name === 'DECIMAL' || name === 'NUMERIC' || LENGTH_IGNORED.has(name))) {
+  if (c.isOperator('(') && (name === 'DECIMAL' || name === 'NUMERIC')) {
+    name = `${name}(${parseDecimalArguments(c).join(',')})`;
+  } else if (c.isOperator('(') && (name === 'GEOHASH' || LENGTH_IGNORED.has(name))) {
     const args = parseTypeArguments(c);
     if (!LENGTH_IGNORED.has(name)) name = `${name}(${args.join(',')})`;
   }
@@ -63,4 +66,45 @@ function parseTypeArguments(c: ParseCursor): string[] {
   } while (c.acceptOperator(','));
   c.expectOperator(')');
   return args;
+}
+
+/**
+ * `(p)` or `(p, s)` of DECIMAL with QuestDB's errors: each missing or non-numeric argument and a missing ')' are
+ * reported at the token where it was expected (the last token read when the statement ends there).
+ */
+function parseDecimalArguments(c: ParseCursor): string[] {
+  c.expectOperator('(');
+  const precisionToken = c.peek();
+  const precision = decimalArgument(c, 'precision');
+  const args = [precision];
+  if (Number(precision) < 1 || Number(precision) > DECIMAL_PRECISION_MAX) {
+    throw c.error(`invalid DECIMAL type, precision must be between 1 and ${DECIMAL_PRECISION_MAX}`, precisionToken);
+  }
+  if (c.acceptOperator(',')) {
+    const scaleToken = c.peek();
+    const scale = decimalArgument(c, 'scale');
+    if (Number(scale) > Number(precision)) throw c.error(`invalid DECIMAL type, scale must be between 0 and ${precision}`, scaleToken);
+    args.push(scale);
+  } else if (Number(precision) < DECIMAL_DEFAULT_SCALE) {
+    // DECIMAL(p) keeps the default scale, which must fit the precision.
+    throw c.error(`invalid DECIMAL type, scale must be between 0 and ${precision}`, precisionToken);
+  }
+  if (!c.isOperator(')')) throw c.error("invalid DECIMAL type, missing ')'", lastTokenAtEnd(c));
+  c.next();
+  return args;
+}
+
+function decimalArgument(c: ParseCursor, what: 'precision' | 'scale'): string {
+  const token = c.peek();
+  if (token.kind === 'eof' || (token.kind === 'operator' && (token.text === ')' || token.text === ','))) {
+    throw c.error(`invalid DECIMAL type, missing ${what}`, lastTokenAtEnd(c));
+  }
+  if (token.kind !== 'number' || !/^[0-9]+$/.test(token.text)) throw c.error(`invalid DECIMAL type, ${what} must be a number`, token);
+  c.next();
+  return token.text;
+}
+
+function lastTokenAtEnd(c: ParseCursor): Token {
+  const token = c.peek();
+  return token.kind === 'eof' ? c.peek(-1) : token;
 }

@@ -7,9 +7,14 @@ import { assert } from '../core/assert.js';
 export type DecimalType = `DECIMAL(${number},${number})`;
 
 export const DECIMAL_PRECISION_MAX = 76;
-/** `DECIMAL` without arguments; `DECIMAL(p)` keeps this scale (QuestDB's SqlParser defaults). */
+/** `DECIMAL` without arguments is DECIMAL(18,3) (QuestDB's DECIMAL_DEFAULT_TYPE). */
 export const DECIMAL_DEFAULT_PRECISION = 18;
 export const DECIMAL_DEFAULT_SCALE = 3;
+
+/** The scale of `DECIMAL(p)`: 0 below 8 digits, else 3 (QuestDB's SqlUtil.parseDecimalColumnType). */
+export function decimalDefaultScale(precision: number): number {
+  return precision < 8 ? 0 : DECIMAL_DEFAULT_SCALE;
+}
 
 const DECIMAL_TYPE_PATTERN = /^DECIMAL\((\d+),(\d+)\)$/;
 
@@ -192,7 +197,7 @@ export function parseDecimalTypeName(upper: string): DecimalType | undefined {
   const match = /^(?:DECIMAL|NUMERIC)\((\d+)(?:,(\d+))?\)$/.exec(upper);
   if (match === null) return undefined;
   const precision = Number(match[1]);
-  const scale = match[2] === undefined ? DECIMAL_DEFAULT_SCALE : Number(match[2]);
+  const scale = match[2] === undefined ? decimalDefaultScale(precision) : Number(match[2]);
   if (precision < 1 || precision > DECIMAL_PRECISION_MAX || scale > precision) return undefined;
   return decimalTypeOf(precision, scale);
 }

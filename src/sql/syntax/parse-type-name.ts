@@ -4,7 +4,7 @@
 // TIMESTAMP WITH TIME ZONE → TIMESTAMP, and array suffixes DOUBLE[] / DOUBLE[][].
 import type { ParseCursor } from './parse-cursor.js';
 import type { Token } from './token.js';
-import { DECIMAL_DEFAULT_SCALE, DECIMAL_PRECISION_MAX } from '../../types/decimal.js';
+import { DECIMAL_PRECISION_MAX, decimalDefaultScale } from '../../types/decimal.js';
 
 export interface TypeName {
   readonly name: string;
@@ -41,7 +41,7 @@ function parseTypeNameRest(c: ParseCursor, token: Token): TypeName {
     c.next();
   }
   if (c.isOperator('(') && (name === 'DECIMAL' || name === 'NUMERIC')) {
-    name = `${name}(${parseDecimalArguments(c).join(',')})`;
+    name = `${name}(${parseDecimalArguments(c, token).join(',')})`;
   } else if (c.isOperator('(') && (name === 'GEOHASH' || LENGTH_IGNORED.has(name))) {
     const args = parseTypeArguments(c);
     if (!LENGTH_IGNORED.has(name)) name = `${name}(${args.join(',')})`;
@@ -72,26 +72,24 @@ function parseTypeArguments(c: ParseCursor): string[] {
  * `(p)` or `(p, s)` of DECIMAL with QuestDB's errors: each missing or non-numeric argument and a missing ')' are
  * reported at the token where it was expected (the last token read when the statement ends there).
  */
-function parseDecimalArguments(c: ParseCursor): string[] {
+function parseDecimalArguments(c: ParseCursor, keyword: Token): string[] {
   c.expectOperator('(');
-  const precisionToken = c.peek();
   const precision = decimalArgument(c, 'precision');
   const args = [precision];
-  if (Number(precision) < 1 || Number(precision) > DECIMAL_PRECISION_MAX) {
-    throw c.error(`invalid DECIMAL type, precision must be between 1 and ${DECIMAL_PRECISION_MAX}`, precisionToken);
-  }
-  if (c.acceptOperator(',')) {
-    const scaleToken = c.peek();
-    const scale = decimalArgument(c, 'scale');
-    if (Number(scale) > Number(precision)) throw c.error(`invalid DECIMAL type, scale must be between 0 and ${precision}`, scaleToken);
-    args.push(scale);
-  } else if (Number(precision) < DECIMAL_DEFAULT_SCALE) {
-    // DECIMAL(p) keeps the default scale, which must fit the precision.
-    throw c.error(`invalid DECIMAL type, scale must be between 0 and ${precision}`, precisionToken);
-  }
+  if (c.acceptOperator(',')) args.push(decimalArgument(c, 'scale'));
   if (!c.isOperator(')')) throw c.error("invalid DECIMAL type, missing ')'", lastTokenAtEnd(c));
   c.next();
+  checkDecimalRange(c, args, keyword);
   return args;
+}
+
+/** Ranges are checked once the type is read whole, and reported at the type's keyword, as QuestDB does. */
+function checkDecimalRange(c: ParseCursor, args: readonly string[], keyword: Token): void {
+  const precision = Number(args[0]);
+  const scale = args[1] === undefined ? decimalDefaultScale(precision) : Number(args[1]);
+  if (precision <= 0) throw c.error(`Invalid decimal type. The precision (${precision}) must be greater than zero`, keyword);
+  if (precision > DECIMAL_PRECISION_MAX) throw c.error(`Invalid decimal type. The precision (${precision}) must be less than ${DECIMAL_PRECISION_MAX}`, keyword);
+  if (scale > precision) throw c.error(`Invalid decimal type. The precision (${precision}) must be greater than or equal to the scale (${scale})`, keyword);
 }
 
 function decimalArgument(c: ParseCursor, what: 'precision' | 'scale'): string {

@@ -201,3 +201,28 @@ export function parseDecimalTypeName(upper: string): DecimalType | undefined {
   if (precision < 1 || precision > DECIMAL_PRECISION_MAX || scale > precision) return undefined;
   return decimalTypeOf(precision, scale);
 }
+
+/** Digits of the integer types when they meet decimals (QuestDB's DecimalUtil implicit cast types). */
+const INTEGER_DECIMAL_DIGITS: Readonly<Record<string, number>> = { BYTE: 3, SHORT: 5, INT: 10, LONG: 19 };
+
+/**
+ * The type that holds values of all the given types when at least one is DECIMAL and the others are decimals or
+ * integers: the widest integer part and the largest scale (QuestDB's ResultTypes.decimalUnion); undefined otherwise.
+ */
+export function decimalUnionType(types: readonly string[]): DecimalType | undefined {
+  if (!types.some(isDecimalType)) return undefined;
+  let integerDigits = 0;
+  let scale = 0;
+  for (const type of types) {
+    const digits = INTEGER_DECIMAL_DIGITS[type];
+    if (digits !== undefined) {
+      integerDigits = Math.max(integerDigits, digits);
+    } else if (isDecimalType(type)) {
+      integerDigits = Math.max(integerDigits, decimalPrecision(type) - decimalScale(type));
+      scale = Math.max(scale, decimalScale(type));
+    } else {
+      return undefined;
+    }
+  }
+  return decimalTypeOf(Math.min(Math.max(integerDigits + scale, 1), DECIMAL_PRECISION_MAX), scale);
+}

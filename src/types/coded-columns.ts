@@ -6,7 +6,7 @@ import { geohashBits, geohashDisplay, geohashFromBase32, geohashToBinary, isGeoh
 import { parseLong256, readLong256, writeLong256 } from './long256.js';
 import { uuidFromBytes, uuidToBytes } from './uuid-ipv4.js';
 import { assert } from '../core/assert.js';
-import { decimalFromText, decimalPrecision, decimalScale, decimalUnscaled, decimalWidthBytes, formatDecimal, isDecimalType, readDecimalUnscaled, writeDecimalUnscaled } from './decimal.js';
+import { decimalFromText, decimalPrecision, decimalScale, decimalUnscaled, decimalWidthBytes, isDecimalType, readDecimalTextAt, writeDecimalUnscaled } from './decimal.js';
 import type { DecimalType } from './decimal.js';
 
 export function isTextCodedType(type: ValueType): type is ColumnType {
@@ -90,8 +90,5 @@ export function toTextCoded(to: ColumnType, from: ValueType, value: string | nul
 function readDecimalTexts(type: DecimalType, bytes: Buffer, start: number, values: (string | null)[]): void {
   const width = decimalWidthBytes(decimalPrecision(type));
   const scale = decimalScale(type);
-  for (let k = 0; k < values.length; k++) {
-    const unscaled = readDecimalUnscaled(bytes, (start + k) * width, width);
-    values[k] = unscaled === null ? null : formatDecimal(unscaled, scale);
-  }
+  for (let k = 0; k < values.length; k++) values[k] = readDecimalTextAt(bytes, (start + k) * width, width, scale);
 }

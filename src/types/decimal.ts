@@ -95,6 +95,32 @@ export function formatDecimal(unscaled: bigint, scale: number): string {
   return negative ? `-${text}` : text;
 }
 
+/**
+ * Canonical text of an unscaled value held exactly in a number (|value| <= 2^53 - 1): the same text as
+ * formatDecimal, without a BigInt (the common case of values read from DECIMAL8..DECIMAL64 columns).
+ */
+export function formatDecimalNumber(unscaled: number, scale: number): string {
+  if (scale === 0) return String(unscaled);
+  const negative = unscaled < 0;
+  const digits = String(negative ? -unscaled : unscaled);
+  const padded = digits.length <= scale ? '0'.repeat(scale - digits.length + 1) + digits : digits;
+  const cut = padded.length - scale;
+  const text = `${padded.slice(0, cut)}.${padded.slice(cut)}`;
+  return negative ? `-${text}` : text;
+}
+
+/**
+ * Canonical texts this short (at most 15 characters, so at most 15 digits) have an unscaled value and a double
+ * value that numbers hold exactly and in order: the fast paths of arithmetic, comparison and sums use them.
+ */
+export const SHORT_DECIMAL_TEXT_CHARS_MAX = 15;
+
+/** The unscaled value of a canonical text of at most SHORT_DECIMAL_TEXT_CHARS_MAX characters, as a number. */
+export function shortDecimalUnscaled(text: string): number {
+  const dot = text.indexOf('.');
+  return Number(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
+}
+
 export type DecimalRounding = 'half-up' | 'half-even' | 'down';
 
 /** `numerator / denominator` rounded to an integer (denominator > 0). */
@@ -225,4 +251,24 @@ export function decimalUnionType(types: readonly string[]): DecimalType | undefi
     }
   }
   return decimalTypeOf(Math.min(Math.max(integerDigits + scale, 1), DECIMAL_PRECISION_MAX), scale);
+}
+
+/** The stored value at byte `offset` as canonical text, through numbers when the value fits 2^53. */
+export function readDecimalTextAt(bytes: Buffer, offset: number, widthBytes: number, scale: number): string | null {
+  switch (widthBytes) {
+    case 1: { const v = bytes.readInt8(offset); return v === -128 ? null : formatDecimalNumber(v, scale); }
+    case 2: { const v = bytes.readInt16LE(offset); return v === -32768 ? null : formatDecimalNumber(v, scale); }
+    case 4: { const v = bytes.readInt32LE(offset); return v === -2147483648 ? null : formatDecimalNumber(v, scale); }
+    default: {
+      // |value| < 2^52 when the second word is within ±2^20 and every word above it only extends its sign.
+      const high = bytes.readInt32LE(offset + 4);
+      if (high < -1048576 || high >= 1048576) break;
+      const extension = high < 0 ? -1 : 0;
+      let extended = true;
+      for (let at = offset + 8; at < offset + widthBytes && extended; at += 4) extended = bytes.readInt32LE(at) === extension;
+      if (extended) return formatDecimalNumber(high * 4294967296 + bytes.readUInt32LE(offset), scale);
+    }
+  }
+  const unscaled = readDecimalUnscaled(bytes, offset, widthBytes);
+  return unscaled === null ? null : formatDecimal(unscaled, scale);
 }

@@ -3,8 +3,25 @@
 // scale as numbers, so a helper only rescales, computes exactly in BigInt and checks the result's precision.
 import { sqlRuntimeError } from '../../core/errors.js';
 import {
-  DECIMAL_PRECISION_MAX, decimalUnscaled, divideRounded, fitsPrecision, formatDecimal, powerOfTen, readDecimalText, rescaleDecimal,
+  DECIMAL_PRECISION_MAX, SHORT_DECIMAL_TEXT_CHARS_MAX, decimalUnscaled, divideRounded, fitsPrecision, formatDecimal, formatDecimalNumber,
+  powerOfTen, readDecimalText, rescaleDecimal, shortDecimalUnscaled,
 } from '../../types/decimal.js';
+
+const SHORT = SHORT_DECIMAL_TEXT_CHARS_MAX;
+const NUMBER_POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * a·10^(scale-scaleA) ± b·10^(scale-scaleB) in numbers when both texts are short and the result stays exact
+ * (below 2^53); undefined sends the caller to the BigInt path.
+ */
+function shortSum(a: string, b: string, scaleA: number, scaleB: number, scale: number, sign: number): string | undefined {
+  if (a.length > SHORT || b.length > SHORT) return undefined;
+  const left = shortDecimalUnscaled(a) * (NUMBER_POWERS_OF_TEN[scale - scaleA] ?? NaN);
+  const right = shortDecimalUnscaled(b) * (NUMBER_POWERS_OF_TEN[scale - scaleB] ?? NaN);
+  if (!(Math.abs(left) <= Number.MAX_SAFE_INTEGER && Math.abs(right) <= Number.MAX_SAFE_INTEGER)) return undefined;
+  const result = left + sign * right;
+  return Math.abs(result) <= Number.MAX_SAFE_INTEGER ? formatDecimalNumber(result, scale) : undefined;
+}
 
 function overflow(operator: string, operation: string, position: number): Error {
   return sqlRuntimeError(`'${operator}' operation failed: Overflow in ${operation}: result exceeds maximum precision`, position);
@@ -23,17 +40,25 @@ function inconvertible(value: string, from: string, to: string, position: number
 export const decimalRuntime = {
   decAdd(a: string | null, b: string | null, scaleA: number, scaleB: number, scale: number, position: number): string | null {
     if (a === null || b === null) return null;
+    const short = shortSum(a, b, scaleA, scaleB, scale, 1);
+    if (short !== undefined) return short;
     const sum = rescaleDecimal(decimalUnscaled(a), scaleA, scale) + rescaleDecimal(decimalUnscaled(b), scaleB, scale);
     return checked(sum, scale, '+', 'addition', position);
   },
   decSub(a: string | null, b: string | null, scaleA: number, scaleB: number, scale: number, position: number): string | null {
     if (a === null || b === null) return null;
+    const short = shortSum(a, b, scaleA, scaleB, scale, -1);
+    if (short !== undefined) return short;
     const difference = rescaleDecimal(decimalUnscaled(a), scaleA, scale) - rescaleDecimal(decimalUnscaled(b), scaleB, scale);
     return checked(difference, scale, '-', 'subtraction', position);
   },
   /** The exact product has scaleA + scaleB digits; a result scale capped at the maximum rounds half-even. */
   decMul(a: string | null, b: string | null, scaleA: number, scaleB: number, scale: number, position: number): string | null {
     if (a === null || b === null) return null;
+    if (a.length <= SHORT && b.length <= SHORT && scale === scaleA + scaleB) {
+      const exact = shortDecimalUnscaled(a) * shortDecimalUnscaled(b);
+      if (Math.abs(exact) <= Number.MAX_SAFE_INTEGER) return formatDecimalNumber(exact, scale);
+    }
     const product = rescaleDecimal(decimalUnscaled(a) * decimalUnscaled(b), scaleA + scaleB, scale, 'half-even');
     return checked(product, scale, '*', 'multiplication', position);
   },
@@ -58,6 +83,12 @@ export const decimalRuntime = {
   /** -1, 0 or 1; NaN when either side is null (every comparison with NaN is false). */
   decCompare(a: string | null, b: string | null, scaleA: number, scaleB: number): number {
     if (a === null || b === null) return NaN;
+    // At most 15 digits each: the doubles of the two texts are exact enough to order and tell apart.
+    if (a.length <= SHORT && b.length <= SHORT) {
+      const left = Number(a);
+      const right = Number(b);
+      return left < right ? -1 : left > right ? 1 : 0;
+    }
     const scale = Math.max(scaleA, scaleB);
     const left = rescaleDecimal(decimalUnscaled(a), scaleA, scale);
     const right = rescaleDecimal(decimalUnscaled(b), scaleB, scale);
@@ -79,6 +110,13 @@ export const decimalRuntime = {
   /** Between decimal types: rounds half-up when the scale shrinks; a value beyond the precision is an error. */
   decRescale(a: string | null, fromScale: number, scale: number, precision: number, from: string, to: string, position: number): string | null {
     if (a === null) return null;
+    if (a.length <= SHORT && scale >= fromScale) {
+      const widened = Math.abs(shortDecimalUnscaled(a) * (NUMBER_POWERS_OF_TEN[scale - fromScale] ?? NaN));
+      // Below 2^53 the number is exact; it fits the precision below 10^precision (any precision past 15 holds it).
+      if (widened <= Number.MAX_SAFE_INTEGER && widened < (NUMBER_POWERS_OF_TEN[precision] ?? Infinity)) {
+        return formatDecimalNumber(shortDecimalUnscaled(a) * (NUMBER_POWERS_OF_TEN[scale - fromScale] as number), scale);
+      }
+    }
     const result = rescaleDecimal(decimalUnscaled(a), fromScale, scale);
     if (!fitsPrecision(result, precision)) throw inconvertible(a, from, to, position);
     return formatDecimal(result, scale);

@@ -1,8 +1,11 @@
 // DECIMAL over the real interfaces: /exec JSON (values as strings, null as null), /exp CSV, /exp Parquet read
 // back by DuckDB as DECIMAL values, Parquet partitions (CONVERT PARTITION round trip), /imp with a schema part
-// declaring DECIMAL(p,s), and PG wire text.
+// declaring DECIMAL(p,s), PG wire text, and read_parquet of svc's exports and of DuckDB's INT32/INT64/FLBA decimals.
 import test from 'ava';
 import pg from 'pg';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { execOk, rows, sqlUrl } from '../helpers/http.js';
 import { ParquetReader } from '../helpers/duckdb-parquet.js';
@@ -101,5 +104,34 @@ test('PG wire: DECIMAL values are varchar text', async (t) => {
     t.deepEqual(result.rows, [{ d16: '0.01', d256: '0.00000000000000000001', x: '3.00' }]);
   } finally {
     await client.end();
+  }
+});
+
+test('read_parquet reads DECIMAL columns of svc exports (every width) and of DuckDB files (INT32, INT64, FIXED_LEN_BYTE_ARRAY)', async (t) => {
+  const copyRoot = mkdtempSync(join(tmpdir(), 'svc-dec-copy-root-'));
+  const other = await startServer({ workers: 1, env: { SVC_CAIRO_SQL_COPY_ROOT: copyRoot } });
+  const reader = await ParquetReader.open();
+  try {
+    await execOk(other.baseUrl, 'create table d (a decimal(2,1), b decimal(18,4), c decimal(76,20))');
+    await execOk(other.baseUrl, "insert into d values (9.9m, -12345678901234.5678m, -12345678901234567890123456789012345678901234567890123456.01234567890123456789m), (null, null, null), (-0.1m, 0.0001m, 0.00000000000000000001m)");
+    const exported = await fetch(sqlUrl(other.baseUrl, '/exp', 'select * from d', { fmt: 'parquet' }));
+    writeFileSync(join(copyRoot, 'svc.parquet'), new Uint8Array(await exported.arrayBuffer()));
+    const response = await fetch(sqlUrl(other.baseUrl, '/exec', "select * from read_parquet('svc.parquet')"));
+    const body = (await response.json()) as { columns: { type: string }[]; dataset: unknown[][] };
+    t.deepEqual(body.columns.map((column) => column.type), ['DECIMAL(2,1)', 'DECIMAL(18,4)', 'DECIMAL(76,20)']);
+    t.deepEqual(body.dataset, await rows(other.baseUrl, 'select * from d'));
+
+    const path = join(copyRoot, 'duck.parquet');
+    await reader.rows(`copy (select * from (values (1.25::decimal(9,2), -123456789012.345678::decimal(18,6), 12345678901234567890123456.789::decimal(38,3)),
+      (null, null, null), (-0.01::decimal(9,2), 0.000001::decimal(18,6), -0.001::decimal(38,3))) v(i32, i64, flba)) to '${path}' (format parquet)`);
+    const physical = await reader.rows(`select name, type from parquet_schema('${path}') where name in ('i32', 'i64', 'flba')`);
+    t.deepEqual(physical.map((row) => [row['name'], row['type']]), [['i32', 'INT32'], ['i64', 'INT64'], ['flba', 'FIXED_LEN_BYTE_ARRAY']]);
+    t.deepEqual(await rows(other.baseUrl, "select i32, i64, flba, i32 + 1 from read_parquet('duck.parquet')"), [
+      ['1.25', '-123456789012.345678', '12345678901234567890123456.789', '2.25'], [null, null, null, null], ['-0.01', '0.000001', '-0.001', '0.99'],
+    ]);
+  } finally {
+    reader.close();
+    await other.stop();
+    other.cleanup();
   }
 });

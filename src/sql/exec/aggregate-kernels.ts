@@ -20,7 +20,7 @@ export { isNullAt } from './aggregates/aggregate-kernel.js';
 /** `params` are the constant arguments after the first, validated at bind time by the definition. */
 export function createKernel(kind: AggregateKind, argType: ValueType | undefined, resultType: ValueType, params: readonly unknown[] = []): AggregateKernel {
   if (argType !== undefined && isDecimalType(argType) && isDecimalType(resultType)) {
-    if (kind === 'sum' || kind === 'avg') return new DecimalSumAvgKernel(resultType, kind === 'avg', kind, 0);
+    if (kind === 'sum' || kind === 'avg') return new DecimalSumAvgKernel(resultType, kind === 'avg', kind, typeof params[0] === 'number' ? params[0] : 0);
     if (kind === 'min' || kind === 'max') return new DecimalMinMaxKernel(argType, kind === 'max');
   }
   switch (kind) {

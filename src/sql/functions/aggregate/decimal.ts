@@ -15,8 +15,11 @@ function decimalSumType(types: readonly ValueType[]): ValueType {
 
 const sameDecimal = (types: readonly ValueType[]): ValueType => types[0] ?? 'NULL';
 
+/** The call's position, handed to the kernel for its overflow error. */
+const callPosition = (_args: unknown, position: number): readonly unknown[] => [position];
+
 /** Only DECIMAL arguments: integer arguments keep the numeric sum and avg. */
 export const DECIMAL_AGGREGATES: readonly AggregateFunctionDef[] = [
-  { name: 'sum', args: ['DECIMAL'], returns: decimalSumType, kind: 'sum' },
-  { name: 'avg', args: ['DECIMAL'], returns: sameDecimal, kind: 'avg' },
+  { name: 'sum', args: ['DECIMAL'], returns: decimalSumType, kind: 'sum', params: callPosition },
+  { name: 'avg', args: ['DECIMAL'], returns: sameDecimal, kind: 'avg', params: callPosition },
 ];

@@ -5,6 +5,7 @@ import { encodeArrayColumn } from './encode-array.js';
 import type { ColumnType, ValueType } from '../types/column-type.js';
 import { isNumericType, storageWidthBytes, typeDisplayName } from '../types/column-type.js';
 import { isTextCodedType, toTextCoded, writeTextCoded } from '../types/coded-columns.js';
+import { isDecimalType } from '../types/decimal.js';
 import { isGeohashType } from '../types/geohash.js';
 import type { ColumnData } from '../storage/row-chunk.js';
 import { varColumnFromBinary, varColumnFromStrings, varValueAsString } from '../storage/row-chunk.js';
@@ -75,7 +76,8 @@ function assertConvertible(from: ValueType, to: ColumnType, position: number): v
     || (from === 'BOOLEAN' && (isNumericType(to) || to === 'BOOLEAN'))
     || (isArrayType(to) && (from === 'NULL' || from === 'STRING' || from === 'VARCHAR'))
     || (from === 'IPV4' && to === 'IPV4') || (from === 'BINARY' && to === 'BINARY')
-    || (isTextCodedType(to) && (from === to || (isGeohashType(from) && isGeohashType(to))));
+    || (isTextCodedType(to) && (from === to || (isGeohashType(from) && isGeohashType(to))))
+    || (isDecimalType(to) && (isDecimalType(from) || from === 'BYTE' || from === 'SHORT' || from === 'INT' || from === 'LONG'));
   if (!ok) throw sqlSemanticError(`inconvertible types: ${typeDisplayName(from)} -> ${typeDisplayName(to)}`, position);
 }
 

@@ -5,6 +5,7 @@ import type { ColumnType, ValueType } from '../types/column-type.js';
 import { isTextHeldType, typeDisplayName } from '../types/column-type.js';
 import { isTextType } from '../types/casts.js';
 import { isTextCodedType, toTextCoded } from '../types/coded-columns.js';
+import { isDecimalType } from '../types/decimal.js';
 import type { DoubleArrayType } from '../types/double-array.js';
 import { arrayTypeDimCount, isArrayType } from '../types/double-array.js';
 import { parseArrayText } from '../types/double-array-parse.js';
@@ -75,9 +76,11 @@ function textCodedVector(target: { type: ColumnType; name: string }, values: rea
     const type = types[row] as ValueType;
     const source = sources[row] as Expr;
     const text = value === null || (typeof value === 'number' && Number.isNaN(value)) ? null : String(value);
-    const converted = isTextType(type) || type === 'NULL' || isTextHeldType(type) ? toTextCoded(to, type, text) : undefined;
+    // Integers go into DECIMAL columns as QuestDB converts them implicitly (DOUBLE does not).
+    const integerToDecimal = isDecimalType(to) && (type === 'BYTE' || type === 'SHORT' || type === 'INT' || type === 'LONG');
+    const converted = isTextType(type) || type === 'NULL' || isTextHeldType(type) || integerToDecimal ? toTextCoded(to, type, text) : undefined;
     if (converted !== undefined) return converted;
-    if (!isTextType(type)) {
+    if (!isTextType(type) && !isDecimalType(type) && !integerToDecimal) {
       const names = `${typeDisplayName(type)} -> ${typeDisplayName(to)} [from=${exprText(source)}, to=${target.name}]`;
       throw sqlSemanticError(`inconvertible types: ${names}`, source.position);
     }

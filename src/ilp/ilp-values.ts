@@ -10,6 +10,8 @@ import type { Int64Words } from './ilp-numbers.js';
 import { toTextCoded } from '../types/coded-columns.js';
 import { isGeohashType } from '../types/geohash.js';
 import { parseLong256 } from '../types/long256.js';
+import { isDecimalType } from '../types/decimal.js';
+import { NEW_DECIMAL_COLUMN_TYPE, writeDecimalValue, writeDoubleAsDecimal, writeTextAsDecimal } from './ilp-decimals.js';
 
 const BACKSLASH = 92;
 const QUOTE = 34;
@@ -21,11 +23,12 @@ const EQUALS = 61;
 const UUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** Protocol type names as QuestDB's cast errors print them. */
-export type IlpValueKind = 'LONG' | 'FLOAT' | 'BOOLEAN' | 'STRING' | 'SYMBOL' | 'TIMESTAMP' | 'LONG256';
+export type IlpValueKind = 'LONG' | 'FLOAT' | 'BOOLEAN' | 'STRING' | 'SYMBOL' | 'TIMESTAMP' | 'LONG256' | 'DECIMAL';
 
 /** The type of a column the line protocol creates, from its first value. */
 export const NEW_COLUMN_TYPE: Readonly<Record<IlpValueKind, ColumnType>> = {
   LONG: 'LONG', FLOAT: 'DOUBLE', BOOLEAN: 'BOOLEAN', STRING: 'VARCHAR', SYMBOL: 'SYMBOL', TIMESTAMP: 'TIMESTAMP', LONG256: 'LONG256',
+  DECIMAL: NEW_DECIMAL_COLUMN_TYPE,
 };
 
 export function castError(table: string, column: IlpColumn, kind: IlpValueKind): IlpValueError {
@@ -51,6 +54,10 @@ function int64WordsAsNumber(value: Int64Words): number {
 /** An integer field (`12i`). */
 export function writeLong(table: string, column: IlpColumn, value: Int64Words): void {
   const builder = column.builder;
+  if (isDecimalType(column.type)) {
+    writeDecimalValue(table, column, 'LONG', BigInt.asIntN(64, (BigInt(value.high) << 32n) | BigInt(value.low >>> 0)), 0);
+    return;
+  }
   if (builder.kind !== 'fixed') throw castError(table, column, 'LONG');
   const number = value.number;
   // next() comes first in each case: it may grow the builder, which replaces its typed views.
@@ -91,6 +98,10 @@ export function writeLong(table: string, column: IlpColumn, value: Int64Words): 
 /** A double field (text or protocol 2's binary form). */
 export function writeDouble(table: string, column: IlpColumn, value: number): void {
   const builder = column.builder;
+  if (isDecimalType(column.type)) {
+    writeDoubleAsDecimal(table, column, value);
+    return;
+  }
   if (builder.kind !== 'fixed' || (column.type !== 'DOUBLE' && column.type !== 'FLOAT')) throw castError(table, column, 'FLOAT');
   // The index first: `builder.f64[builder.next()]` would read the view before next() grows (replaces) it.
   const index = builder.next();
@@ -135,6 +146,10 @@ export function writeText(table: string, column: IlpColumn, kind: 'STRING' | 'SY
     const value = toTextCoded(column.type, 'STRING', unescapedString(bytes, start, end, escaped, true));
     if (value === undefined) throw castError(table, column, kind);
     appendStagedText(builder, value);
+    return;
+  }
+  if (isDecimalType(column.type) && kind === 'STRING') {
+    writeTextAsDecimal(table, column, unescapedString(bytes, start, end, escaped, true));
     return;
   }
   if (builder.kind === 'fixed' && column.type === 'CHAR' && kind === 'STRING') {

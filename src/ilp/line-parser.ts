@@ -1,4 +1,5 @@
-// InfluxDB line protocol, as QuestDB's clients write it (text protocol 1, and protocol 2's binary doubles),
+// InfluxDB line protocol, as QuestDB's clients write it (text protocol 1, protocol 2's binary doubles and arrays,
+// protocol 3's decimals),
 // parsed straight from the network chunks into column builders: no object per row, no string per number.
 // A line cut by a chunk boundary is parsed again, whole, once the next chunk arrives; the part of it already
 // written into the builders is cut off first. The first bad line stops the request: the caller commits nothing.
@@ -10,6 +11,7 @@ import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type Ti
 import type { ColumnType } from '../types/column-type.js';
 import { arrayTypeOf } from '../types/double-array.js';
 import { readIlpArrayHeader, writeArray } from './ilp-arrays.js';
+import { BINARY_DECIMAL, readBinaryDecimal, readTextDecimal, writeDecimalValue } from './ilp-decimals.js';
 import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
 
 const LF = 10;
@@ -293,7 +295,7 @@ export class IlpParser {
       return 'LONG';
     }
     if (last === 116 || last === 110) return 'TIMESTAMP';
-    if (last === 100) throw new IlpValueError('DECIMAL values (protocol 3) are not supported yet');
+    if (last === 100) return 'DECIMAL';
     return 'FLOAT';
   }
 
@@ -317,6 +319,11 @@ export class IlpParser {
       case 'TIMESTAMP':
         writeTimestamp(table.name, column, parseTimestampMicros(data, start, stop - 1, data[stop - 1] === 110 ? 'ns' : 'us', this.scratch));
         return;
+      case 'DECIMAL': {
+        const value = readTextDecimal(table.name, data.toString('latin1', start, stop - 1));
+        writeDecimalValue(table.name, column, 'DECIMAL', value.unscaled, value.scale);
+        return;
+      }
       default:
         writeDouble(table.name, column, parseDouble(data, start, stop));
     }
@@ -327,6 +334,7 @@ export class IlpParser {
     if (at >= data.length) return INCOMPLETE;
     const type = data[at];
     if (type === BINARY_ARRAY) return this.parseBinaryArray(table, known, data, keyStart, keyEnd, keyEscaped, at, position);
+    if (type === BINARY_DECIMAL) return this.parseBinaryDecimal(table, known, data, keyStart, keyEnd, keyEscaped, at, position);
     if (type !== BINARY_DOUBLE) throw new IlpValueError(`table: ${table.name}; unknown binary field type ${String(type)}`);
     const after = at + 9;
     if (after >= data.length) return INCOMPLETE;
@@ -348,6 +356,16 @@ export class IlpParser {
     const column = known ?? this.columnOfType(table, data, keyStart, keyEnd, keyEscaped, type ?? arrayTypeOf(1), position);
     if (!table.isSet(column)) writeArray(table.name, column, type, header.shape, data, header.valuesStart);
     return after;
+  }
+
+  /** Protocol 3 decimal: type byte 23, scale, length, the unscaled value big-endian (length 0: null). */
+  private parseBinaryDecimal(table: IlpTableBuilder, known: IlpColumn | undefined, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
+    const value = readBinaryDecimal(table.name, data, at);
+    if (value === undefined || value.end >= data.length) return INCOMPLETE;
+    this.checkDelimiter(table, data[value.end] as number);
+    const column = known ?? this.column(table, data, keyStart, keyEnd, keyEscaped, 'DECIMAL', position);
+    if (!table.isSet(column)) writeDecimalValue(table.name, column, 'DECIMAL', value.unscaled, value.scale);
+    return value.end;
   }
 
   private checkDelimiter(table: IlpTableBuilder, code: number): void {

@@ -2,6 +2,7 @@
 // block. Empty fields are nulls (the type's sentinel; BOOLEAN/BYTE/SHORT have none and get 0). A value that does
 // not convert counts as an error and is stored as null; the caller decides per atomicity mode whether the
 // row survives. Numbers and ISO timestamps are parsed from bytes; other timestamp patterns are interpreted.
+import { isDecimalType } from '../types/decimal.js';
 import { isArrayType } from '../types/double-array.js';
 import { assert, assertNever, unreachable } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
@@ -35,7 +36,7 @@ const NO_PATTERNS: ColumnParserOptions = { patterns: [], acceptEpochNumbers: fal
 /** The parser for values written to a column of `type`. BINARY cannot come from text. */
 export function createColumnParser(type: ColumnType, options: ColumnParserOptions = NO_PATTERNS): ColumnParser {
   const plain = (parse: (job: ParseJob, target: ColumnTarget) => number): ColumnParser => ({ type, parse });
-  if (isGeohashType(type)) return plain((job, target) => parseTextCodedColumn(job, target, type));
+  if (isGeohashType(type) || isDecimalType(type)) return plain((job, target) => parseTextCodedColumn(job, target, type));
   if (isArrayType(type)) return unreachable('array columns are rejected by schema parsing and table mapping before parsers exist');
   switch (type) {
     case 'DOUBLE': return plain((job, target) => parseDoubleColumn(job, targetFloat64(target)));

@@ -4,6 +4,7 @@
 // microsecond column; the spec's "with milliseconds" describes DATE, which is quoted with three),
 // STRING/VARCHAR/SYMBOL quoted and escaped, CHAR/UUID/IPv4 bare, BINARY always empty, non-finite floats empty.
 // Cells are formatted column by column in typed loops, then joined row by row.
+import { isDecimalType } from '../types/decimal.js';
 import { assert, assertNever } from '../core/assert.js';
 import type { ColumnBatch, Vector } from '../sql/exec/batch.js';
 import { assertBatch } from '../sql/exec/batch.js';
@@ -95,7 +96,7 @@ class GrowingBuffer {
 
 function formatColumn(vector: Vector, from: number, to: number, out: string[], symbols: SymbolQuoteCache): void {
   const data = vector.data;
-  if (isGeohashType(vector.type)) return formatBare(data as (string | null)[], from, to, out);
+  if (isGeohashType(vector.type) || isDecimalType(vector.type)) return formatBare(data as (string | null)[], from, to, out);
   if (isArrayType(vector.type)) return formatArrays(data as (Uint8Array | null)[], from, to, out);
   switch (vector.type) {
     case 'BOOLEAN': return formatBooleans(data as Int8Array, from, to, out);

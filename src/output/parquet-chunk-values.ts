@@ -46,6 +46,7 @@ export function prepareChunk(buffer: ColumnBuffer, rows: number): PreparedChunk 
     case 'bytes': return prepareByteArrays(buffer.values, rows);
     case 'symbol': return prepareSymbols(buffer, rows);
     case 'uuid': return prepareUuids(buffer.bytes, buffer.present, rows);
+    case 'decimal': return prepareFixedWithoutBounds(buffer.bytes, buffer.present, rows, buffer.width);
     default: return assertNever(buffer, 'column buffer');
   }
 }
@@ -220,6 +221,21 @@ function prepareUuids(bytes: Uint8Array, present: Uint8Array, rows: number): Pre
   const min = minAt < 0 ? undefined : compact.slice(minAt * 16, minAt * 16 + 16);
   const max = maxAt < 0 ? undefined : compact.slice(maxAt * 16, maxAt * 16 + 16);
   return { rows, values: { layout: 'fixed', bytes: compact, width: 16 }, defined, nullCount: nulls, min, max };
+}
+
+/**
+ * DECIMAL records: Parquet orders them as signed numbers, which the unsigned byte order of the other fixed-width
+ * columns would get wrong, so no min/max is written (readers then never skip a group by its bounds).
+ */
+function prepareFixedWithoutBounds(bytes: Uint8Array, present: Uint8Array, rows: number, width: number): PreparedChunk {
+  let nulls = 0;
+  for (let i = 0; i < rows; i++) if (present[i] === 0) nulls++;
+  const compact = nulls === 0 ? bytes.subarray(0, rows * width) : new Uint8Array((rows - nulls) * width);
+  if (nulls > 0) {
+    for (let i = 0, n = 0; i < rows; i++) if (present[i] === 1) compact.set(bytes.subarray(i * width, i * width + width), width * n++);
+  }
+  const defined = nulls === 0 ? undefined : present.slice(0, rows);
+  return { rows, values: { layout: 'fixed', bytes: compact, width }, defined, nullCount: nulls, min: undefined, max: undefined };
 }
 
 /** Unsigned byte-wise min and max of records [from, to), the order Parquet defines for UTF8 and binary. */

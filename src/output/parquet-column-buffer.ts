@@ -9,6 +9,8 @@ import type { ValueType } from '../types/column-type.js';
 import type { Vector } from '../sql/exec/batch.js';
 import { formatInterval } from '../types/interval-value.js';
 import { isGeohashType } from '../types/geohash.js';
+import { decimalUnscaled, isDecimalType } from '../types/decimal.js';
+import { storageWidthBytes } from '../types/column-type.js';
 
 export type ColumnBuffer =
   | { readonly kind: 'f64'; readonly values: Float64Array }
@@ -22,7 +24,9 @@ export type ColumnBuffer =
   | { readonly kind: 'bytes'; readonly values: (string | Uint8Array | null)[] }
   | SymbolBuffer
   /** UUID as 16 big-endian bytes per row; `present` is 0 for null rows. */
-  | { readonly kind: 'uuid'; readonly bytes: Uint8Array; readonly present: Uint8Array };
+  | { readonly kind: 'uuid'; readonly bytes: Uint8Array; readonly present: Uint8Array }
+  /** DECIMAL as `width` big-endian two's complement bytes per row (FIXED_LEN_BYTE_ARRAY); `present` 0 for null. */
+  | { readonly kind: 'decimal'; readonly width: number; readonly bytes: Uint8Array; readonly present: Uint8Array };
 
 /**
  * SYMBOL keys of the group. While every batch uses one symbol table, keys are copied as they are; a batch with a
@@ -38,6 +42,10 @@ export interface SymbolBuffer {
 
 export function createColumnBuffer(type: ValueType, rows: number): ColumnBuffer {
   if (isGeohashType(type)) return { kind: 'bytes', values: new Array<string | Uint8Array | null>(rows).fill(null) };
+  if (isDecimalType(type)) {
+    const width = storageWidthBytes(type);
+    return { kind: 'decimal', width, bytes: new Uint8Array(rows * width), present: new Uint8Array(rows) };
+  }
   // Arrays are written in their binary form (raw_array_encoding) or as nested lists (parquet-array-encoding.ts).
   if (isArrayType(type)) return { kind: 'bytes', values: new Array<string | Uint8Array | null>(rows).fill(null) };
   switch (type) {
@@ -74,6 +82,7 @@ export function appendToColumnBuffer(buffer: ColumnBuffer, vector: Vector, from:
     case 'bytes': appendByteValues(buffer.values, vector, from, to, at); return;
     case 'symbol': appendSymbols(buffer, vector, from, to, at); return;
     case 'uuid': appendUuids(buffer, data as (string | null)[], from, to, at); return;
+    case 'decimal': appendDecimals(buffer, data as (string | null)[], from, to, at); return;
     default: assertNever(buffer, 'column buffer');
   }
 }
@@ -185,4 +194,19 @@ function parseUuidInto(text: string, out: Uint8Array, at: number): void {
   const storage = uuidToBytes(text);
   assert(storage !== undefined, 'UUID vectors hold canonical text');
   for (let k = 0; k < 16; k++) out[at + k] = storage[15 - k];
+}
+
+/** Canonical decimal text → the unscaled value as big-endian two's complement, the Parquet DECIMAL layout. */
+function appendDecimals(buffer: { width: number; bytes: Uint8Array; present: Uint8Array }, data: (string | null)[], from: number, to: number, at: number): void {
+  const width = buffer.width;
+  for (let i = from, j = at; i < to; i++, j++) {
+    const text = data[i];
+    buffer.present[j] = text === null ? 0 : 1;
+    if (text === null) continue;
+    let rest = BigInt.asUintN(width * 8, decimalUnscaled(text));
+    for (let k = width - 1; k >= 0; k--) {
+      buffer.bytes[j * width + k] = Number(rest & 0xffn);
+      rest >>= 8n;
+    }
+  }
 }

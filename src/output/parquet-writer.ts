@@ -8,7 +8,8 @@ import { writeBlooms } from 'hyparquet-writer/src/bloom.js';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import type { ColumnChunk, KeyValue, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { assert, assertNever } from '../core/assert.js';
-import { vectorKindOfType } from '../types/column-type.js';
+import { storageWidthBytes, vectorKindOfType } from '../types/column-type.js';
+import { decimalPrecision, decimalScale, isDecimalType } from '../types/decimal.js';
 import { arrayTypeDimCount } from '../types/double-array.js';
 import { arraySchemaElements, writeArrayColumnChunk } from './parquet-array-chunk.js';
 import type { ValueType } from '../types/column-type.js';
@@ -48,6 +49,14 @@ export function parquetSchemaElement(name: string, type: ValueType): SchemaEleme
   // any reader gets the values QuestDB prints.
   if (isGeohashType(type)) return { ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
   if (isArrayType(type)) return { ...optional, type: 'BYTE_ARRAY' };
+  if (isDecimalType(type)) {
+    const precision = decimalPrecision(type);
+    const scale = decimalScale(type);
+    return {
+      ...optional, type: 'FIXED_LEN_BYTE_ARRAY', type_length: storageWidthBytes(type), converted_type: 'DECIMAL', precision, scale,
+      logical_type: { type: 'DECIMAL', precision, scale },
+    };
+  }
   switch (type) {
     case 'BOOLEAN': return { ...optional, type: 'BOOLEAN' };
     case 'BYTE': return { ...optional, type: 'INT32', converted_type: 'INT_8' };

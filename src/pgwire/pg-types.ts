@@ -1,5 +1,7 @@
 // The PostgreSQL type each svc type travels as (QuestDB's PGOids table), and the reverse mapping for the
 // parameter types a client declares in Parse. Unknown client types are refused rather than guessed.
+import { isDecimalType } from '../types/decimal.js';
+import type { DecimalType } from '../types/decimal.js';
 import type { ValueType } from '../types/column-type.js';
 import { perGeohashType } from '../types/column-type.js';
 import { isArrayType } from '../types/double-array.js';
@@ -20,7 +22,7 @@ export interface PgType {
 
 const VARCHAR_TYPE: PgType = { oid: OID.VARCHAR, size: -1, modifier: -1 };
 
-const PG_TYPE_OF: Readonly<Record<Exclude<ValueType, `DOUBLE[]${string}`>, PgType>> = {
+const PG_TYPE_OF: Readonly<Record<Exclude<ValueType, `DOUBLE[]${string}` | DecimalType>, PgType>> = {
   BOOLEAN: { oid: OID.BOOL, size: 1, modifier: -1 },
   BYTE: { oid: OID.INT2, size: 2, modifier: -1 },
   SHORT: { oid: OID.INT2, size: 2, modifier: -1 },
@@ -43,6 +45,7 @@ const PG_TYPE_OF: Readonly<Record<Exclude<ValueType, `DOUBLE[]${string}`>, PgTyp
 const FLOAT8_ARRAY_TYPE: PgType = { oid: 1022, size: -1, modifier: -1 };
 
 export function pgTypeOf(type: ValueType): PgType {
+  if (isDecimalType(type)) return VARCHAR_TYPE;
   return isArrayType(type) ? FLOAT8_ARRAY_TYPE : PG_TYPE_OF[type];
 }
 

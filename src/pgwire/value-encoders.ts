@@ -2,6 +2,7 @@
 // length, then the bytes; -1 for NULL) straight into the connection's MessageWriter. Text follows PostgreSQL's
 // output functions (bool t/f, timestamp `YYYY-MM-DD HH:MM:SS.ffffff`, bytea `\x..`); binary its send functions
 // (big-endian integers and floats, timestamp as µs since 2000-01-01, uuid as 16 bytes).
+import { isDecimalType } from '../types/decimal.js';
 import type { Vector } from '../sql/compiler.js';
 import type { ValueType } from '../types/column-type.js';
 import { isArrayType } from '../types/double-array.js';
@@ -59,7 +60,7 @@ function uuidWireBytes(text: string): Buffer {
 }
 
 export function textEncoder(type: ValueType): CellEncoder {
-  if (isGeohashType(type)) return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else out.lengthPrefixedUtf8(s); };
+  if (isGeohashType(type) || isDecimalType(type)) return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else out.lengthPrefixedUtf8(s); };
   if (isArrayType(type)) return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else out.lengthPrefixedUtf8(formatArrayPg(b)); };
   switch (type) {
     case 'BOOLEAN': return (out, v, r) => out.lengthPrefixedUtf8((v.data as Int8Array)[r] !== 0 ? 't' : 'f');
@@ -82,7 +83,7 @@ export function textEncoder(type: ValueType): CellEncoder {
 }
 
 export function binaryEncoder(type: ValueType): CellEncoder {
-  if (isGeohashType(type)) return textEncoder(type);
+  if (isGeohashType(type) || isDecimalType(type)) return textEncoder(type);
   if (isArrayType(type)) return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else writeArrayBinary(out, b); };
   switch (type) {
     case 'BOOLEAN': return (out, v, r) => { out.int32(1); out.int8((v.data as Int8Array)[r] !== 0 ? 1 : 0); };

@@ -2,6 +2,7 @@
 // and `<stem>.i` (rowCount + 1 int64 record offsets, variable-size columns only).
 // A column file either covers every committed row of its partition or is absent (all rows null:
 // the column was added after the partition was written).
+import { isDecimalType, writeDecimalUnscaled } from '../types/decimal.js';
 import { sep } from 'node:path';
 import type { FilesFacade } from '../core/files.js';
 import type { ColumnType } from '../types/column-type.js';
@@ -35,6 +36,7 @@ export function nullValueBytes(type: ColumnType): Buffer {
       // GEOHASH: -1 (every bit set) at any width. BOOLEAN, BYTE, SHORT, CHAR, IPV4: zero is their null (or
       // their only value).
       if (isGeohashType(type)) bytes.fill(0xff);
+      if (isDecimalType(type)) writeDecimalUnscaled(bytes, 0, width, null);
       break;
   }
   return bytes;

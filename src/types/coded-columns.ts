@@ -6,15 +6,19 @@ import { geohashBits, geohashDisplay, geohashFromBase32, geohashToBinary, isGeoh
 import { parseLong256, readLong256, writeLong256 } from './long256.js';
 import { uuidFromBytes, uuidToBytes } from './uuid-ipv4.js';
 import { assert } from '../core/assert.js';
+import { decimalFromText, decimalPrecision, decimalScale, decimalUnscaled, decimalWidthBytes, isDecimalType, readDecimalTextAt, writeDecimalUnscaled } from './decimal.js';
+import type { DecimalType } from './decimal.js';
 
 export function isTextCodedType(type: ValueType): type is ColumnType {
-  return type === 'UUID' || type === 'LONG256' || isGeohashType(type);
+  return type === 'UUID' || type === 'LONG256' || isGeohashType(type) || isDecimalType(type);
 }
 
 /** Rows [start, start + count) of a stored column (`bytes` starts at row 0) as text values. */
 export function readTextCoded(type: ColumnType, bytes: Buffer, start: number, count: number): (string | null)[] {
   const values = new Array<string | null>(count);
-  if (isGeohashType(type)) {
+  if (isDecimalType(type)) {
+    readDecimalTexts(type, bytes, start, values);
+  } else if (isGeohashType(type)) {
     const bits = geohashBits(type);
     for (let k = 0; k < count; k++) values[k] = readGeohash(bytes, start + k, bits);
   } else if (type === 'LONG256') {
@@ -30,6 +34,13 @@ export function readTextCoded(type: ColumnType, bytes: Buffer, start: number, co
 export function writeTextCoded(type: ColumnType, values: readonly (string | null)[], rowCount: number): Buffer {
   const width = storageWidthBytes(type);
   const bytes = Buffer.alloc(rowCount * width);
+  if (isDecimalType(type)) {
+    for (let row = 0; row < rowCount; row++) {
+      const value = values[row] ?? null;
+      writeDecimalUnscaled(bytes, row * width, width, value === null ? null : decimalUnscaled(value));
+    }
+    return bytes;
+  }
   if (isGeohashType(type)) {
     const bits = geohashBits(type);
     for (let row = 0; row < rowCount; row++) writeGeohash(bytes, row, bits, values[row] ?? null);
@@ -62,6 +73,7 @@ export function writeTextCoded(type: ColumnType, values: readonly (string | null
 export function toTextCoded(to: ColumnType, from: ValueType, value: string | null): string | null | undefined {
   if (value === null) return null;
   if (from === to) return value;
+  if (isDecimalType(to)) return value.length === 0 ? null : decimalFromText(value, to);
   if (isGeohashType(to)) {
     const bits = geohashBits(to);
     if (isGeohashType(from)) {
@@ -73,4 +85,10 @@ export function toTextCoded(to: ColumnType, from: ValueType, value: string | nul
   if (to === 'LONG256') return value.length === 0 ? null : parseLong256(value);
   assert(to === 'UUID', 'only UUID, LONG256 and GEOHASH are text-coded');
   return value.length === 0 ? null : uuidToBytes(value) === undefined ? undefined : value.toLowerCase();
+}
+
+function readDecimalTexts(type: DecimalType, bytes: Buffer, start: number, values: (string | null)[]): void {
+  const width = decimalWidthBytes(decimalPrecision(type));
+  const scale = decimalScale(type);
+  for (let k = 0; k < values.length; k++) values[k] = readDecimalTextAt(bytes, (start + k) * width, width, scale);
 }

@@ -6,20 +6,22 @@ import type { GeohashType } from './geohash.js';
 import { GEOHASH_TYPES, geohashBits, geohashDisplayName, geohashTypeOf, geohashWidthBytes, isGeohashType, parseGeohashPrecision } from './geohash.js';
 import type { DoubleArrayType } from './double-array.js';
 import { isArrayType, parseArrayTypeName } from './double-array.js';
+import type { DecimalType } from './decimal.js';
+import { decimalPrecision, decimalWidthBytes, isDecimalType, parseDecimalTypeName } from './decimal.js';
 
 export const COLUMN_TYPES = [
   'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
   'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY', 'LONG256',
 ] as const;
 
-/** A storable column type: one of COLUMN_TYPES, a GEOHASH precision or an array type. */
-export type ColumnType = (typeof COLUMN_TYPES)[number] | GeohashType | DoubleArrayType;
+/** A storable column type: one of COLUMN_TYPES, a GEOHASH precision, an array type or a DECIMAL(p,s). */
+export type ColumnType = (typeof COLUMN_TYPES)[number] | GeohashType | DoubleArrayType | DecimalType;
 
 /** A type an expression can have: every column type, INTERVAL (never stored) and the type of a bare NULL literal. */
 export type ValueType = ColumnType | 'INTERVAL' | 'NULL';
 
 /** Fixed widths of the non-array types; read through storageWidthBytes. */
-const STORAGE_WIDTH_BYTES: Readonly<Record<Exclude<ColumnType, DoubleArrayType>, number>> = {
+const STORAGE_WIDTH_BYTES: Readonly<Record<Exclude<ColumnType, DoubleArrayType | DecimalType>, number>> = {
   BOOLEAN: 1, BYTE: 1, SHORT: 2, CHAR: 2, INT: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, DATE: 8, TIMESTAMP: 8,
   SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0, LONG256: 32,
   ...perGeohashType((type) => geohashWidthBytes(geohashBits(type))),
@@ -34,6 +36,7 @@ export function perGeohashType<T>(valueOf: (type: GeohashType) => T): Record<Geo
 
 /** Bytes per value in a `<column>.d` file; 0 for variable-size types (they also have a `.i` file). */
 export function storageWidthBytes(type: ColumnType): number {
+  if (isDecimalType(type)) return decimalWidthBytes(decimalPrecision(type));
   return isArrayType(type) ? 0 : STORAGE_WIDTH_BYTES[type];
 }
 
@@ -49,7 +52,7 @@ export function isVariableSize(type: ColumnType): boolean {
 /** Whether a string read from metadata or a message names a column type (canonical form, GEOHASH in bits). */
 export function isColumnTypeName(value: unknown): value is ColumnType {
   return typeof value === 'string'
-    && ((COLUMN_TYPES as readonly string[]).includes(value) || isGeohashType(value) || parseArrayTypeName(value) !== undefined);
+    && ((COLUMN_TYPES as readonly string[]).includes(value) || isGeohashType(value) || parseArrayTypeName(value) !== undefined || isDecimalType(value));
 }
 
 /** The name QuestDB prints in `columns[].type`. */
@@ -68,6 +71,7 @@ export function parseColumnType(name: string): ColumnType | undefined {
     const bits = parseGeohashPrecision(geohash[1] ?? '');
     return typeof bits === 'number' ? geohashTypeOf(bits) : undefined;
   }
+  if (upper.startsWith('DECIMAL') || upper.startsWith('NUMERIC')) return parseDecimalTypeName(upper);
   if (upper === 'TEXT') return 'VARCHAR';
   if (upper === 'INTEGER') return 'INT';
   if (upper === 'BIGINT') return 'LONG';
@@ -86,13 +90,13 @@ export function parseColumnType(name: string): ColumnType | undefined {
  * - 'f32': Float32Array (FLOAT, NaN = null)
  * - 'i32': Int32Array (INT with 0x80000000 = null, IPV4 with 0 = null, SYMBOL keys with -1 = null)
  * - 'i16': Int16Array (SHORT); 'u16': Uint16Array (CHAR, 0 = null); 'i8': Int8Array (BYTE, BOOLEAN 0/1)
- * - 'str': (string | null)[] (STRING, VARCHAR; UUID, LONG256 and GEOHASH in their display text; INTERVAL as
+ * - 'str': (string | null)[] (STRING, VARCHAR; UUID, LONG256, GEOHASH and DECIMAL in their display text; INTERVAL as
  *   `<lo>,<hi>` epoch µs)
  * - 'bin': (Uint8Array | null)[] (BINARY, and arrays in their binary form of types/double-array.ts)
  */
 export type VectorKind = 'f64' | 'f32' | 'i32' | 'i16' | 'u16' | 'i8' | 'str' | 'bin';
 
-const VECTOR_KIND: Readonly<Record<Exclude<ValueType, DoubleArrayType>, VectorKind>> = {
+const VECTOR_KIND: Readonly<Record<Exclude<ValueType, DoubleArrayType | DecimalType>, VectorKind>> = {
   BOOLEAN: 'i8', BYTE: 'i8', SHORT: 'i16', CHAR: 'u16', INT: 'i32', LONG: 'f64', FLOAT: 'f32', DOUBLE: 'f64',
   DATE: 'f64', TIMESTAMP: 'f64', SYMBOL: 'i32', STRING: 'str', VARCHAR: 'str', UUID: 'str', IPV4: 'i32',
   BINARY: 'bin', NULL: 'str', LONG256: 'str', INTERVAL: 'str',
@@ -100,6 +104,7 @@ const VECTOR_KIND: Readonly<Record<Exclude<ValueType, DoubleArrayType>, VectorKi
 };
 
 export function vectorKindOfType(type: ValueType): VectorKind {
+  if (isDecimalType(type)) return 'str';
   return isArrayType(type) ? 'bin' : VECTOR_KIND[type];
 }
 
@@ -113,7 +118,7 @@ export function isInt64Type(type: ValueType): boolean {
  * is null, equal values are equal strings, and they print from that text.
  */
 export function isTextHeldType(type: ValueType): boolean {
-  return type === 'UUID' || type === 'LONG256' || type === 'INTERVAL' || isGeohashType(type);
+  return type === 'UUID' || type === 'LONG256' || type === 'INTERVAL' || isGeohashType(type) || isDecimalType(type);
 }
 
 export function isNumericType(type: ValueType): boolean {

@@ -1,6 +1,7 @@
 // PostgreSQL's view of svc's types: the OID each column type is served as (QuestDB's PGOids), and the
 // pg_type rows PostgreSQL clients read at connect (porsager `postgres` asks for every array type's element,
 // JDBC and psql look names up by OID). OIDs and names are PostgreSQL's own, so tools that hard-code them agree.
+import { isDecimalType } from './decimal.js';
 import type { ValueType } from './column-type.js';
 import { isGeohashType } from './geohash.js';
 import { isArrayType } from './double-array.js';
@@ -90,7 +91,8 @@ export interface PgColumnType {
 
 /** QuestDB's PGOids mapping: text-like types are varchar, DATE and TIMESTAMP are timestamp, BYTE widens to int2. */
 export function pgColumnType(type: ValueType): PgColumnType {
-  if (isGeohashType(type)) return { oid: 1043, typmod: -1 };
+  // DECIMAL goes as varchar text, as GEOHASH does: exact digits, readable by every client in text and binary format.
+  if (isGeohashType(type) || isDecimalType(type)) return { oid: 1043, typmod: -1 };
   if (isArrayType(type)) return { oid: 1022, typmod: -1 };
   switch (type) {
     case 'BOOLEAN': return { oid: 16, typmod: -1 };

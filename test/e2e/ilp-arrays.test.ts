@@ -53,7 +53,7 @@ test('HTTP transport, protocol_version=2: arrays create DOUBLE[] columns and rea
   await assertArrays(t, 'ilp_arrays_http');
 });
 
-test('HTTP transport, protocol_version=auto negotiates 2 through /settings and sends arrays', async (t) => {
+test('HTTP transport, protocol_version=auto negotiates 3 through /settings and sends arrays', async (t) => {
   const sender = await Sender.fromConfig(`http::addr=127.0.0.1:${server.httpPort};auto_flush=off`);
   try {
     await writeArrays(sender, 'ilp_arrays_auto');

@@ -140,7 +140,7 @@ test('/settings answers QuestDB\'s JSON exactly, without credentials', async (t)
   const version = /"release\.version":"([^"]*)"/.exec(text)?.[1] ?? '';
   t.regex(version, /^\d+\.\d+\.\d+/);
   t.is(text, `{"config":{"release.type":"OSS","release.version":"${version}","http.settings.readonly":false,"accepting.writes":["http","tcp"],`
-    + '"line.proto.support.versions":[1,2],"ilp.proto.transports":["http","tcp"],"cairo.max.file.name.length":127},"preferences.version":0,"preferences":{}}');
+    + '"line.proto.support.versions":[1,2,3],"ilp.proto.transports":["http","tcp"],"cairo.max.file.name.length":127},"preferences.version":0,"preferences":{}}');
 });
 
 test('a line over line.http.max.line.size is a 413 on its line; nothing is written and the server keeps serving', async (t) => {

@@ -44,7 +44,7 @@ async function assertTypedRows(t: import('ava').ExecutionContext, table: string)
   ]);
 }
 
-test('the official client (undici transport, protocol auto = 2) creates a table of every field type', async (t) => {
+test('the official client (undici transport, protocol auto = 3) creates a table of every field type', async (t) => {
   const sender = await Sender.fromConfig(config());
   try {
     await writeTypedRows(sender, 'ilp_types_v1');
@@ -128,7 +128,7 @@ test('basic auth and bearer tokens, as on every other path; /settings answers wi
   try {
     const settings = await fetch(`${secured.baseUrl}/settings`);
     t.is(settings.status, 200);
-    t.deepEqual(((await settings.json()) as { config: Record<string, unknown> }).config['line.proto.support.versions'], [1, 2]);
+    t.deepEqual(((await settings.json()) as { config: Record<string, unknown> }).config['line.proto.support.versions'], [1, 2, 3]);
     const base = `http::addr=127.0.0.1:${secured.httpPort};auto_flush=off;retry_timeout=1000`;
     const denied = await Sender.fromConfig(`${base};username=admin;password=wrong`);
     try {

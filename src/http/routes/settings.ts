@@ -12,11 +12,10 @@ export interface SettingsDeps {
 }
 
 /**
- * Protocol versions whose every field type svc stores: 1 (text) and 2 (binary doubles and double arrays, into
- * DOUBLE[] columns). Version 3 adds DECIMAL, which svc does not have, so a client on `protocol_version=auto`
- * speaks version 2.
+ * Protocol versions whose every field type svc stores: 1 (text), 2 (binary doubles and double arrays, into
+ * DOUBLE[] columns) and 3 (DECIMAL, text `...d` and binary), so a client on `protocol_version=auto` speaks 3.
  */
-export const ILP_PROTOCOL_VERSIONS: readonly number[] = [1, 2];
+export const ILP_PROTOCOL_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** What InfluxDB clients read from /ping's header. */
 const INFLUX_VERSION = 'v2.2.2';

@@ -20,7 +20,7 @@ export function coerceArguments(def: ScalarFunctionDef, args: readonly BoundExpr
 }
 
 function coerceArgument(arg: BoundExpr, declared: ArgType): BoundExpr {
-  if (declared === 'ANY' || declared === 'TEXT' || declared === 'GEOHASH') return arg;
+  if (declared === 'ANY' || declared === 'TEXT' || declared === 'GEOHASH' || declared === 'DECIMAL') return arg;
   if (declared === 'NUMERIC') return arg.type === 'NULL' ? castArgumentTo(arg, 'DOUBLE') : arg;
   if (declared === 'ARRAY') return arg.type === 'NULL' ? castArgumentTo(arg, 'DOUBLE[]') : arg;
   if (arg.type === declared) return arg;

@@ -19,6 +19,7 @@ import { assertNever } from '../../core/assert.js';
 import { parseIntervalString } from '../../types/intervals.js';
 import { parseTimestamp } from '../../types/timestamp.js';
 import { bindParameter } from './bind-parameters.js';
+import { decimalLiteralType, decimalUnionType, formatDecimal, isDecimalType, readDecimalText } from '../../types/decimal.js';
 import { GEOHASH_ARGUMENT_OFFSET, geohashDisplay, geohashTypeNameError, geohashTypeOf, isGeohashType } from '../../types/geohash.js';
 import { bindArrayAccess, bindArrayLiteral } from './bind-array.js';
 
@@ -99,8 +100,17 @@ export function bindLiteral(expr: LiteralExpr): BoundConstant {
       return { kind: 'constant', type: geohashTypeOf(binary.length), value: geohashDisplay(binary, binary.length), position };
     }
     case 'LONG256': return { kind: 'constant', type: 'LONG256', value: String(expr.value), position };
+    case 'DECIMAL': return bindDecimalLiteral(String(expr.value), position);
     default: return { kind: 'constant', type: expr.literalType, value: expr.value as number | string | boolean, position };
   }
+}
+
+/** `1.25m`: a DECIMAL whose scale is its fraction digits and precision its digits. */
+function bindDecimalLiteral(text: string, position: number): BoundConstant {
+  const read = readDecimalText(text);
+  const type = read === undefined ? undefined : decimalLiteralType(read.unscaled, read.scale);
+  if (read === undefined || type === undefined) throw sqlSemanticError(`invalid constant: ${text}m`, position);
+  return { kind: 'constant', type, value: formatDecimal(read.unscaled, read.scale), position };
 }
 
 function call(name: string, args: readonly BoundExpr[], position: number): BoundCall {
@@ -154,7 +164,8 @@ function coerceComparison(a: BoundExpr, b: BoundExpr): [BoundExpr, BoundExpr] {
 function coerceSide(side: BoundExpr, otherType: ValueType): BoundExpr {
   if (!isTextType(side.type) || isTextType(otherType) || otherType === 'NULL' || otherType === 'UUID') return side;
   // A string compared with a GEOHASH or LONG256 is read as one (base32 into the precision, 0x hex), as QuestDB does.
-  if (otherType === 'TIMESTAMP' || otherType === 'DATE' || isNumericType(otherType) || otherType === 'IPV4' || otherType === 'LONG256' || isGeohashType(otherType)) {
+  // A string compared with a DECIMAL is read as one (exactly, into its scale).
+  if (otherType === 'TIMESTAMP' || otherType === 'DATE' || isNumericType(otherType) || otherType === 'IPV4' || otherType === 'LONG256' || isGeohashType(otherType) || isDecimalType(otherType)) {
     return bindCast(side, otherType, side.position, side.position);
   }
   return side;
@@ -239,6 +250,8 @@ export function commonType(types: readonly ValueType[], position: number): Value
   const known = types.filter((type) => type !== 'NULL');
   if (known.length === 0) return 'STRING';
   if (known.every((type) => type === known[0])) return known[0] as ValueType;
+  const decimal = decimalUnionType(known);
+  if (decimal !== undefined) return decimal;
   if (known.every(isNumericType)) {
     const order: ValueType[] = ['BYTE', 'SHORT', 'INT', 'LONG', 'FLOAT', 'DOUBLE'];
     return known.reduce((a, b) => (order.indexOf(a) >= order.indexOf(b) ? a : b));

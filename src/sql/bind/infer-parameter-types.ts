@@ -2,6 +2,8 @@
 // the client's declared type when it sends one, otherwise inferred from the parameter's use (the other operand
 // of a comparison, arithmetic, BETWEEN or IN; the target column of INSERT VALUES or UPDATE SET; a cast),
 // otherwise VARCHAR, which the binder's implicit casts turn into what the context needs.
+import { isDecimalType } from '../../types/decimal.js';
+import type { DecimalType } from '../../types/decimal.js';
 import type { Expr, ParameterValue, Statement } from '../syntax/ast.js';
 import type { Catalog } from '../../storage/catalog.js';
 import type { ColumnType } from '../../types/column-type.js';
@@ -10,7 +12,7 @@ import { parameterCountOf, visitNodes } from './bind-parameters.js';
 
 export type ParameterType = ParameterValue['type'];
 
-const PARAMETER_TYPE_OF: Readonly<Record<ColumnType, ParameterType>> = {
+const PARAMETER_TYPE_OF: Readonly<Record<Exclude<ColumnType, DecimalType>, ParameterType>> = {
   BOOLEAN: 'BOOLEAN', BYTE: 'SHORT', SHORT: 'SHORT', CHAR: 'CHAR', INT: 'INT', LONG: 'LONG', FLOAT: 'FLOAT', DOUBLE: 'DOUBLE',
   // DATE travels as PostgreSQL's timestamp (QuestDB's OID table), so its parameters are µs timestamps.
   DATE: 'TIMESTAMP', TIMESTAMP: 'TIMESTAMP', SYMBOL: 'VARCHAR', STRING: 'VARCHAR', VARCHAR: 'VARCHAR', UUID: 'UUID',
@@ -42,11 +44,11 @@ function typeOfOperand(expr: Expr, columns: Map<string, ColumnType>): ParameterT
   switch (expr.kind) {
     case 'column': {
       const type = columns.get(expr.name.toLowerCase());
-      return type === undefined ? undefined : PARAMETER_TYPE_OF[type];
+      return type === undefined ? undefined : parameterTypeOf(type);
     }
     case 'cast': {
       const type = parseColumnType(expr.typeName);
-      return type === undefined ? undefined : PARAMETER_TYPE_OF[type];
+      return type === undefined ? undefined : parameterTypeOf(type);
     }
     case 'literal':
       switch (expr.literalType) {
@@ -89,7 +91,7 @@ export function inferParameterTypes(statement: Statement, catalog: Catalog, decl
       else if (expr.kind === 'in') for (const item of expr.list ?? []) hintPair(expr.operand, item);
       else if (expr.kind === 'cast') {
         const type = parseColumnType(expr.typeName);
-        hint(expr.operand, type === undefined ? undefined : PARAMETER_TYPE_OF[type]);
+        hint(expr.operand, type === undefined ? undefined : parameterTypeOf(type));
       }
     });
   }
@@ -98,9 +100,14 @@ export function inferParameterTypes(statement: Statement, catalog: Catalog, decl
   return result;
 }
 
+/** DECIMAL parameters travel as text, as DECIMAL values do. */
+function parameterTypeOf(type: ColumnType): ParameterType {
+  return isDecimalType(type) ? 'VARCHAR' : PARAMETER_TYPE_OF[type];
+}
+
 function typeOfColumnName(name: string, columns: Map<string, ColumnType>): ParameterType | undefined {
   const type = columns.get(name.toLowerCase());
-  return type === undefined ? undefined : PARAMETER_TYPE_OF[type];
+  return type === undefined ? undefined : parameterTypeOf(type);
 }
 
 function hintInsertTargets(

@@ -1,6 +1,7 @@
 // Binds read_parquet('<path>') [TIMESTAMP(col)]: resolves the path inside cairo.sql.copy.root (never outside it:
 // `..`, absolute paths elsewhere and symbolic links leading out are refused after resolving the real path), reads
 // the file's footer and maps each flat Parquet column to an svc type. The scan decodes only the used columns.
+import { DECIMAL_PRECISION_MAX, decimalTypeOf } from '../../types/decimal.js';
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { SchemaElement } from 'hyparquet';
@@ -43,6 +44,8 @@ function inside(root: string, path: string): boolean {
 /** The svc type of a flat Parquet column, as /exp writes each type (so an export reads back as it was). */
 function columnTypeOf(element: SchemaElement): ColumnType | undefined {
   const logical = element.logical_type;
+  const decimal = decimalTypeOfElement(element);
+  if (decimal !== undefined) return decimal;
   switch (element.type) {
     case 'BOOLEAN': return 'BOOLEAN';
     case 'INT32':
@@ -61,6 +64,16 @@ function columnTypeOf(element: SchemaElement): ColumnType | undefined {
     case 'FIXED_LEN_BYTE_ARRAY': return element.type_length === 16 && logical?.type === 'UUID' ? 'UUID' : undefined;
     default: return undefined;
   }
+}
+
+/** DECIMAL(p,s) in any physical form (INT32, INT64, FIXED_LEN_BYTE_ARRAY, BYTE_ARRAY) with precision 1..76. */
+function decimalTypeOfElement(element: SchemaElement): ColumnType | undefined {
+  const logical = element.logical_type;
+  const isDecimal = logical?.type === 'DECIMAL' || element.converted_type === 'DECIMAL';
+  const precision = logical?.type === 'DECIMAL' ? logical.precision : element.precision;
+  const scale = logical?.type === 'DECIMAL' ? logical.scale : (element.scale ?? 0);
+  if (!isDecimal || precision === undefined || precision < 1 || precision > DECIMAL_PRECISION_MAX || scale < 0 || scale > precision) return undefined;
+  return decimalTypeOf(precision, scale);
 }
 
 export function bindReadParquet(copyRoot: string | undefined, pathArgument: unknown, position: number, qualifiers: string[], timestamp: { name: string; position: number } | undefined): BoundSource {

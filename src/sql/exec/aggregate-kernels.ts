@@ -11,12 +11,18 @@ import { NumericMinMaxKernel, PickKernel, hasNumericMinMax } from './aggregates/
 import { DeviationKernel } from './aggregates/stats-kernels.js';
 import { PercentileKernel, StringAggKernel } from './aggregates/collect-kernels.js';
 import { assert, assertNever } from '../../core/assert.js';
+import { DecimalMinMaxKernel, DecimalSumAvgKernel } from './aggregates/decimal-kernels.js';
+import { isDecimalType } from '../../types/decimal.js';
 
 export type { AggregateKernel } from './aggregates/aggregate-kernel.js';
 export { isNullAt } from './aggregates/aggregate-kernel.js';
 
 /** `params` are the constant arguments after the first, validated at bind time by the definition. */
 export function createKernel(kind: AggregateKind, argType: ValueType | undefined, resultType: ValueType, params: readonly unknown[] = []): AggregateKernel {
+  if (argType !== undefined && isDecimalType(argType) && isDecimalType(resultType)) {
+    if (kind === 'sum' || kind === 'avg') return new DecimalSumAvgKernel(resultType, kind === 'avg', kind, typeof params[0] === 'number' ? params[0] : 0);
+    if (kind === 'min' || kind === 'max') return new DecimalMinMaxKernel(argType, kind === 'max');
+  }
   switch (kind) {
     case 'count': return new CountKernel(false);
     case 'count_col': return new CountKernel(true);

@@ -7,6 +7,7 @@ import type { OutputColumn } from '../bind/bound.js';
 import { concatBatches, gatherBatch } from './vector-ops.js';
 import { isNullAt } from './aggregate-kernels.js';
 import { batchRowsMax } from '../../core/limits.js';
+import { decimalUnscaled, isDecimalType } from '../../types/decimal.js';
 
 export interface SortKey {
   readonly index: number;
@@ -21,7 +22,8 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
   const direction = key.descending ? -1 : 1;
   const nullsFirst = key.nullsFirst ?? !key.descending;
   const symbols = vector.type === 'SYMBOL' ? vector.symbols : undefined;
-  const data = vector.data;
+  // DECIMAL text of one vector has one scale: its unscaled values order it, read once per sort.
+  const data = isDecimalType(vector.type) ? decimalSortKeys(vector.data as (string | null)[]) : vector.data;
   // LONG256 text has no leading zeros beyond whole bytes: a longer value is a larger one.
   const longerIsLarger = vector.type === 'LONG256';
   return (a, b) => {
@@ -31,8 +33,8 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
       if (aNull && bNull) return 0;
       return aNull === nullsFirst ? -1 : 1;
     }
-    let left = data[a] as number | string;
-    let right = data[b] as number | string;
+    let left = data[a] as number | string | bigint;
+    let right = data[b] as number | string | bigint;
     if (symbols !== undefined) {
       left = symbols[left as number] as string;
       right = symbols[right as number] as string;
@@ -44,6 +46,15 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
     if (left > right) return direction;
     return 0;
   };
+}
+
+function decimalSortKeys(texts: readonly (string | null)[]): bigint[] {
+  const keys = new Array<bigint>(texts.length);
+  for (let k = 0; k < texts.length; k++) {
+    const text = texts[k];
+    keys[k] = text === null || text === undefined ? 0n : decimalUnscaled(text);
+  }
+  return keys;
 }
 
 export function sortPermutation(batch: ColumnBatch, keys: readonly SortKey[]): Int32Array {

@@ -7,6 +7,8 @@ import type { GeohashType } from '../../types/geohash.js';
 import { geohashBits, isGeohashType } from '../../types/geohash.js';
 import { arrayTypeDimCount, isArrayType } from '../../types/double-array.js';
 import { sqlSemanticError } from '../../core/errors.js';
+import { isDecimalType } from '../../types/decimal.js';
+import { emitDecimalCast } from './decimal-cast.js';
 
 type ConstantRef = (value: unknown) => string;
 
@@ -29,6 +31,7 @@ export function emitCast(arg: string, from: ValueType, to: ValueType, position: 
     if (from === 'INTERVAL') return `rt.intervalText(${arg})`;
     return isTextType(from) || isTextHeldType(from) ? arg : `rt.castToString(${arg}, '${from}')`;
   }
+  if (isDecimalType(to) || isDecimalType(from)) return emitDecimalCast(arg, from, to, position, constant);
   if (isGeohashType(to)) return emitCastToGeohash(arg, from, to, position, constant);
   if (to === 'LONG256' && isTextType(from)) return `rt.castToLong256(${arg}, '${fromName}', ${constant(position)})`;
   if (isTextType(from)) return emitCastFromText(arg, fromName, to, position, constant);

@@ -6,6 +6,7 @@ import type { ValueType } from '../../types/column-type.js';
 import { isNumericType } from '../../types/column-type.js';
 import { isTextType, widenNumeric } from '../../types/casts.js';
 import { isTextHeldType } from '../../types/column-type.js';
+import { decimalUnionType } from '../../types/decimal.js';
 
 /** The type every argument converts to: numbers widen, text unifies (VARCHAR wins), else the first typed one. */
 export function unifiedType(types: readonly ValueType[]): ValueType {
@@ -13,6 +14,8 @@ export function unifiedType(types: readonly ValueType[]): ValueType {
   const first = known[0];
   if (first === undefined) return 'STRING';
   if (known.every((type) => type === first)) return first;
+  const decimal = decimalUnionType(known);
+  if (decimal !== undefined) return decimal;
   if (known.every(isNumericType)) return known.reduce<ValueType>((a, b) => widenNumeric(a, b), known[0] as ValueType);
   if (known.every(isTextType)) return known.includes('VARCHAR') ? 'VARCHAR' : 'STRING';
   // A text argument next to a timestamp (or number) is a literal to parse into that type.

@@ -24,6 +24,7 @@ import { GEOHASH_FUNCTIONS } from './geohash.js';
 import { LONG256_FUNCTIONS } from './long256.js';
 import { INTERVAL_FUNCTIONS } from './interval.js';
 import { ARRAY_FUNCTIONS } from './arrays.js';
+import { DECIMAL_FUNCTIONS, decimalArgumentCost } from './decimal.js';
 import { isArrayType } from '../../types/double-array.js';
 import { BASIC_AGGREGATES } from './aggregate/basic.js';
 import { STATS_AGGREGATES } from './aggregate/stats.js';
@@ -36,6 +37,7 @@ const SCALARS: readonly ScalarFunctionDef[] = [
   ...MATH_MORE_FUNCTIONS, ...STRING_MORE_FUNCTIONS, ...REGEX_FUNCTIONS, ...CONDITIONAL_FUNCTIONS, ...DATE_PART_FUNCTIONS,
   ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...RANDOM_FUNCTIONS, ...POSTGRES_FUNCTIONS,
   ...GEOHASH_FUNCTIONS, ...LONG256_FUNCTIONS, ...INTERVAL_FUNCTIONS, ...ARRAY_FUNCTIONS,
+  ...DECIMAL_FUNCTIONS,
 ];
 const AGGREGATES: readonly AggregateFunctionDef[] = [...BASIC_AGGREGATES, ...STATS_AGGREGATES, ...SELECTION_AGGREGATES];
 
@@ -58,6 +60,7 @@ export function argumentCost(expected: ArgType, actual: ValueType): number | und
   if (expected === 'NUMERIC') return isNumericType(actual) ? 0 : actual === 'NULL' ? 1 : undefined;
   if (expected === 'TEXT') return isTextType(actual) ? 0 : actual === 'NULL' ? 1 : undefined;
   if (expected === 'GEOHASH') return isGeohashType(actual) ? 0 : undefined;
+  if (expected === 'DECIMAL') return decimalArgumentCost(actual);
   if (expected === 'ARRAY') return isArrayType(actual) ? 0 : actual === 'NULL' ? 1 : undefined;
   return implicitCastCost(actual, expected);
 }

@@ -6,9 +6,9 @@ import type { BoundExpr } from '../bind/bound.js';
 
 /**
  * 'ANY' accepts every type; 'NUMERIC' any of BYTE..DOUBLE; 'TEXT' STRING/VARCHAR/SYMBOL/CHAR; 'GEOHASH' any
- * precision; 'ARRAY' any DOUBLE[] type.
+ * precision; 'ARRAY' any DOUBLE[] type; 'DECIMAL' any DECIMAL(p,s), or an integer type read as a decimal of scale 0.
  */
-export type ArgType = ValueType | 'ANY' | 'NUMERIC' | 'TEXT' | 'GEOHASH' | 'ARRAY';
+export type ArgType = ValueType | 'ANY' | 'NUMERIC' | 'TEXT' | 'GEOHASH' | 'ARRAY' | 'DECIMAL';
 
 /** `prepared` is what the definition's `prepare` returned at bind time (a compiled pattern, a call-site state). */
 export type Emit = (args: readonly string[], constant: (value: unknown) => string, argTypes: readonly ValueType[], prepared?: unknown) => string;

@@ -9,7 +9,7 @@ export interface Name {
 
 // ---------- expressions ----------
 
-export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'FLOAT' | 'STRING' | 'CHAR' | 'BOOLEAN' | 'NULL' | 'LONG256' | 'GEOHASH';
+export type LiteralType = 'INT' | 'LONG' | 'DOUBLE' | 'FLOAT' | 'STRING' | 'CHAR' | 'BOOLEAN' | 'NULL' | 'LONG256' | 'GEOHASH' | 'DECIMAL';
 
 export interface LiteralExpr {
   readonly kind: 'literal';
@@ -17,7 +17,8 @@ export interface LiteralExpr {
   readonly literalType: LiteralType;
   /**
    * INT/DOUBLE/FLOAT: number (NaN for the `NaN` literal); LONG: bigint; STRING/CHAR: the unquoted text; BOOLEAN;
-   * NULL: null; LONG256: canonical hex text; GEOHASH: the hash as binary digits (their count is the precision).
+   * NULL: null; LONG256: canonical hex text; GEOHASH: the hash as binary digits (their count is the precision);
+   * DECIMAL: the number as written without its `m` suffix.
    */
   readonly value: number | bigint | string | boolean | null;
   /** Source text of the token, as written. */

@@ -79,6 +79,8 @@ function numberLiteral(c: ParseCursor, token: Token): LiteralExpr {
     if (hex === undefined) throw c.error(`invalid constant: ${token.text}`, token);
     return literal(token, 'LONG256', hex);
   }
+  // `1.25m`: a DECIMAL literal (QuestDB 9.2); `15m` alone is one too (durations are read by their own clauses).
+  if (/^[0-9][0-9_]*(\.[0-9]*)?[mM]$/.test(token.text)) return literal(token, 'DECIMAL', token.text.slice(0, -1).replaceAll('_', ''));
   const constant = readNumericConstant(token);
   if (constant === undefined) throw c.error(`invalid constant: ${token.text}`, token);
   return literal(token, constant.literalType, constant.value);

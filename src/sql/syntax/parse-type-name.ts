@@ -4,6 +4,7 @@
 // TIMESTAMP WITH TIME ZONE → TIMESTAMP, and array suffixes DOUBLE[] / DOUBLE[][].
 import type { ParseCursor } from './parse-cursor.js';
 import type { Token } from './token.js';
+import { DECIMAL_PRECISION_MAX, decimalDefaultScale } from '../../types/decimal.js';
 
 export interface TypeName {
   readonly name: string;
@@ -39,7 +40,9 @@ function parseTypeNameRest(c: ParseCursor, token: Token): TypeName {
     c.next();
     c.next();
   }
-  if (c.isOperator('(') && (name === 'GEOHASH' || name === 'DECIMAL' || name === 'NUMERIC' || LENGTH_IGNORED.has(name))) {
+  if (c.isOperator('(') && (name === 'DECIMAL' || name === 'NUMERIC')) {
+    name = `${name}(${parseDecimalArguments(c, token).join(',')})`;
+  } else if (c.isOperator('(') && (name === 'GEOHASH' || LENGTH_IGNORED.has(name))) {
     const args = parseTypeArguments(c);
     if (!LENGTH_IGNORED.has(name)) name = `${name}(${args.join(',')})`;
   }
@@ -63,4 +66,43 @@ function parseTypeArguments(c: ParseCursor): string[] {
   } while (c.acceptOperator(','));
   c.expectOperator(')');
   return args;
+}
+
+/**
+ * `(p)` or `(p, s)` of DECIMAL with QuestDB's errors: each missing or non-numeric argument and a missing ')' are
+ * reported at the token where it was expected (the last token read when the statement ends there).
+ */
+function parseDecimalArguments(c: ParseCursor, keyword: Token): string[] {
+  c.expectOperator('(');
+  const precision = decimalArgument(c, 'precision');
+  const args = [precision];
+  if (c.acceptOperator(',')) args.push(decimalArgument(c, 'scale'));
+  if (!c.isOperator(')')) throw c.error("invalid DECIMAL type, missing ')'", lastTokenAtEnd(c));
+  c.next();
+  checkDecimalRange(c, args, keyword);
+  return args;
+}
+
+/** Ranges are checked once the type is read whole, and reported at the type's keyword, as QuestDB does. */
+function checkDecimalRange(c: ParseCursor, args: readonly string[], keyword: Token): void {
+  const precision = Number(args[0]);
+  const scale = args[1] === undefined ? decimalDefaultScale(precision) : Number(args[1]);
+  if (precision <= 0) throw c.error(`Invalid decimal type. The precision (${precision}) must be greater than zero`, keyword);
+  if (precision > DECIMAL_PRECISION_MAX) throw c.error(`Invalid decimal type. The precision (${precision}) must be less than ${DECIMAL_PRECISION_MAX}`, keyword);
+  if (scale > precision) throw c.error(`Invalid decimal type. The precision (${precision}) must be greater than or equal to the scale (${scale})`, keyword);
+}
+
+function decimalArgument(c: ParseCursor, what: 'precision' | 'scale'): string {
+  const token = c.peek();
+  if (token.kind === 'eof' || (token.kind === 'operator' && (token.text === ')' || token.text === ','))) {
+    throw c.error(`invalid DECIMAL type, missing ${what}`, lastTokenAtEnd(c));
+  }
+  if (token.kind !== 'number' || !/^[0-9]+$/.test(token.text)) throw c.error(`invalid DECIMAL type, ${what} must be a number`, token);
+  c.next();
+  return token.text;
+}
+
+function lastTokenAtEnd(c: ParseCursor): Token {
+  const token = c.peek();
+  return token.kind === 'eof' ? c.peek(-1) : token;
 }

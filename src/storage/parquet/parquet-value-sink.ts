@@ -7,6 +7,7 @@ import type { ColumnType } from '../../types/column-type.js';
 import { storageWidthBytes } from '../../types/column-type.js';
 import { writeTextCoded } from '../../types/coded-columns.js';
 import { isGeohashType } from '../../types/geohash.js';
+import { isDecimalType, writeDecimalUnscaled } from '../../types/decimal.js';
 import type { ColumnData } from '../row-chunk.js';
 import { nullValueBytes } from '../column-files.js';
 import { assert } from '../../core/assert.js';
@@ -60,6 +61,7 @@ function toNumber(value: Scalar): number {
 
 export function createFixedSink(column: ChunkColumn, rowCount: number, width: number): ValueSink {
   if (column.type === 'LONG256' || isGeohashType(column.type)) return createTextCodedSink(column.type, rowCount);
+  if (isDecimalType(column.type)) return createDecimalSink(rowCount, storageWidthBytes(column.type));
   const bytes = Buffer.alloc(rowCount * width);
   const type: ColumnType = column.type;
   const nullBytes = nullValueBytes(type);
@@ -206,4 +208,43 @@ function createTextCodedSink(type: ColumnType, rowCount: number): ValueSink {
       return { kind: 'fixed', width: storageWidthBytes(type), bytes: writeTextCoded(type, texts, rowCount) };
     },
   };
+}
+
+/**
+ * DECIMAL partitions hold FIXED_LEN_BYTE_ARRAY big-endian two's complement (INT32/INT64 from other writers):
+ * each value is sign-extended into the storage width, little-endian; nulls get the width's minimum.
+ */
+function createDecimalSink(rowCount: number, width: number): ValueSink {
+  const bytes = Buffer.alloc(rowCount * width);
+  for (let row = 0; row < rowCount; row++) writeDecimalUnscaled(bytes, row * width, width, null);
+  return {
+    putRun(row, values, from, count, dictionary) {
+      assert(row + count <= rowCount && from + count <= values.length, 'a page run stays inside its row group and its values');
+      for (let k = 0; k < count; k++) {
+        const raw = values[from + k] as Scalar;
+        const value: Scalar = dictionary === undefined ? raw : (dictionary[raw as number] as Scalar);
+        writeDecimalUnscaled(bytes, (row + k) * width, width, unscaledOf(value));
+      }
+    },
+    putNull(row) {
+      writeDecimalUnscaled(bytes, row * width, width, null);
+    },
+    putPlainBytes() {
+      return false;
+    },
+    finish() {
+      return { kind: 'fixed', width, bytes };
+    },
+  };
+}
+
+function unscaledOf(value: Scalar): bigint | null {
+  if (value instanceof Uint8Array) {
+    let unscaled = 0n;
+    for (let k = 0; k < value.length; k++) unscaled = (unscaled << 8n) | BigInt(value[k] as number);
+    return value.length === 0 ? null : BigInt.asIntN(value.length * 8, unscaled);
+  }
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') return BigInt(Math.trunc(value));
+  return null;
 }

@@ -71,14 +71,17 @@ test('a doubled sign in a nanosecond timestamp is refused (it read --5000n as 5 
   t.is(refusal('t b=-+5000n\n'), '400 line 1: invalid timestamp: "-+5000"');
 });
 
-test('arrays of other element types or dimension counts, and DECIMAL (protocol 3) are refused as unsupported; a LONG256 must be 1 to 64 hex digits', (t) => {
+test('arrays of other element types or dimension counts are refused as unsupported; a LONG256 must be 1 to 64 hex digits; DECIMAL text and binary values must be well formed', (t) => {
   t.is(refusal(bytesOf('t a==', Buffer.from([14, 11, 1, 1, 0, 0, 0, 7, 0, 0, 0]), '\n')), '400 line 1: table: t; unsupported array element type 11');
   t.is(refusal(bytesOf('t a==', Buffer.from([14, 10, 0]), '\n')), '400 line 1: table: t; invalid array dimension count 0, expected 1..32');
   t.is(refusal(bytesOf('t a==', Buffer.from([14, 10, 33]), '\n')), '400 line 1: table: t; invalid array dimension count 33, expected 1..32');
   t.is(refusal('t a=0xzzi\n'), '400 line 1: table: t, column: a; invalid long256 value');
   t.is(refusal(`t a=0x1${'0'.repeat(64)}i\n`), '400 line 1: table: t, column: a; invalid long256 value');
-  t.is(refusal('t a=1.5d\n'), '400 line 1: DECIMAL values (protocol 3) are not supported yet');
-  t.is(refusal(bytesOf('t a==', Buffer.from([23, 1, 2]), '\n')), '400 line 1: table: t; unknown binary field type 23');
+  t.is(refusal('t a=1.2.3d\n'), '400 line 1: table: t; invalid decimal value: 1.2.3');
+  t.is(refusal('t a=1.5md\n'), '400 line 1: table: t; invalid decimal value: 1.5m');
+  t.is(refusal(bytesOf('t a==', Buffer.from([23, 77, 1, 5]), '\n')), '400 line 1: table: t; decimal scale 77 is out of range [0..76]');
+  t.is(refusal(bytesOf('t a==', Buffer.from([23, 1, 33]), '\n')), '400 line 1: table: t; decimal value of 33 bytes is longer than 32');
+  t.is(refusal(bytesOf('t a==', Buffer.from([23, 1, 1, 5]), 'x\n')), '400 line 1: table: t; unexpected character after a field value');
   t.is(refusal('t a==\n'), '400 line 1: table: t; unknown binary field type 10');
   t.is(refusal(bytesOf('t a==', binaryDouble(1), 'x\n')), '400 line 1: table: t; unexpected character after a field value');
 });

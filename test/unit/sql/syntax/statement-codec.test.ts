@@ -7,7 +7,7 @@ import { fillParameters } from '../../../../src/sql/bind/bind-parameters.js';
 
 const STATEMENTS = [
   "insert into t values (9223372036854775807, -9007199254740993, NaN, 'x', '2024-01-01T00:00:00.000001Z')",
-  'insert into t select x, -0.0, 1e308 * 10 from long_sequence(3)',
+  'insert into t select x, -0.0, 1e308 * 10, 1.25m, -0.001m from long_sequence(3)',
   "create table t (a long, b double, s symbol capacity 256 index, ts timestamp) timestamp(ts) partition by day wal dedup upsert keys(ts, s)",
   "alter table t add column c varchar, d geohash(4c)",
   "update t set a = a + 1 where ts in '2024-01-01' and s = 'x'",

@@ -60,6 +60,8 @@ export function parquetSchemaElement(name: string, type: ValueType): SchemaEleme
       return { ...optional, type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } };
     case 'TIMESTAMP':
       return { ...optional, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' } };
+    case 'TIMESTAMP_NS':
+      return { ...optional, type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'NANOS' } };
     // A bare NULL column (`select null`) is written as a string column holding only nulls.
     case 'SYMBOL': case 'STRING': case 'VARCHAR': case 'CHAR': case 'NULL': case 'LONG256': case 'INTERVAL':
       return { ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };

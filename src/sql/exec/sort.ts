@@ -21,7 +21,8 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
   const direction = key.descending ? -1 : 1;
   const nullsFirst = key.nullsFirst ?? !key.descending;
   const symbols = vector.type === 'SYMBOL' ? vector.symbols : undefined;
-  const data = vector.data;
+  // 64-bit values sort on their exact form when they have one (ns timestamps differ below a double's precision).
+  const data = vector.exact !== undefined && symbols === undefined ? vector.exact : vector.data;
   // LONG256 text has no leading zeros beyond whole bytes: a longer value is a larger one.
   const longerIsLarger = vector.type === 'LONG256';
   return (a, b) => {
@@ -31,8 +32,8 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
       if (aNull && bNull) return 0;
       return aNull === nullsFirst ? -1 : 1;
     }
-    let left = data[a] as number | string;
-    let right = data[b] as number | string;
+    let left = data[a] as number | string | bigint;
+    let right = data[b] as number | string | bigint;
     if (symbols !== undefined) {
       left = symbols[left as number] as string;
       right = symbols[right as number] as string;

@@ -10,6 +10,7 @@ import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type Ti
 import type { ColumnType } from '../types/column-type.js';
 import { arrayTypeOf } from '../types/double-array.js';
 import { readIlpArrayHeader, writeArray } from './ilp-arrays.js';
+import { appendNanos, parseTimestampNanos } from './ilp-nanos.js';
 import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
 
 const LF = 10;
@@ -315,6 +316,10 @@ export class IlpParser {
         writeLong256(table.name, column, data.toString('latin1', start, stop - 1));
         return;
       case 'TIMESTAMP':
+        if (column.type === 'TIMESTAMP_NS' && column.builder.kind === 'fixed') {
+          appendNanos(column.builder, parseTimestampNanos(data, start, stop - 1, data[stop - 1] === 110 ? 'ns' : 'us'));
+          return;
+        }
         writeTimestamp(table.name, column, parseTimestampMicros(data, start, stop - 1, data[stop - 1] === 110 ? 'ns' : 'us', this.scratch));
         return;
       default:
@@ -364,11 +369,23 @@ export class IlpParser {
     if (at >= data.length) return INCOMPLETE;
     if (at === start) throw new IlpValueError(`table: ${table.name}; timestamp is missing after the space`);
     const suffix = data[at - 1];
+    if (table.nanosTimestamp) return this.finishNanosRow(table, data, start, at, suffix);
     const micros = suffix === 110 ? parseTimestampMicros(data, start, at - 1, 'ns', this.scratch)
       : suffix === 116 ? parseTimestampMicros(data, start, at - 1, 'us', this.scratch)
         : parseTimestampMicros(data, start, at, this.options.precision, this.scratch);
     if (micros < 0) throw new IlpValueError(`table: ${table.name}; designated timestamp before 1970-01-01 is not supported`);
     return this.finishRow(table, data, at, micros);
+  }
+
+  /** The line timestamp of a TIMESTAMP_NS table, kept to the nanosecond, then the row closed. */
+  private finishNanosRow(table: IlpTableBuilder, data: Buffer, start: number, at: number, suffix: number | undefined): number {
+    const nanos = suffix === 110 ? parseTimestampNanos(data, start, at - 1, 'ns')
+      : suffix === 116 ? parseTimestampNanos(data, start, at - 1, 'us')
+        : parseTimestampNanos(data, start, at, this.options.precision);
+    if (nanos < 0n) throw new IlpValueError(`table: ${table.name}; designated timestamp before 1970-01-01 is not supported`);
+    const next = this.endOfLine(data, at);
+    if (next !== INCOMPLETE) table.endRowNanos(nanos);
+    return next;
   }
 
   /** Closes the row at the line break `at` (the server's clock when `micros` is NaN). */

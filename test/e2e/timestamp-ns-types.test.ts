@@ -1,9 +1,10 @@
 // TIMESTAMP_NS over the real interfaces: /exec JSON and /exp CSV with nine fraction digits, /exp Parquet as
 // TIMESTAMP(NANOS) read back by DuckDB, Parquet partitions (CONVERT PARTITION round trip), /imp with a schema
 // part, and ILP from QuestDB's official client into a TIMESTAMP_NS table (fields and the designated timestamp
-// kept to the nanosecond). Values are a few ns apart at today's dates, where a double cannot tell them apart.
+// kept to the nanosecond), and PG wire text at µs precision. Values are a few ns apart at today's dates, where a double cannot tell them apart.
 import test from 'ava';
 import { Sender } from '@questdb/nodejs-client';
+import pg from 'pg';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { execOk, rows, sqlUrl } from '../helpers/http.js';
 import { ParquetReader } from '../helpers/duckdb-parquet.js';
@@ -103,4 +104,20 @@ test('ILP lines without a unit suffix take the request precision, and an n field
     [1, NS_VALUES[3], NS_VALUES[2]],
     [2, '1970-01-01T00:00:00.000005000Z', '2024-01-02T00:00:00.000000002Z'],
   ]);
+});
+
+test('PG wire sends TIMESTAMP_NS as timestamp (1114) text, floored to the µs', async (t) => {
+  const text = (value: string): string => value;
+  const client = new pg.Client({ host: '127.0.0.1', port: server.pgPort, user: 'admin', password: 'quest', database: 'qdb', types: { getTypeParser: () => text } });
+  await client.connect();
+  try {
+    const result = await client.query('select ts, p from tns limit 2');
+    t.deepEqual(result.fields.map((field) => field.dataTypeID), [1114, 1114]);
+    t.deepEqual(result.rows.map((row: Record<string, unknown>) => [row['ts'], row['p']]), [
+      ['2024-01-01 23:59:59.999999', '2024-01-02 00:00:00.000000'],
+      ['2024-01-01 23:59:59.999999', '2024-01-01 23:59:59.999999'],
+    ]);
+  } finally {
+    await client.end();
+  }
 });

@@ -1,12 +1,17 @@
-// Date functions over TIMESTAMP_NS, as QuestDB's nanosecond timestamp driver gives them: dateadd, timestamp_floor,
-// timestamp_ceil, date_trunc, to_timezone and to_utc keep the ns type; datediff counts whole units (LONG);
-// now_ns / systimestamp_ns. The calendar work reuses the µs helpers on the µs floor and carries the sub-µs
-// remainder. Calendar parts (year, hour, extract, ...) take the ns value through its cast to TIMESTAMP.
+// Date functions and arithmetic over TIMESTAMP_NS, as QuestDB's nanosecond timestamp driver gives them:
+// dateadd, timestamp_floor/ceil, date_trunc, to_timezone, to_utc and ns ± integer keep the ns type; datediff and
+// ns - ns are LONG; now_ns / systimestamp_ns. The calendar work reuses the µs helpers on the µs floor and carries
+// the sub-µs remainder. Calendar parts (year, hour, extract, ...) take the ns value through its cast to TIMESTAMP.
 import type { ScalarFunctionDef } from './signature.js';
 import { checkPeriod, prepareTruncUnit, prepareUnit } from './date-arith.js';
 import { prepareZoneArgument } from './date-format.js';
 
 export const DATE_TIMESTAMP_NS_FUNCTIONS: readonly ScalarFunctionDef[] = [
+  // Integers added to a ns timestamp are nanoseconds; the difference of two is a LONG of nanoseconds.
+  { name: '+', args: ['TIMESTAMP_NS', 'LONG'], returns: 'TIMESTAMP_NS', emit: ([a, b]) => `(${a} + ${b})` },
+  { name: '+', args: ['LONG', 'TIMESTAMP_NS'], returns: 'TIMESTAMP_NS', emit: ([a, b]) => `(${a} + ${b})` },
+  { name: '-', args: ['TIMESTAMP_NS', 'LONG'], returns: 'TIMESTAMP_NS', emit: ([a, b]) => `(${a} - ${b})` },
+  { name: '-', args: ['TIMESTAMP_NS', 'TIMESTAMP_NS'], returns: 'LONG', emit: ([a, b]) => `(${a} - ${b})` },
   { name: 'now_ns', args: [], returns: 'TIMESTAMP_NS', emit: () => '(rt.queryNow * 1000)', volatile: true },
   { name: 'systimestamp_ns', args: [], returns: 'TIMESTAMP_NS', emit: () => 'rt.systemNanos()', volatile: true },
   {

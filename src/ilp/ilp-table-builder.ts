@@ -34,6 +34,8 @@ export interface IlpColumn {
 
 export interface IlpTableOptions {
   readonly autoCreateColumns: boolean;
+  /** A table this request creates gets a TIMESTAMP_NS designated timestamp. */
+  readonly nanosTimestamps?: boolean;
 }
 
 export class IlpTableBuilder {
@@ -55,6 +57,7 @@ export class IlpTableBuilder {
     if (meta === undefined) {
       this.timestampName = ILP_TIMESTAMP_COLUMN;
       this.timestamp = new FixedColumnBuilder('TIMESTAMP');
+      this.nanosTimestamp = options.nanosTimestamps === true;
       return;
     }
     for (const column of meta.columns) this.existing.set(column.name.toLowerCase(), column.type);

@@ -39,6 +39,8 @@ export interface IlpParserOptions {
   readonly autoCreateTables: boolean;
   readonly autoCreateColumns: boolean;
   readonly tablesMax: number;
+  /** Timestamp columns the parser creates (new tables' designated timestamp, `t`/`n` fields) are TIMESTAMP_NS. */
+  readonly nanosTimestamps?: boolean;
   /** The table's structure as committed now, or undefined when no such table exists. */
   readonly lookupTable: (name: string) => TableMeta | undefined;
   readonly nowMicros: () => number;
@@ -408,7 +410,8 @@ export class IlpParser {
   }
 
   private column(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, kind: IlpValueKind, position: number): IlpColumn {
-    return this.columnOfType(table, data, keyStart, keyEnd, keyEscaped, NEW_COLUMN_TYPE[kind], position);
+    const type = kind === 'TIMESTAMP' && this.options.nanosTimestamps === true ? 'TIMESTAMP_NS' : NEW_COLUMN_TYPE[kind];
+    return this.columnOfType(table, data, keyStart, keyEnd, keyEscaped, type, position);
   }
 
   /** The field's column, created with `type` when the table has no such column. */
@@ -436,7 +439,7 @@ export class IlpParser {
     if (this.tablesByName.size >= this.options.tablesMax) throw new IlpValueError(`one request may write at most ${this.options.tablesMax} tables`);
     const meta = this.options.lookupTable(name);
     if (meta === undefined && !this.options.autoCreateTables) throw new IlpValueError(`table: ${name}; table does not exist, creating new tables is disabled`);
-    const table = new IlpTableBuilder(meta?.name ?? name, nameBytes, meta, { autoCreateColumns: this.options.autoCreateColumns });
+    const table = new IlpTableBuilder(meta?.name ?? name, nameBytes, meta, { autoCreateColumns: this.options.autoCreateColumns, nanosTimestamps: this.options.nanosTimestamps === true });
     this.tablesByName.set(name.toLowerCase(), table);
     return table;
   }

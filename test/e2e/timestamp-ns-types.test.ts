@@ -121,3 +121,27 @@ test('PG wire sends TIMESTAMP_NS as timestamp (1114) text, floored to the µs', 
     await client.end();
   }
 });
+
+test('line.timestamp.default.column.type=TIMESTAMP_NS: tables and t/n columns the line protocol creates hold ns', async (t) => {
+  const nanosServer = await startServer({ workers: 1, env: { SVC_LINE_TIMESTAMP_DEFAULT_COLUMN_TYPE: 'TIMESTAMP_NS' } });
+  try {
+    const sender = await Sender.fromConfig(`http::addr=127.0.0.1:${nanosServer.httpPort};auto_flush=off;retry_timeout=1000`);
+    try {
+      await sender.table('ns_auto').symbol('sym', 'a').timestampColumn('seen', 1704153599999999999n, 'ns').at(1704153599999999998n, 'ns');
+      await sender.table('ns_auto').symbol('sym', 'b').timestampColumn('seen', 1704153599999999n, 'us').at(1704153599999999997n, 'ns');
+      await sender.flush();
+    } finally {
+      await sender.close();
+    }
+    t.deepEqual(await rows(nanosServer.baseUrl, "select \"column\", type, designated from table_columns('ns_auto')"), [
+      ['sym', 'SYMBOL', false], ['seen', 'TIMESTAMP_NS', false], ['timestamp', 'TIMESTAMP_NS', true],
+    ]);
+    t.deepEqual(await rows(nanosServer.baseUrl, 'select sym, seen, timestamp from ns_auto'), [
+      ['b', '2024-01-01T23:59:59.999999000Z', NS_VALUES[0]],
+      ['a', NS_VALUES[2], NS_VALUES[1]],
+    ]);
+  } finally {
+    await nanosServer.stop();
+    nanosServer.cleanup();
+  }
+});

@@ -34,6 +34,7 @@ export async function startIlpTcpListener(config: ServerConfig, parts: IlpTcpLis
       ingest: {
         dbDir: parts.dbDir, catalog: parts.catalog, lineBytesMax: config.ilpTcpLineBytesMax,
         autoCreateTables: config.ilpAutoCreateTables, autoCreateColumns: config.ilpAutoCreateColumns, partitionBy: config.ilpDefaultPartitionBy,
+        nanosTimestamps: config.ilpTimestampColumnType === 'TIMESTAMP_NS',
         // A connection commits once it holds line.tcp.max.uncommitted.size, so its rows never need to spill.
         spillBytes: Number.MAX_SAFE_INTEGER,
       },

@@ -139,6 +139,8 @@ const KEY_TABLE = [
     description: 'Add a column a line names that its table lacks, typed by its first value; false refuses such lines.' },
   { name: 'line.default.partition.by', type: 'enum', default: 'DAY', enumValues: ['NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'], group: 'Line protocol (ILP)',
     description: 'Partitioning of tables the line protocol creates.' },
+  { name: 'line.timestamp.default.column.type', type: 'enum', default: 'TIMESTAMP', enumValues: ['TIMESTAMP', 'TIMESTAMP_NS'], group: 'Line protocol (ILP)',
+    description: 'Type of the timestamp columns the line protocol creates (the designated `timestamp` of a new table and `t`/`n` fields of new columns), as in QuestDB 9.1.0; TIMESTAMP_NS keeps nanoseconds.' },
   { name: 'line.tcp.enabled', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
     description: 'Accept InfluxDB line protocol over plain TCP on line.tcp.net.bind.to, served by the workers (no replies; a bad line closes the connection). A read-only server (http.security.readonly) does not listen.' },
   { name: 'line.tcp.net.bind.to', type: 'address', default: '0.0.0.0:9009', group: 'Line protocol (ILP)',

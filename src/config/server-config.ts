@@ -95,6 +95,8 @@ export interface ServerConfig {
   readonly ilpAutoCreateTables: boolean;
   readonly ilpAutoCreateColumns: boolean;
   readonly ilpDefaultPartitionBy: string;
+  /** line.timestamp.default.column.type: TIMESTAMP or TIMESTAMP_NS. */
+  readonly ilpTimestampColumnType: string;
   readonly ilpTcpEnabled: boolean;
   readonly ilpTcpBindHost: string;
   readonly ilpTcpBindPort: number;
@@ -275,6 +277,7 @@ function ilpFields(read: KeyReader) {
     ilpAutoCreateTables: read.boolean('line.auto.create.new.tables'),
     ilpAutoCreateColumns: read.boolean('line.auto.create.new.columns'),
     ilpDefaultPartitionBy: read.enumValue('line.default.partition.by'),
+    ilpTimestampColumnType: read.enumValue('line.timestamp.default.column.type'),
     ilpTcpEnabled: read.boolean('line.tcp.enabled'),
     ilpTcpBindHost: tcpBind.host,
     ilpTcpBindPort: tcpBind.port,

@@ -1,6 +1,7 @@
 // CREATE TABLE and ALTER TABLE in the primary: validation with QuestDB's messages and positions, then the
 // structural change through the engine and table writer. Structure changes publish a new _meta version;
 // data changes (ALTER COLUMN TYPE, DROP PARTITION) are written aside and swapped in by one _txn.
+import { isDesignatedTimestampType } from '../types/timestamp-ns.js';
 import type { AlterTableStatement, ColumnDef, CreateTableStatement, Name } from '../sql/compiler.js';
 import type { ColumnMeta, TableMeta } from '../storage/table-meta.js';
 import { findColumnIndex } from '../storage/table-meta.js';
@@ -85,7 +86,7 @@ export function executeCreateTable(statement: CreateTableStatement, engine: Engi
   if (statement.timestamp !== undefined) {
     timestampIndex = columns.findIndex((column) => column.name.toLowerCase() === statement.timestamp?.name.toLowerCase());
     if (timestampIndex < 0) throw sqlSemanticError(`Invalid column: ${statement.timestamp.name}`, statement.timestamp.position);
-    if (columns[timestampIndex]?.type !== 'TIMESTAMP') throw sqlSemanticError('TIMESTAMP column expected', statement.timestamp.position);
+    if (!isDesignatedTimestampType(columns[timestampIndex]?.type)) throw sqlSemanticError('TIMESTAMP column expected', statement.timestamp.position);
   }
   const partitionBy = statement.partitionBy?.unit ?? like?.partitionBy ?? 'NONE';
   if (partitionBy !== 'NONE' && timestampIndex < 0) {

@@ -15,6 +15,8 @@ import { parseTimestamp, formatTimestamp, formatDate } from '../types/timestamp.
 import { parseIpv4, formatIpv4 } from '../types/uuid-ipv4.js';
 import { formatDouble, formatFloat } from '../types/value-format.js';
 import { writeInt64Words } from '../types/int64-words.js';
+import { encodeTimestampNsColumn } from './encode-timestamp-ns.js';
+import { formatTimestampNanosNumber } from '../types/timestamp-ns.js';
 
 /** Reads row `row` of a vector as an expression-domain value (number with NaN null, string|null, boolean). */
 export function vectorValue(vector: Vector, row: number): number | string | boolean | null | Uint8Array {
@@ -38,6 +40,7 @@ function textOf(value: number | string | boolean | null | Uint8Array, type: Valu
   switch (type) {
     case 'TIMESTAMP': return formatTimestamp(value);
     case 'DATE': return formatDate(value);
+    case 'TIMESTAMP_NS': return formatTimestampNanosNumber(value);
     case 'DOUBLE': return formatDouble(value);
     case 'FLOAT': return formatFloat(value);
     case 'IPV4': return formatIpv4(value | 0);
@@ -47,6 +50,7 @@ function textOf(value: number | string | boolean | null | Uint8Array, type: Valu
 
 function numberOf(value: number | string | boolean | null | Uint8Array, from: ValueType, to: ColumnType, position: number): number {
   if (value === null) return NaN;
+  if (typeof value === 'number' && from === 'TIMESTAMP_NS') return to === 'TIMESTAMP' ? Math.floor(value / 1000) : to === 'DATE' ? Math.floor(value / 1_000_000) : value;
   if (typeof value === 'number') return from === 'TIMESTAMP' && to === 'DATE' ? Math.floor(value / 1000) : from === 'DATE' && to === 'TIMESTAMP' ? value * 1000 : value;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Uint8Array) throw sqlSemanticError(`inconvertible types: BINARY -> ${typeDisplayName(to)}`, position);
@@ -70,9 +74,9 @@ function numberOf(value: number | string | boolean | null | Uint8Array, from: Va
 
 function assertConvertible(from: ValueType, to: ColumnType, position: number): void {
   const text = (from === 'STRING' || from === 'VARCHAR' || from === 'SYMBOL' || from === 'CHAR' || from === 'NULL') && !isArrayType(to);
-  const numeric = isNumericType(from) || from === 'TIMESTAMP' || from === 'DATE';
+  const numeric = isNumericType(from) || from === 'TIMESTAMP' || from === 'DATE' || from === 'TIMESTAMP_NS';
   const ok = from === to || text || to === 'STRING' || to === 'VARCHAR' || to === 'SYMBOL'
-    || (numeric && (isNumericType(to) || to === 'TIMESTAMP' || to === 'DATE'))
+    || (numeric && (isNumericType(to) || to === 'TIMESTAMP' || to === 'DATE' || to === 'TIMESTAMP_NS'))
     || (from === 'BOOLEAN' && (isNumericType(to) || to === 'BOOLEAN'))
     || (isArrayType(to) && (from === 'NULL' || from === 'STRING' || from === 'VARCHAR'))
     || (from === 'IPV4' && to === 'IPV4') || (from === 'BINARY' && to === 'BINARY')
@@ -97,6 +101,7 @@ export function encodeColumn(vector: Vector, rowCount: number, to: ColumnType, p
   if (to === 'BINARY') return varColumnFromBinary(vector.data as (Uint8Array | null)[], rowCount);
   if (isArrayType(to)) return encodeArrayColumn(vector, rowCount, to, position);
   if (isTextCodedType(to)) return encodeTextCoded(vector, rowCount, to, position);
+  if (to === 'TIMESTAMP_NS' && (from !== to || vector.exact === undefined)) return encodeTimestampNsColumn(vector, rowCount, position);
   if (from === to && vector.exact !== undefined) {
     return { kind: 'fixed', width: 8, bytes: Buffer.from(vector.exact.buffer, vector.exact.byteOffset, rowCount * 8) };
   }

@@ -54,7 +54,7 @@ function createTable(engine: Engine, batch: IlpTableBatch, partitionByText: stri
   if (!isValidTableName(batch.table)) throw invalid(`table: ${batch.table}; invalid table name`);
   const stems = new Set<string>();
   // QuestDB puts the designated timestamp of a table the line protocol creates last.
-  const named = batch.timestampColumn === undefined ? batch.columns : [...batch.columns, { name: batch.timestampColumn, type: 'TIMESTAMP' as const }];
+  const named = batch.timestampColumn === undefined ? batch.columns : [...batch.columns, { name: batch.timestampColumn, type: batch.timestampType ?? 'TIMESTAMP' }];
   const columns = named.map((column) => newColumn(column.name, column.type, uniqueStem(column.name, stems)));
   const timestampIndex = batch.timestampColumn === undefined ? -1 : columns.length - 1;
   const options = engine.options;
@@ -75,7 +75,9 @@ function settleStructure(engine: Engine, batch: IlpTableBatch, partitionBy: stri
   const meta = writer.meta;
   const designated = meta.columns[meta.timestampIndex];
   if ((batch.timestampColumn === undefined) !== (designated === undefined)
-    || (designated !== undefined && designated.name.toLowerCase() !== batch.timestampColumn?.toLowerCase())) {
+    || (designated !== undefined && designated.name.toLowerCase() !== batch.timestampColumn?.toLowerCase())
+    // Values parsed in µs must not land in a ns column created meanwhile by another request, nor the reverse.
+    || (designated !== undefined && designated.type !== (batch.timestampType ?? 'TIMESTAMP'))) {
     throw invalid(`table: ${batch.table}; the designated timestamp of the table changed while the request was parsed`);
   }
   const added: ColumnMeta[] = [];

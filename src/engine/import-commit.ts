@@ -4,6 +4,7 @@
 // of it is one commit (all-or-nothing, also across a crash); a larger remainder goes in commits of that many
 // rows, yielding to the event loop between them so the primary keeps answering health checks. The segment is
 // deleted afterwards, whatever the outcome.
+import { isDesignatedTimestampType } from '../types/timestamp-ns.js';
 import { checkTableName } from './table-name.js';
 import type { Engine } from './engine.js';
 import type { ImportCommitRequest, ImportCommitResult } from './writer-client.js';
@@ -34,7 +35,7 @@ function createTable(engine: Engine, request: ImportCommitRequest, columns: read
   if (request.timestampColumn !== undefined && request.timestampColumn !== '') {
     timestampIndex = metaColumns.findIndex((column) => column.name.toLowerCase() === request.timestampColumn?.toLowerCase());
     if (timestampIndex < 0) throw new ImportError(`timestamp column not found [column=${request.timestampColumn}]`);
-    if (metaColumns[timestampIndex]?.type !== 'TIMESTAMP') throw new ImportError(`timestamp column must be of TIMESTAMP type [column=${request.timestampColumn}]`);
+    if (!isDesignatedTimestampType(metaColumns[timestampIndex]?.type)) throw new ImportError(`timestamp column must be of TIMESTAMP type [column=${request.timestampColumn}]`);
   }
   if (partitionBy !== 'NONE' && timestampIndex < 0) throw new ImportError('partitioning requires a designated timestamp column');
   const options = engine.options;

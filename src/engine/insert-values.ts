@@ -12,6 +12,7 @@ import { parseArrayText } from '../types/double-array-parse.js';
 import type { Vector } from '../sql/compiler.js';
 import { bindExpression, compileProjection, createRuntime, exprText, Scope } from '../sql/compiler.js';
 import { vectorValue } from './encode-batch.js';
+import { timestampNsValuesVector } from './encode-timestamp-ns.js';
 import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
 
 export interface ColumnValues {
@@ -29,7 +30,8 @@ function evaluate(expr: BoundExpr, nowMicros: number): { value: Value; exact?: b
   }
   const projection = compileProjection([expr]);
   const [vector] = projection.run({ rowCount: 1, vectors: [] }, createRuntime(nowMicros));
-  return { value: vector === undefined ? null : vectorValue(vector, 0) };
+  const exact = vector?.exact?.[0];
+  return exact === undefined ? { value: vector === undefined ? null : vectorValue(vector, 0) } : { value: vectorValue(vector as Vector, 0), exact };
 }
 
 /** One vector per target column, typed for encodeColumn (numbers, text or booleans). */
@@ -61,6 +63,7 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
   return targets.map((target, k) => {
     const values = perColumn[k] as Value[];
     const types = valueTypes[k] as ValueType[];
+    if (target === 'TIMESTAMP_NS') return timestampNsValuesVector(values, exacts[k] as (bigint | undefined)[], types, (sources[k] as Expr[]).map((source) => source.position));
     if (isTextCodedType(target)) return textCodedVector({ type: target, name: targetNames[k] ?? '' }, values, types, sources[k] as Expr[]);
     return toVector(values, exacts[k] as (bigint | undefined)[], types);
   });

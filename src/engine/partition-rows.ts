@@ -51,7 +51,7 @@ export function columnVector(data: ColumnData, type: ColumnType, rowCount: numbe
     case 'SHORT': return { type, data: new Int16Array(buffer, 0, rowCount) };
     case 'CHAR': return { type, data: new Uint16Array(buffer, 0, rowCount) };
     case 'BYTE': case 'BOOLEAN': return { type, data: new Int8Array(buffer, 0, rowCount) };
-    case 'LONG': case 'DATE': case 'TIMESTAMP': return int64Vector(type, new BigInt64Array(buffer, 0, rowCount));
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': return int64Vector(type, new BigInt64Array(buffer, 0, rowCount));
     default: return { type: 'STRING', data: new Array<string | null>(rowCount).fill(null) };
   }
 }

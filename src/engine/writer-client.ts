@@ -33,6 +33,8 @@ export interface IlpTableBatch {
   readonly table: string;
   /** The designated timestamp the rows carry (the chunk's first column); absent for a table without one. */
   readonly timestampColumn?: string;
+  /** The type the designated timestamp values have (ns for a TIMESTAMP_NS table or one created as such). */
+  readonly timestampType?: 'TIMESTAMP' | 'TIMESTAMP_NS';
   readonly columns: readonly { readonly name: string; readonly type: ColumnType }[];
   readonly chunk: StagedChunkRef;
 }

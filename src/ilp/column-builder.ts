@@ -76,7 +76,7 @@ export class FixedColumnBuilder {
 function writeFixedNull(builder: FixedColumnBuilder, index: number): void {
   switch (builder.type) {
     case 'INT': builder.i32[index] = -2147483648; return;
-    case 'LONG': case 'DATE': case 'TIMESTAMP':
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS':
       builder.i32[index * 2] = 0;
       builder.i32[index * 2 + 1] = -2147483648;
       return;

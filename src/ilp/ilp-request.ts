@@ -21,6 +21,8 @@ export interface IlpIngestOptions {
   readonly autoCreateTables: boolean;
   readonly autoCreateColumns: boolean;
   readonly partitionBy: string;
+  /** Timestamp columns this request creates are TIMESTAMP_NS. */
+  readonly nanosTimestamps?: boolean;
   /** Parsed bytes held in memory before they move to the staged file. */
   readonly spillBytes: number;
 }
@@ -39,7 +41,7 @@ export class IlpRequest {
   constructor(private readonly options: IlpIngestOptions, precision: TimestampUnit) {
     this.parser = new IlpParser({
       precision, lineBytesMax: options.lineBytesMax, autoCreateTables: options.autoCreateTables,
-      autoCreateColumns: options.autoCreateColumns, tablesMax: ilpTablesPerRequestMax,
+      autoCreateColumns: options.autoCreateColumns, tablesMax: ilpTablesPerRequestMax, nanosTimestamps: options.nanosTimestamps === true,
       lookupTable: (name) => lookupTableMeta(options.catalog, name),
       nowMicros: () => Date.now() * 1000,
     });
@@ -90,7 +92,7 @@ export class IlpRequest {
       if (chunk === undefined) return;
       this.batches.push({
         table: table.name,
-        ...(table.timestampName === undefined ? {} : { timestampColumn: table.timestampName }),
+        ...(table.timestampName === undefined ? {} : { timestampColumn: table.timestampName, timestampType: table.nanosTimestamp ? 'TIMESTAMP_NS' as const : 'TIMESTAMP' as const }),
         columns: table.columns.map((column) => ({ name: column.name, type: column.type })),
         chunk,
       });

@@ -2,6 +2,7 @@
 // types fixed by the catalog snapshot the request started from) or new ones (typed by their first value).
 // Rows are opened and closed one at a time: a value set twice in a row keeps the first (QuestDB's rule),
 // columns a row leaves out get nulls, and an unfinished row can be cut off again.
+import { appendNanos } from './ilp-nanos.js';
 import type { ColumnType } from '../types/column-type.js';
 import type { TableMeta } from '../storage/table-meta.js';
 import { createColumnBuilder, type ColumnBuilder, FixedColumnBuilder } from './column-builder.js';
@@ -33,6 +34,8 @@ export interface IlpColumn {
 
 export interface IlpTableOptions {
   readonly autoCreateColumns: boolean;
+  /** A table this request creates gets a TIMESTAMP_NS designated timestamp. */
+  readonly nanosTimestamps?: boolean;
 }
 
 export class IlpTableBuilder {
@@ -43,6 +46,8 @@ export class IlpTableBuilder {
   /** The designated timestamp column, always written. Undefined for a table without one. */
   readonly timestamp: FixedColumnBuilder | undefined;
   readonly timestampName: string | undefined;
+  /** The designated timestamp is TIMESTAMP_NS: line timestamps are kept to the nanosecond. */
+  readonly nanosTimestamp: boolean = false;
   /** The column found at each field position of the previous line: lines of one client repeat their order. */
   private readonly fieldOrder: (IlpColumn | undefined)[] = [];
   rowCount = 0;
@@ -52,12 +57,14 @@ export class IlpTableBuilder {
     if (meta === undefined) {
       this.timestampName = ILP_TIMESTAMP_COLUMN;
       this.timestamp = new FixedColumnBuilder('TIMESTAMP');
+      this.nanosTimestamp = options.nanosTimestamps === true;
       return;
     }
     for (const column of meta.columns) this.existing.set(column.name.toLowerCase(), column.type);
     const designated = meta.columns[meta.timestampIndex];
     this.timestampName = designated?.name;
     this.timestamp = designated === undefined ? undefined : new FixedColumnBuilder('TIMESTAMP');
+    this.nanosTimestamp = designated?.type === 'TIMESTAMP_NS';
   }
 
   get isNew(): boolean {
@@ -124,12 +131,25 @@ export class IlpTableBuilder {
   /** Closes the row: the designated timestamp is written and every column it left out gets a null. */
   endRow(timestampMicros: number): void {
     const timestamp = this.timestamp;
-    if (timestamp !== undefined) {
+    if (timestamp !== undefined && this.nanosTimestamp) {
+      appendNanos(timestamp, BigInt(timestampMicros) * 1000n);
+    } else if (timestamp !== undefined) {
       const index = timestamp.next();
       const high = Math.floor(timestampMicros / 4294967296);
       timestamp.i32[index * 2] = (timestampMicros - high * 4294967296) | 0;
       timestamp.i32[index * 2 + 1] = high | 0;
     }
+    this.closeRow();
+  }
+
+  /** Closes the row of a TIMESTAMP_NS table with its exact line timestamp. */
+  endRowNanos(timestampNanos: bigint): void {
+    if (this.timestamp !== undefined) appendNanos(this.timestamp, timestampNanos);
+    this.closeRow();
+  }
+
+  /** Every column the row left out gets a null. */
+  private closeRow(): void {
     const row = this.rowCount;
     const columns = this.columns;
     for (let k = 0; k < columns.length; k++) {

@@ -62,7 +62,7 @@ export function writeLong(table: string, column: IlpColumn, value: Int64Words): 
   const number = value.number;
   // next() comes first in each case: it may grow the builder, which replaces its typed views.
   switch (column.type) {
-    case 'LONG': case 'TIMESTAMP': case 'DATE': writeWords(builder, value.low, value.high); return;
+    case 'LONG': case 'TIMESTAMP': case 'DATE': case 'TIMESTAMP_NS': writeWords(builder, value.low, value.high); return;
     case 'DOUBLE': {
       const index = builder.next();
       builder.f64[index] = number === number ? number : int64WordsAsNumber(value);

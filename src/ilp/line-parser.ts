@@ -12,6 +12,7 @@ import type { ColumnType } from '../types/column-type.js';
 import { arrayTypeOf } from '../types/double-array.js';
 import { readIlpArrayHeader, writeArray } from './ilp-arrays.js';
 import { BINARY_DECIMAL, readBinaryDecimal, readTextDecimal, writeDecimalValue } from './ilp-decimals.js';
+import { appendNanos, parseTimestampNanos } from './ilp-nanos.js';
 import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
 
 const LF = 10;
@@ -40,6 +41,8 @@ export interface IlpParserOptions {
   readonly autoCreateTables: boolean;
   readonly autoCreateColumns: boolean;
   readonly tablesMax: number;
+  /** Timestamp columns the parser creates (new tables' designated timestamp, `t`/`n` fields) are TIMESTAMP_NS. */
+  readonly nanosTimestamps?: boolean;
   /** The table's structure as committed now, or undefined when no such table exists. */
   readonly lookupTable: (name: string) => TableMeta | undefined;
   readonly nowMicros: () => number;
@@ -317,6 +320,10 @@ export class IlpParser {
         writeLong256(table.name, column, data.toString('latin1', start, stop - 1));
         return;
       case 'TIMESTAMP':
+        if (column.type === 'TIMESTAMP_NS' && column.builder.kind === 'fixed') {
+          appendNanos(column.builder, parseTimestampNanos(data, start, stop - 1, data[stop - 1] === 110 ? 'ns' : 'us'));
+          return;
+        }
         writeTimestamp(table.name, column, parseTimestampMicros(data, start, stop - 1, data[stop - 1] === 110 ? 'ns' : 'us', this.scratch));
         return;
       case 'DECIMAL': {
@@ -382,11 +389,23 @@ export class IlpParser {
     if (at >= data.length) return INCOMPLETE;
     if (at === start) throw new IlpValueError(`table: ${table.name}; timestamp is missing after the space`);
     const suffix = data[at - 1];
+    if (table.nanosTimestamp) return this.finishNanosRow(table, data, start, at, suffix);
     const micros = suffix === 110 ? parseTimestampMicros(data, start, at - 1, 'ns', this.scratch)
       : suffix === 116 ? parseTimestampMicros(data, start, at - 1, 'us', this.scratch)
         : parseTimestampMicros(data, start, at, this.options.precision, this.scratch);
     if (micros < 0) throw new IlpValueError(`table: ${table.name}; designated timestamp before 1970-01-01 is not supported`);
     return this.finishRow(table, data, at, micros);
+  }
+
+  /** The line timestamp of a TIMESTAMP_NS table, kept to the nanosecond, then the row closed. */
+  private finishNanosRow(table: IlpTableBuilder, data: Buffer, start: number, at: number, suffix: number | undefined): number {
+    const nanos = suffix === 110 ? parseTimestampNanos(data, start, at - 1, 'ns')
+      : suffix === 116 ? parseTimestampNanos(data, start, at - 1, 'us')
+        : parseTimestampNanos(data, start, at, this.options.precision);
+    if (nanos < 0n) throw new IlpValueError(`table: ${table.name}; designated timestamp before 1970-01-01 is not supported`);
+    const next = this.endOfLine(data, at);
+    if (next !== INCOMPLETE) table.endRowNanos(nanos);
+    return next;
   }
 
   /** Closes the row at the line break `at` (the server's clock when `micros` is NaN). */
@@ -409,7 +428,8 @@ export class IlpParser {
   }
 
   private column(table: IlpTableBuilder, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, kind: IlpValueKind, position: number): IlpColumn {
-    return this.columnOfType(table, data, keyStart, keyEnd, keyEscaped, NEW_COLUMN_TYPE[kind], position);
+    const type = kind === 'TIMESTAMP' && this.options.nanosTimestamps === true ? 'TIMESTAMP_NS' : NEW_COLUMN_TYPE[kind];
+    return this.columnOfType(table, data, keyStart, keyEnd, keyEscaped, type, position);
   }
 
   /** The field's column, created with `type` when the table has no such column. */
@@ -437,7 +457,7 @@ export class IlpParser {
     if (this.tablesByName.size >= this.options.tablesMax) throw new IlpValueError(`one request may write at most ${this.options.tablesMax} tables`);
     const meta = this.options.lookupTable(name);
     if (meta === undefined && !this.options.autoCreateTables) throw new IlpValueError(`table: ${name}; table does not exist, creating new tables is disabled`);
-    const table = new IlpTableBuilder(meta?.name ?? name, nameBytes, meta, { autoCreateColumns: this.options.autoCreateColumns });
+    const table = new IlpTableBuilder(meta?.name ?? name, nameBytes, meta, { autoCreateColumns: this.options.autoCreateColumns, nanosTimestamps: this.options.nanosTimestamps === true });
     this.tablesByName.set(name.toLowerCase(), table);
     return table;
   }

@@ -25,7 +25,7 @@ function allocateTarget(type: ColumnType, capacity: number): TargetData {
     case 'DOUBLE': return new Float64Array(capacity);
     case 'FLOAT': return new Float32Array(capacity);
     case 'INT': case 'IPV4': return new Int32Array(capacity);
-    case 'LONG': case 'DATE': case 'TIMESTAMP': return new Int32Array(capacity * 2);
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': return new Int32Array(capacity * 2);
     case 'SHORT': return new Int16Array(capacity);
     case 'CHAR': return new Uint16Array(capacity);
     default: return new Int8Array(capacity);
@@ -84,7 +84,7 @@ export class BatchBuilder {
       }
     } else if (data instanceof Float64Array || data instanceof Float32Array) {
       data.fill(NaN, base, end);
-    } else if (type === 'LONG' || type === 'DATE' || type === 'TIMESTAMP') {
+    } else if (type === 'LONG' || type === 'DATE' || type === 'TIMESTAMP' || type === 'TIMESTAMP_NS') {
       const words = data as Int32Array;
       for (let r = base; r < end; r++) {
         words[r * 2] = 0;

@@ -11,6 +11,7 @@ import { writeInt64Words } from '../types/int64-words.js';
 import type { ColumnTarget, ParseJob } from './column-target.js';
 import { targetFloat64, targetInt32, targetInt64Words } from './column-target.js';
 import { parseIsoTimestampBytes } from './iso-timestamp.js';
+import { parseTimestampNsColumn } from './timestamp-ns-column.js';
 import { parseCharColumn, parseTextCodedColumn, parseTextColumn, parseUuidColumn, reportBad } from './string-columns.js';
 import { isGeohashType } from '../types/geohash.js';
 import { compileImportTimestampPattern, type ImportTimestampPattern } from './timestamp-pattern.js';
@@ -55,6 +56,7 @@ export function createColumnParser(type: ColumnType, options: ColumnParserOption
       const reader = createTemporalReader(options, type === 'DATE' ? 1000 : 1);
       return plain((job, target) => parseTemporalColumn(job, targetInt64Words(target), reader));
     }
+    case 'TIMESTAMP_NS': return plain((job, target) => parseTimestampNsColumn(job, targetInt64Words(target), options.acceptEpochNumbers));
     case 'STRING':
     case 'VARCHAR':
     case 'SYMBOL': return plain(parseTextColumn);

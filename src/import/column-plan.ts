@@ -3,6 +3,7 @@
 // Table mapping follows QuestDB's CairoTextWriter: by name (case-insensitive), else by position; a file
 // wider than the table is an error. svc differs where QuestDB would silently write two file columns into one
 // table column: that is an error too.
+import { isDesignatedTimestampType } from '../types/timestamp-ns.js';
 import { isArrayType } from '../types/double-array.js';
 import { ImportError } from '../core/errors.js';
 import { typeDisplayName, type ColumnType } from '../types/column-type.js';
@@ -104,7 +105,7 @@ function planNewTable(fileColumns: FileColumn[], timestampColumn: string | undef
       const parser = createColumnParser('TIMESTAMP', { patterns: epochNumbers ? [] : column.patterns, acceptEpochNumbers: epochNumbers });
       return finishNewTable(fileColumns, timestampIndex, parser);
     }
-    if (column.type !== 'TIMESTAMP') throw new ImportError(`not a timestamp '${timestampColumn}'`);
+    if (!isDesignatedTimestampType(column.type)) throw new ImportError(`not a timestamp '${timestampColumn}'`);
   }
   return finishNewTable(fileColumns, timestampIndex, undefined);
 }
@@ -147,7 +148,7 @@ function planExistingTable(fileColumns: FileColumn[], table: ReadonlyArray<Outpu
   if (timestampColumn !== undefined) {
     timestampIndex = findByName(table, timestampColumn);
     if (timestampIndex < 0 || taken[timestampIndex] === 0) throw new ImportError(`invalid timestamp column '${timestampColumn}'`);
-    if (table[timestampIndex].type !== 'TIMESTAMP') throw new ImportError(`not a timestamp '${timestampColumn}'`);
+    if (!isDesignatedTimestampType(table[timestampIndex].type)) throw new ImportError(`not a timestamp '${timestampColumn}'`);
   }
   return { outputColumns: table.map((c) => ({ name: c.name, type: c.type })), fileToOutput, parsers, timestampIndex };
 }

@@ -5,6 +5,7 @@
 // STRING/VARCHAR/SYMBOL quoted and escaped, CHAR/UUID/IPv4 bare, BINARY always empty, non-finite floats empty.
 // Cells are formatted column by column in typed loops, then joined row by row.
 import { isDecimalType } from '../types/decimal.js';
+import { formatTimestampNanos, nanosAt } from '../types/timestamp-ns.js';
 import { assert, assertNever } from '../core/assert.js';
 import type { ColumnBatch, Vector } from '../sql/exec/batch.js';
 import { assertBatch } from '../sql/exec/batch.js';
@@ -106,6 +107,7 @@ function formatColumn(vector: Vector, from: number, to: number, out: string[], s
     case 'LONG': return formatLongs(data as Float64Array, vector.exact, from, to, out);
     case 'DATE': return formatTimes(data as Float64Array, from, to, out, formatDate);
     case 'TIMESTAMP': return formatTimes(data as Float64Array, from, to, out, formatTimestamp);
+    case 'TIMESTAMP_NS': return formatNanoTimes(data as Float64Array, vector.exact, from, to, out);
     case 'FLOAT': return formatFloats(data as Float32Array, from, to, out, formatFloat);
     case 'DOUBLE': return formatFloats(data as Float64Array, from, to, out, formatDouble);
     case 'SYMBOL': return formatSymbols(data as Int32Array, symbols.quoted(vector.symbols), from, to, out);
@@ -157,6 +159,13 @@ function formatTimes(data: Float64Array, from: number, to: number, out: string[]
   for (let i = from, o = 0; i < to; i++, o++) {
     const v = data[i];
     out[o] = v !== v ? '' : `"${format(v)}"`;
+  }
+}
+
+function formatNanoTimes(data: Float64Array, exact: BigInt64Array | undefined, from: number, to: number, out: string[]): void {
+  for (let i = from, o = 0; i < to; i++, o++) {
+    const v = nanosAt(data, exact, i);
+    out[o] = v === undefined ? '' : `"${formatTimestampNanos(v)}"`;
   }
 }
 

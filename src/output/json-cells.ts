@@ -1,5 +1,6 @@
 // Per-column JSON cell formatters for /exec, chosen once per result column: every value is rendered as
 // QuestDB's JSON does (LONG as a number or quoted, DOUBLE shortest round-trip with a fraction, null sentinels).
+import { formatTimestampNanos, nanosAt } from '../types/timestamp-ns.js';
 import { isArrayType } from '../types/double-array.js';
 import { formatArrayJson } from '../types/double-array-format.js';
 import type { Vector } from '../sql/compiler.js';
@@ -48,6 +49,7 @@ export function jsonCellFormatter(type: ValueType, quoteLargeNum: boolean): Cell
     case 'LONG': return (v, r) => formatInt64(v, r, quoteLargeNum);
     case 'TIMESTAMP': return (v, r) => { const x = (v.data as Float64Array)[r] as number; return x !== x ? 'null' : `"${formatTimestamp(x)}"`; };
     case 'DATE': return (v, r) => { const x = (v.data as Float64Array)[r] as number; return x !== x ? 'null' : `"${formatDate(x)}"`; };
+    case 'TIMESTAMP_NS': return (v, r) => { const x = nanosAt(v.data as Float64Array, v.exact, r); return x === undefined ? 'null' : `"${formatTimestampNanos(x)}"`; };
     case 'CHAR': return (v, r) => { const x = (v.data as Uint16Array)[r] as number; return x === 0 ? '""' : jsonString(String.fromCharCode(x)); };
     case 'SYMBOL': return (v, r) => { const k = (v.data as Int32Array)[r] as number; return k < 0 ? 'null' : symbolJson(v.symbols ?? [], k); };
     case 'IPV4': return (v, r) => { const x = (v.data as Int32Array)[r] as number; return x === 0 ? 'null' : `"${formatIpv4(x)}"`; };

@@ -51,7 +51,7 @@ export function createColumnBuffer(type: ValueType, rows: number): ColumnBuffer 
   switch (type) {
     case 'DOUBLE': return { kind: 'f64', values: new Float64Array(rows) };
     case 'FLOAT': return { kind: 'f32', values: new Float32Array(rows) };
-    case 'LONG': case 'DATE': case 'TIMESTAMP': {
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': {
       const values = new BigInt64Array(rows);
       return { kind: 'i64', values, words: new Int32Array(values.buffer) };
     }

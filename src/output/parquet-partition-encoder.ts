@@ -87,7 +87,7 @@ function storageVector(type: ExportColumn['type'], data: ColumnData, start: numb
     case 'SHORT': return { type, data: new Int16Array(bytes.buffer, base + start * 2, count) };
     case 'CHAR': return { type, data: new Uint16Array(bytes.buffer, base + start * 2, count) };
     case 'BYTE': case 'BOOLEAN': return { type, data: new Int8Array(bytes.buffer, base + start, count) };
-    case 'LONG': case 'DATE': case 'TIMESTAMP': {
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': {
       const exact = new BigInt64Array(bytes.buffer, base + start * 8, count);
       return { type, exact, data: int64WordsToNumbers(new Int32Array(bytes.buffer, base + start * 8, count * 2), count) };
     }

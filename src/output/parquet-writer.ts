@@ -69,6 +69,10 @@ export function parquetSchemaElement(name: string, type: ValueType): SchemaEleme
       return { ...optional, type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } };
     case 'TIMESTAMP':
       return { ...optional, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' } };
+    // Not marked UTC-adjusted: readers (DuckDB) turn UTC-adjusted NANOS into µs TIMESTAMPTZ and drop the last
+    // three digits, while a plain NANOS column reads back as TIMESTAMP_NS, exactly.
+    case 'TIMESTAMP_NS':
+      return { ...optional, type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: false, unit: 'NANOS' } };
     // A bare NULL column (`select null`) is written as a string column holding only nulls.
     case 'SYMBOL': case 'STRING': case 'VARCHAR': case 'CHAR': case 'NULL': case 'LONG256': case 'INTERVAL':
       return { ...optional, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };

@@ -33,7 +33,7 @@ export class CopyIn {
     this.table = stored;
     this.columnCount = meta.columns.length;
     const columns = meta.columns.map((column) => ({ name: column.name, type: column.type }));
-    const layout = { partitionBy: meta.partitionBy, timestampIndex: meta.timestampIndex };
+    const layout = { partitionBy: meta.partitionBy, timestampIndex: meta.timestampIndex, nanos: meta.columns[meta.timestampIndex]?.type === 'TIMESTAMP_NS' };
     this.staging = createImportStaging(deps.dbDir, () => layout);
     this.text = statement.format === 'text' ? new CopyTextToCsv(statement.delimiter ?? '\t', statement.nullText ?? '\\N') : undefined;
     const staging = this.staging;

@@ -33,6 +33,7 @@ const PG_TYPE_OF: Readonly<Record<Exclude<ValueType, `DOUBLE[]${string}` | Decim
   DOUBLE: { oid: OID.FLOAT8, size: 8, modifier: -1 },
   DATE: { oid: OID.TIMESTAMP, size: 8, modifier: -1 },
   TIMESTAMP: { oid: OID.TIMESTAMP, size: 8, modifier: -1 },
+  TIMESTAMP_NS: { oid: OID.TIMESTAMP, size: 8, modifier: -1 },
   SYMBOL: VARCHAR_TYPE, STRING: VARCHAR_TYPE, VARCHAR: VARCHAR_TYPE, IPV4: VARCHAR_TYPE, NULL: VARCHAR_TYPE,
   UUID: { oid: OID.UUID, size: 16, modifier: -1 },
   BINARY: { oid: OID.BYTEA, size: -1, modifier: -1 },

@@ -3,6 +3,7 @@
 // output functions (bool t/f, timestamp `YYYY-MM-DD HH:MM:SS.ffffff`, bytea `\x..`); binary its send functions
 // (big-endian integers and floats, timestamp as µs since 2000-01-01, uuid as 16 bytes).
 import { isDecimalType } from '../types/decimal.js';
+import { microsFloorOfNanos, nanosAt } from '../types/timestamp-ns.js';
 import type { Vector } from '../sql/compiler.js';
 import type { ValueType } from '../types/column-type.js';
 import { isArrayType } from '../types/double-array.js';
@@ -71,6 +72,8 @@ export function textEncoder(type: ValueType): CellEncoder {
     case 'DOUBLE': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(pgDoubleText(x)); };
     case 'TIMESTAMP': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(pgTimestampText(x)); };
     case 'DATE': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(pgTimestampText(x * 1000)); };
+    // PostgreSQL's timestamp holds µs: nanosecond values are sent at their µs floor.
+    case 'TIMESTAMP_NS': return (out, v, r) => { const x = nanosAt(v.data as Float64Array, v.exact, r); if (x === undefined) writeNull(out); else out.lengthPrefixedUtf8(pgTimestampText(microsFloorOfNanos(x))); };
     case 'CHAR': return (out, v, r) => { const x = (v.data as Uint16Array)[r] as number; if (x === 0) writeNull(out); else out.lengthPrefixedUtf8(String.fromCharCode(x)); };
     case 'SYMBOL': return (out, v, r) => { const k = (v.data as Int32Array)[r] as number; const s = k < 0 ? undefined : v.symbols?.[k]; if (s === undefined) writeNull(out); else out.lengthPrefixedUtf8(s); };
     case 'IPV4': return (out, v, r) => { const x = (v.data as Int32Array)[r] as number; if (x === 0) writeNull(out); else out.lengthPrefixedUtf8(formatIpv4(x)); };
@@ -94,6 +97,7 @@ export function binaryEncoder(type: ValueType): CellEncoder {
     case 'DOUBLE': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else { out.int32(8); out.float64(x); } };
     case 'TIMESTAMP': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else { out.int32(8); out.int64(int64Exact(v, r, x) - BigInt(PG_EPOCH_OFFSET_MICROS)); } };
     case 'DATE': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else { out.int32(8); out.int64(BigInt(Math.trunc(x)) * 1000n - BigInt(PG_EPOCH_OFFSET_MICROS)); } };
+    case 'TIMESTAMP_NS': return (out, v, r) => { const x = nanosAt(v.data as Float64Array, v.exact, r); if (x === undefined) writeNull(out); else { out.int32(8); out.int64(BigInt(microsFloorOfNanos(x)) - BigInt(PG_EPOCH_OFFSET_MICROS)); } };
     case 'UUID': return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else { out.int32(16); out.bytes(uuidWireBytes(s)); } };
     case 'BINARY': return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else { out.int32(b.length); out.bytes(b); } };
     // Text-like types send their UTF-8 bytes in binary format too (varchar_send, bpchar_send).

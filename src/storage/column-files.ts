@@ -3,6 +3,7 @@
 // A column file either covers every committed row of its partition or is absent (all rows null:
 // the column was added after the partition was written).
 import { isDecimalType, writeDecimalUnscaled } from '../types/decimal.js';
+import { microsFloorOfNanos } from '../types/timestamp-ns.js';
 import { sep } from 'node:path';
 import type { FilesFacade } from '../core/files.js';
 import type { ColumnType } from '../types/column-type.js';
@@ -27,7 +28,7 @@ export function nullValueBytes(type: ColumnType): Buffer {
   switch (type) {
     case 'INT': bytes.writeInt32LE(-2147483648); break;
     case 'SYMBOL': bytes.writeInt32LE(-1); break;
-    case 'LONG': case 'DATE': case 'TIMESTAMP': bytes.writeBigInt64LE(-9223372036854775808n); break;
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': bytes.writeBigInt64LE(-9223372036854775808n); break;
     case 'FLOAT': bytes.writeFloatLE(NaN); break;
     case 'DOUBLE': bytes.writeDoubleLE(NaN); break;
     case 'UUID': bytes.writeBigInt64LE(-9223372036854775808n, 0); bytes.writeBigInt64LE(-9223372036854775808n, 8); break;
@@ -210,7 +211,10 @@ export function firstRowAtOrAfter(files: FilesFacade, partitionDir: string, time
     while (low < high) {
       const middle = (low + high) >>> 1;
       files.read(fd, value, middle * 8);
-      if (Number(value.readBigInt64LE(0)) < micros) low = middle + 1;
+      const stored = value.readBigInt64LE(0);
+      // A TIMESTAMP_NS column compares by its µs floor: the rows before are then strictly older in ns too.
+      const storedMicros = timestamp.type === 'TIMESTAMP_NS' ? microsFloorOfNanos(stored) : Number(stored);
+      if (storedMicros < micros) low = middle + 1;
       else high = middle;
     }
     return low;

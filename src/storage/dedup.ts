@@ -3,6 +3,7 @@
 // Only runs of equal timestamps are examined, so a table without repeated timestamps costs one pass.
 import type { ColumnData, RowChunk } from './row-chunk.js';
 import { gatherChunk } from './row-chunk.js';
+import type { TimestampKeys } from './partition-layout.js';
 
 function keyOf(columns: readonly ColumnData[], row: number): string {
   let key = '';
@@ -16,7 +17,7 @@ function keyOf(columns: readonly ColumnData[], row: number): string {
 }
 
 /** The rows that survive deduplication, or the chunk itself when none collapse. */
-export function dedupRows(chunk: RowChunk, timestamps: Float64Array, keyColumns: readonly number[]): RowChunk {
+export function dedupRows(chunk: RowChunk, timestamps: TimestampKeys, keyColumns: readonly number[]): RowChunk {
   const keys = keyColumns.map((index) => chunk.columns[index] as ColumnData);
   const keep = new Uint8Array(chunk.rowCount).fill(1);
   let dropped = 0;

@@ -4,6 +4,7 @@ import type { PartitionUnit } from '../types/timestamp.js';
 import { partitionCeilExclusive, partitionFloor, partitionName } from '../types/timestamp.js';
 import type { ColumnData } from './row-chunk.js';
 import { assert } from '../core/assert.js';
+import { microsFloorOfNanos } from '../types/timestamp-ns.js';
 
 export const DEFAULT_PARTITION = 'default';
 
@@ -20,46 +21,80 @@ export function partitionSpanOf(timestamp: number, unit: PartitionUnit): Partiti
   return { name: partitionName(timestamp, unit), start, end: partitionCeilExclusive(timestamp, unit) };
 }
 
-/** Designated timestamps of a fixed int64 column as numbers (µs). */
-export function timestampsOf(column: ColumnData, rowCount: number): Float64Array {
-  assert(column.kind === 'fixed' && column.width === 8, 'designated timestamp column is fixed 8-byte');
-  const bytes = column.bytes;
-  const words = bytes.byteOffset % 4 === 0
-    ? new Int32Array(bytes.buffer, bytes.byteOffset, rowCount * 2)
-    : new Int32Array(Uint8Array.from(bytes).buffer, 0, rowCount * 2);
+/**
+ * The values rows are ordered by: the µs numbers themselves for TIMESTAMP, the exact int64 nanoseconds for
+ * TIMESTAMP_NS (a double cannot tell apart ns values less than ~256 ns apart at today's dates).
+ */
+export type TimestampKeys = Float64Array | BigInt64Array;
+
+/**
+ * Designated timestamps of a fixed int64 column as µs numbers; for a TIMESTAMP_NS column (`nanos`) the µs
+ * floor of each value, so partition spans and partition metadata stay in µs for both kinds.
+ */
+export function timestampsOf(column: ColumnData, rowCount: number, nanos = false): Float64Array {
+  const words = int64WordsOf(column, rowCount);
   const out = new Float64Array(rowCount);
   for (let row = 0; row < rowCount; row++) {
     out[row] = (words[2 * row + 1] as number) * 4294967296 + ((words[2 * row] as number) >>> 0);
   }
+  if (nanos) {
+    // The double of a ns value may round across a µs boundary; the exact floor comes from the words.
+    const exact = new BigInt64Array(words.buffer, words.byteOffset, rowCount);
+    for (let row = 0; row < rowCount; row++) out[row] = microsFloorOfNanos(exact[row] as bigint);
+  }
   return out;
 }
 
-export function isAscending(values: Float64Array): boolean {
+/** The order keys of a designated timestamp column (see TimestampKeys). */
+export function timestampKeysOf(column: ColumnData, rowCount: number, nanos: boolean): TimestampKeys {
+  if (!nanos) return timestampsOf(column, rowCount);
+  const words = int64WordsOf(column, rowCount);
+  return new BigInt64Array(words.buffer, words.byteOffset, rowCount).slice();
+}
+
+function int64WordsOf(column: ColumnData, rowCount: number): Int32Array {
+  assert(column.kind === 'fixed' && column.width === 8, 'designated timestamp column is fixed 8-byte');
+  const bytes = column.bytes;
+  return bytes.byteOffset % 8 === 0
+    ? new Int32Array(bytes.buffer, bytes.byteOffset, rowCount * 2)
+    : new Int32Array(Uint8Array.from(bytes.subarray(0, rowCount * 8)).buffer, 0, rowCount * 2);
+}
+
+export function isAscending(values: TimestampKeys): boolean {
   for (let k = 1; k < values.length; k++) {
-    if ((values[k] as number) < (values[k - 1] as number)) return false;
+    if ((values[k] as number | bigint) < (values[k - 1] as number | bigint)) return false;
   }
   return true;
 }
 
 /** Row order that sorts `values` ascending, keeping equal values in their original order. */
-export function stableSortPermutation(values: Float64Array): Int32Array {
+export function stableSortPermutation(values: TimestampKeys): Int32Array {
   const order = new Int32Array(values.length);
   for (let k = 0; k < order.length; k++) order[k] = k;
-  order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
+  if (values instanceof Float64Array) order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
+  else order.sort((a, b) => ((values[a] as bigint) < (values[b] as bigint) ? -1 : (values[a] as bigint) > (values[b] as bigint) ? 1 : a - b));
   return order;
+}
+
+/** `keys` in the row order `order`. */
+export function gatherKeys(keys: TimestampKeys, order: Int32Array): TimestampKeys {
+  if (keys instanceof Float64Array) return Float64Array.from(order, (row) => keys[row] as number);
+  const out = new BigInt64Array(order.length);
+  for (let k = 0; k < order.length; k++) out[k] = keys[order[k] as number] as bigint;
+  return out;
 }
 
 /**
  * Merges two ascending runs: indexes < left.length refer to `left`, the rest to `right` (offset by left.length).
  * On equal timestamps rows of `left` (already committed) come first.
  */
-export function mergePermutation(left: Float64Array, right: Float64Array): Int32Array {
+export function mergePermutation(left: TimestampKeys, right: TimestampKeys): Int32Array {
   const order = new Int32Array(left.length + right.length);
   let i = 0;
   let j = 0;
   let k = 0;
   while (i < left.length && j < right.length) {
-    if ((left[i] as number) <= (right[j] as number)) order[k++] = i++;
+    if ((left[i] as number | bigint) <= (right[j] as number | bigint)) order[k++] = i++;
     else order[k++] = left.length + j++;
   }
   while (i < left.length) order[k++] = i++;

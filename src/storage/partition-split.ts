@@ -5,12 +5,14 @@
 import type { PartitionUnit } from '../types/timestamp.js';
 import type { ColumnData, RowChunk } from './row-chunk.js';
 import { gatherChunk, sliceChunk } from './row-chunk.js';
-import { DEFAULT_PARTITION, isAscending, partitionSpanOf, stableSortPermutation, timestampsOf } from './partition-layout.js';
+import { DEFAULT_PARTITION, gatherKeys, isAscending, partitionSpanOf, stableSortPermutation, timestampKeysOf, timestampsOf } from './partition-layout.js';
 
 /** How rows are split: the target table's partitioning and the index of its designated timestamp (-1: none). */
 export interface StagingLayout {
   readonly partitionBy: PartitionUnit;
   readonly timestampIndex: number;
+  /** The designated timestamp is TIMESTAMP_NS: rows sort by exact ns, partitions and min/max use µs floors. */
+  readonly nanos?: boolean;
 }
 
 /** Rows of one partition, in timestamp order (min and max are 0 without a designated timestamp). */
@@ -33,15 +35,18 @@ export function splitByPartition(chunk: RowChunk, layout: StagingLayout): Partit
   if (chunk.rowCount === 0) return { parts: [], droppedRows: 0 };
   if (tsIndex < 0) return { parts: [{ name: DEFAULT_PARTITION, rows: chunk, minTimestamp: 0, maxTimestamp: 0 }], droppedRows: 0 };
   let rows = chunk;
-  let timestamps = timestampsOf(chunk.columns[tsIndex] as ColumnData, chunk.rowCount);
+  const nanos = layout.nanos === true;
+  let timestamps = timestampsOf(chunk.columns[tsIndex] as ColumnData, chunk.rowCount, nanos);
+  let keys = nanos ? timestampKeysOf(chunk.columns[tsIndex] as ColumnData, chunk.rowCount, true) : timestamps;
   const storable = storableRows(timestamps);
   const droppedRows = rows.rowCount - storable.length;
   if (droppedRows > 0) {
     rows = gatherChunk(rows, storable, 0, storable.length);
     timestamps = Float64Array.from(storable, (row) => timestamps[row] as number);
+    keys = gatherKeys(keys, storable);
   }
-  if (!isAscending(timestamps)) {
-    const order = stableSortPermutation(timestamps);
+  if (!isAscending(keys)) {
+    const order = stableSortPermutation(keys);
     rows = gatherChunk(rows, order, 0, order.length);
     timestamps = Float64Array.from(order, (row) => timestamps[row] as number);
   }

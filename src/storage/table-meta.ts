@@ -1,5 +1,6 @@
 // _meta codec: a table's structure (columns, types, designated timestamp, partitioning, settings).
 // Written atomically by the primary on every structure change; structureVersion increases by one each time.
+import { isDesignatedTimestampType } from '../types/timestamp-ns.js';
 import type { ColumnType } from '../types/column-type.js';
 import { isColumnTypeName } from '../types/column-type.js';
 import { PARTITION_UNITS, type PartitionUnit } from '../types/timestamp.js';
@@ -145,7 +146,7 @@ export function assertTableMeta(meta: TableMeta, why: string): void {
   assert(meta.timestampIndex >= -1 && meta.timestampIndex < meta.columns.length, `${why}: timestampIndex in range`);
   if (meta.timestampIndex >= 0) {
     const column = meta.columns[meta.timestampIndex];
-    assert(column !== undefined && column.type === 'TIMESTAMP', `${why}: designated column is a TIMESTAMP`);
+    assert(column !== undefined && isDesignatedTimestampType(column.type), `${why}: designated column is a TIMESTAMP`);
   } else {
     assert(meta.partitionBy === 'NONE', `${why}: partitioning needs a designated timestamp`);
   }

@@ -18,7 +18,8 @@ import { appendColumn, copyColumnPrefixes, firstRowAtOrAfter, readPartitionRows 
 import { SymbolDictionaryWriter } from './symbol-dictionary.js';
 import type { CommitMode } from './wal/wal-writer.js';
 import { WalWriter } from './wal/wal-writer.js';
-import { partitionSpanOf, isAscending, mergePermutation, stableSortPermutation, timestampsOf } from './partition-layout.js';
+import { gatherKeys, partitionSpanOf, isAscending, mergePermutation, stableSortPermutation, timestampKeysOf, timestampsOf } from './partition-layout.js';
+import type { TimestampKeys } from './partition-layout.js';
 import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition-cleanup.js';
 import { dedupRows } from './dedup.js';
 import { adoptPartitionFiles, type AdoptedPartition } from './partition-adoption.js';
@@ -398,17 +399,33 @@ export class TableWriter {
     const resolved = this.resolveSymbols(chunk);
     const tsIndex = this.metaValue.timestampIndex;
     if (tsIndex < 0) return { partitions: [this.appendRows('default', resolved, undefined, nextTxn, superseded)], outOfOrder: false };
-    let timestamps = timestampsOf(resolved.columns[tsIndex] as ColumnData, resolved.rowCount);
+    let keys = this.timestampKeys(resolved);
     let ordered = resolved;
     let outOfOrder = false;
-    if (!isAscending(timestamps)) {
-      const order = stableSortPermutation(timestamps);
+    if (!isAscending(keys)) {
+      const order = stableSortPermutation(keys);
       ordered = gatherChunk(resolved, order, 0, order.length);
-      timestamps = Float64Array.from(order, (row) => timestamps[row] as number);
+      keys = gatherKeys(keys, order);
       outOfOrder = true;
     }
+    const timestamps = keys instanceof Float64Array ? keys : timestampsOf(ordered.columns[tsIndex] as ColumnData, ordered.rowCount, true);
     const result = this.applyOrdered(ordered, timestamps, nextTxn, superseded);
     return { partitions: result.partitions, outOfOrder: outOfOrder || result.outOfOrder };
+  }
+
+  /** Whether the designated timestamp holds nanoseconds (partition metadata then holds their µs floors). */
+  private get nanosTimestamp(): boolean {
+    return this.metaValue.columns[this.metaValue.timestampIndex]?.type === 'TIMESTAMP_NS';
+  }
+
+  /** The designated timestamps rows are ordered by (exact ns for TIMESTAMP_NS). */
+  private timestampKeys(rows: RowChunk): TimestampKeys {
+    return timestampKeysOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount, this.nanosTimestamp);
+  }
+
+  /** The designated timestamps as µs (the floor of ns values): what partition spans and metadata use. */
+  private timestampMicros(rows: RowChunk): Float64Array {
+    return timestampsOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount, this.nanosTimestamp);
   }
 
   private publishPartitions(partitions: PartitionEntry[], nextTxn: number, walSeq: number, superseded: readonly PartitionEntry[]): void {
@@ -445,13 +462,15 @@ export class TableWriter {
     if (timestamps !== undefined && dedupKeys.length > 0) {
       // Rows of one batch collapse first; rows at the partition's last timestamp must merge to meet older twins.
       rows = dedupRows(rows, timestamps, dedupKeys);
-      if (rows.rowCount !== timestamps.length) timestamps = timestampsOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount);
+      if (rows.rowCount !== timestamps.length) timestamps = this.timestampMicros(rows);
     }
     if (existing === undefined) return this.writeNewPartition(name, rows, nextTxn, minTs, maxTs);
     if (existing.cold?.local === false) throw coldPartitionWriteError(this.metaValue.name, name);
     // Rows never go into a Parquet file in place: the partition is merged into a new native version instead.
     const appendable = existing.parquetBytes === undefined;
-    if (appendable && (timestamps === undefined || minTs > existing.maxTimestamp || (minTs === existing.maxTimestamp && dedupKeys.length === 0))) {
+    // Metadata of a TIMESTAMP_NS table holds µs floors: rows within the last row's µs may still be older in ns.
+    const sameMicroAppendable = dedupKeys.length === 0 && !this.nanosTimestamp;
+    if (appendable && (timestamps === undefined || minTs > existing.maxTimestamp || (minTs === existing.maxTimestamp && sameMicroAppendable))) {
       this.writeColumns(join(this.dir, partitionDirName(existing)), rows, existing.rowCount);
       return { ...existing, rowCount: existing.rowCount + rows.rowCount, maxTimestamp: Math.max(existing.maxTimestamp, maxTs), minTimestamp: existing.rowCount === 0 ? minTs : existing.minTimestamp };
     }
@@ -473,9 +492,9 @@ export class TableWriter {
     const parquet = existing.parquetBytes !== undefined;
     const kept = parquet ? 0 : firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex] as ColumnMeta, existing.rowCount, timestamps[0] as number);
     const tail = parquet ? this.readPartition(existing) : readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount);
-    const order = mergePermutation(timestampsOf(tail.columns[tsIndex] as ColumnData, tail.rowCount), timestamps);
+    const order = mergePermutation(this.timestampKeys(tail), this.timestampKeys(rows));
     let merged = gatherChunk(concatChunks(tail, rows), order, 0, order.length);
-    if (dedupKeys.length > 0) merged = dedupRows(merged, timestampsOf(merged.columns[tsIndex] as ColumnData, merged.rowCount), dedupKeys);
+    if (dedupKeys.length > 0) merged = dedupRows(merged, this.timestampKeys(merged), dedupKeys);
     const dir = this.emptyPartitionDir(existing.name, nextTxn);
     copyColumnPrefixes(this.writeSession(), oldDir, dir, columns, kept);
     this.writeColumns(dir, merged, kept);
@@ -499,7 +518,7 @@ export class TableWriter {
     let min = minTs ?? 0;
     let max = maxTs ?? 0;
     if (minTs === undefined && this.metaValue.timestampIndex >= 0) {
-      const timestamps = timestampsOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount);
+      const timestamps = this.timestampMicros(rows);
       min = timestamps[0] as number;
       max = timestamps[timestamps.length - 1] as number;
     }

@@ -25,8 +25,12 @@ export function implicitCastCost(from: ValueType, to: ValueType): number | undef
   const toRank = NUMERIC_RANK[to];
   if (fromRank !== undefined && toRank !== undefined) return toRank > fromRank ? toRank - fromRank : undefined;
   if (TEXT_TYPES.includes(from) && TEXT_TYPES.includes(to)) return to === 'CHAR' ? undefined : 1 + TEXT_TYPES.indexOf(to);
+  // A µs or ms timestamp meets a ns one at ns precision (QuestDB compares at the finer unit).
+  if ((from === 'TIMESTAMP' || from === 'DATE') && to === 'TIMESTAMP_NS') return 2;
+  if (from === 'TIMESTAMP_NS' && (to === 'LONG' || to === 'TIMESTAMP')) return 4;
   if ((from === 'TIMESTAMP' || from === 'DATE') && (to === 'LONG' || to === 'TIMESTAMP')) return 3;
-  if (fromRank !== undefined && fromRank <= 4 && to === 'TIMESTAMP') return 8;
+  if (fromRank !== undefined && fromRank <= 4 && (to === 'TIMESTAMP' || to === 'TIMESTAMP_NS')) return 8;
+  if ((from === 'STRING' || from === 'VARCHAR') && to === 'TIMESTAMP_NS') return 10;
   if (from === 'STRING' && (to === 'TIMESTAMP' || to === 'DATE' || to === 'UUID' || to === 'IPV4')) return 10;
   if (from === 'VARCHAR' && (to === 'TIMESTAMP' || to === 'UUID' || to === 'IPV4')) return 10;
   if (from === 'BOOLEAN' && toRank !== undefined) return undefined;

@@ -11,7 +11,7 @@ import { decimalPrecision, decimalWidthBytes, isDecimalType, parseDecimalTypeNam
 
 export const COLUMN_TYPES = [
   'BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'TIMESTAMP',
-  'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY', 'LONG256',
+  'SYMBOL', 'STRING', 'VARCHAR', 'UUID', 'IPV4', 'BINARY', 'LONG256', 'TIMESTAMP_NS',
 ] as const;
 
 /** A storable column type: one of COLUMN_TYPES, a GEOHASH precision, an array type or a DECIMAL(p,s). */
@@ -23,7 +23,7 @@ export type ValueType = ColumnType | 'INTERVAL' | 'NULL';
 /** Fixed widths of the non-array types; read through storageWidthBytes. */
 const STORAGE_WIDTH_BYTES: Readonly<Record<Exclude<ColumnType, DoubleArrayType | DecimalType>, number>> = {
   BOOLEAN: 1, BYTE: 1, SHORT: 2, CHAR: 2, INT: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, DATE: 8, TIMESTAMP: 8,
-  SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0, LONG256: 32,
+  SYMBOL: 4, STRING: 0, VARCHAR: 0, UUID: 16, IPV4: 4, BINARY: 0, LONG256: 32, TIMESTAMP_NS: 8,
   ...perGeohashType((type) => geohashWidthBytes(geohashBits(type))),
 };
 
@@ -99,7 +99,7 @@ export type VectorKind = 'f64' | 'f32' | 'i32' | 'i16' | 'u16' | 'i8' | 'str' | 
 const VECTOR_KIND: Readonly<Record<Exclude<ValueType, DoubleArrayType | DecimalType>, VectorKind>> = {
   BOOLEAN: 'i8', BYTE: 'i8', SHORT: 'i16', CHAR: 'u16', INT: 'i32', LONG: 'f64', FLOAT: 'f32', DOUBLE: 'f64',
   DATE: 'f64', TIMESTAMP: 'f64', SYMBOL: 'i32', STRING: 'str', VARCHAR: 'str', UUID: 'str', IPV4: 'i32',
-  BINARY: 'bin', NULL: 'str', LONG256: 'str', INTERVAL: 'str',
+  BINARY: 'bin', NULL: 'str', LONG256: 'str', INTERVAL: 'str', TIMESTAMP_NS: 'f64',
   ...perGeohashType((): VectorKind => 'str'),
 };
 
@@ -110,7 +110,7 @@ export function vectorKindOfType(type: ValueType): VectorKind {
 
 /** Types whose storage is 64-bit integers (held as numbers in vectors, with an exact BigInt64Array when available). */
 export function isInt64Type(type: ValueType): boolean {
-  return type === 'LONG' || type === 'DATE' || type === 'TIMESTAMP';
+  return type === 'LONG' || type === 'DATE' || type === 'TIMESTAMP' || type === 'TIMESTAMP_NS';
 }
 
 /**

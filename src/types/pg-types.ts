@@ -102,7 +102,7 @@ export function pgColumnType(type: ValueType): PgColumnType {
     case 'LONG': return { oid: 20, typmod: -1 };
     case 'FLOAT': return { oid: 700, typmod: -1 };
     case 'DOUBLE': return { oid: 701, typmod: -1 };
-    case 'DATE': case 'TIMESTAMP': return { oid: 1114, typmod: -1 };
+    case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': return { oid: 1114, typmod: -1 };
     case 'UUID': return { oid: 2950, typmod: -1 };
     case 'BINARY': return { oid: 17, typmod: -1 };
     case 'SYMBOL': case 'STRING': case 'VARCHAR': case 'IPV4': case 'NULL': case 'LONG256': case 'INTERVAL':

@@ -25,6 +25,8 @@ export interface IlpSettings {
   readonly autoCreateTables: boolean;
   readonly autoCreateColumns: boolean;
   readonly partitionBy: string;
+  /** Timestamp columns the line protocol creates are TIMESTAMP_NS (line.timestamp.default.column.type). */
+  readonly nanosTimestamps?: boolean;
 }
 
 export interface IlpRouteDeps {
@@ -62,6 +64,7 @@ function ingestOptions(deps: IlpRouteDeps): IlpIngestOptions {
   return {
     dbDir: deps.dbDir, catalog: deps.catalog, lineBytesMax: ilp.lineBytesMax, autoCreateTables: ilp.autoCreateTables,
     autoCreateColumns: ilp.autoCreateColumns, partitionBy: ilp.partitionBy, spillBytes: SPILL_BYTES,
+    nanosTimestamps: ilp.nanosTimestamps === true,
   };
 }
 

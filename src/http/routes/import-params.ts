@@ -52,7 +52,7 @@ export function existingTable(catalog: Catalog, table: string): ExistingTable | 
   if (meta === undefined) return undefined;
   return {
     columns: meta.columns.map((column) => ({ name: column.name, type: column.type })),
-    layout: { partitionBy: meta.partitionBy, timestampIndex: meta.timestampIndex },
+    layout: { partitionBy: meta.partitionBy, timestampIndex: meta.timestampIndex, nanos: meta.columns[meta.timestampIndex]?.type === 'TIMESTAMP_NS' },
   };
 }
 
@@ -60,10 +60,10 @@ export function existingTable(catalog: Catalog, table: string): ExistingTable | 
  * The partitioning a new table will get, for splitting staged rows; a combination the commit will refuse
  * (an unknown unit, or partitions without a designated timestamp) stages as one partition.
  */
-export function newTableLayout(params: ImportParams, columns: readonly { name: string }[]): StagingLayout {
+export function newTableLayout(params: ImportParams, columns: readonly { name: string; type?: string }[]): StagingLayout {
   const wanted = params.timestamp?.toLowerCase();
   const timestampIndex = wanted === undefined ? -1 : columns.findIndex((column) => column.name.toLowerCase() === wanted);
   const unit = partitionUnitOf(params.partitionBy);
   const partitionBy = unit !== undefined && timestampIndex >= 0 ? unit : 'NONE';
-  return { partitionBy, timestampIndex };
+  return { partitionBy, timestampIndex, nanos: columns[timestampIndex]?.type === 'TIMESTAMP_NS' };
 }

@@ -224,7 +224,7 @@ function streamImportData(run: ImportRun, stream: NodeJS.ReadableStream, filenam
 function openImportSession(run: ImportRun, table: string): { staging: ImportStaging; session: ImportSession } {
   const { params, deps } = run;
   const existing = params.overwrite ? undefined : existingTable(deps.catalog, table);
-  const layoutOf = (columns: readonly { name: string }[]): StagingLayout => existing?.layout ?? newTableLayout(params, columns);
+  const layoutOf = (columns: readonly { name: string; type?: string }[]): StagingLayout => existing?.layout ?? newTableLayout(params, columns);
   const staging = createImportStaging(deps.dbDir, layoutOf);
   const parsePool = parsePoolOf(deps.importParseThreadCount);
   run.segment = staging;

@@ -10,6 +10,7 @@ import { isTextType } from '../../types/casts.js';
 import { isArrayType } from '../../types/double-array.js';
 import { parseTimestamp } from '../../types/timestamp.js';
 import { checkCast, emitCast } from '../functions/cast.js';
+import { foldNanosConstant } from './bind-timestamp-ns.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { isTextHeldType } from '../../types/column-type.js';
 
@@ -26,6 +27,8 @@ function coerceArgument(arg: BoundExpr, declared: ArgType): BoundExpr {
   if (arg.type === declared) return arg;
   const needsCast = arg.type === 'NULL'
     || (arg.type === 'DATE' && declared === 'TIMESTAMP')
+    || ((arg.type === 'TIMESTAMP' || arg.type === 'DATE') && declared === 'TIMESTAMP_NS')
+    || (arg.type === 'TIMESTAMP_NS' && (declared === 'TIMESTAMP' || declared === 'DATE'))
     || (isTextType(arg.type) && !isTextType(declared));
   return needsCast ? castArgumentTo(arg, declared) : arg;
 }
@@ -36,6 +39,8 @@ export function castArgumentTo(arg: BoundExpr, type: ValueType): BoundExpr {
   if (arg.type === 'NULL') return { kind: 'constant', type, value: nullValueOf(type), position: arg.position };
   if (isNumericType(arg.type) && isNumericType(type)) return arg;
   if (isTextType(arg.type) && (isTextType(type) || type === 'NULL')) return arg;
+  const nanos = type === 'TIMESTAMP_NS' ? foldNanosConstant(arg) : undefined;
+  if (nanos !== undefined) return nanos;
   if (arg.kind === 'constant' && typeof arg.value === 'string' && (type === 'TIMESTAMP' || type === 'DATE')) {
     return parsedTimestampConstant(arg, arg.value, type);
   }

@@ -1,5 +1,7 @@
 // Binds expression ASTs: resolves columns in a scope, types literals, resolves calls and operators in the
 // function registry, applies the implicit casts QuestDB applies (text compared with timestamps or numbers).
+import { parseTimestampPeriodNanos } from '../../types/timestamp-ns.js';
+import { foldNanosConstant } from './bind-timestamp-ns.js';
 import type { BetweenExpr, CallExpr, CaseExpr, CastExpr, Expr, InExpr, LiteralExpr, QueryExpr } from '../syntax/ast.js';
 import { bindPgOidCast, pgCastAlias } from './pg-casts.js';
 import type { QueryFactory } from '../exec/operator.js';
@@ -165,7 +167,7 @@ function coerceSide(side: BoundExpr, otherType: ValueType): BoundExpr {
   if (!isTextType(side.type) || isTextType(otherType) || otherType === 'NULL' || otherType === 'UUID') return side;
   // A string compared with a GEOHASH or LONG256 is read as one (base32 into the precision, 0x hex), as QuestDB does.
   // A string compared with a DECIMAL is read as one (exactly, into its scale).
-  if (otherType === 'TIMESTAMP' || otherType === 'DATE' || isNumericType(otherType) || otherType === 'IPV4' || otherType === 'LONG256' || isGeohashType(otherType) || isDecimalType(otherType)) {
+  if (otherType === 'TIMESTAMP' || otherType === 'TIMESTAMP_NS' || otherType === 'DATE' || isNumericType(otherType) || otherType === 'IPV4' || otherType === 'LONG256' || isGeohashType(otherType) || isDecimalType(otherType)) {
     return bindCast(side, otherType, side.position, side.position);
   }
   return side;
@@ -198,7 +200,7 @@ export function bindCast(operand: BoundExpr, typeName: string, typePosition: num
   if (operand.kind === 'constant' && operand.type === 'NULL') return { ...operand, type: target };
   if (operand.type === target) return operand;
   const from = operand.type;
-  const folded = foldTimestampText(operand, target);
+  const folded = target === 'TIMESTAMP_NS' ? foldNanosConstant(operand) : foldTimestampText(operand, target);
   if (folded !== undefined) return folded;
   // Emitting once here validates the cast at bind time, so an impossible cast fails with its position.
   checkCast(from, target, position);
@@ -263,7 +265,7 @@ export function commonType(types: readonly ValueType[], position: number): Value
 function nullExpression(type: ValueType): string {
   if (type === 'BOOLEAN') return 'false';
   if (type === 'BYTE' || type === 'SHORT') return '0';
-  return isNumericType(type) || type === 'TIMESTAMP' || type === 'DATE' || type === 'IPV4' ? 'NaN' : 'null';
+  return isNumericType(type) || type === 'TIMESTAMP' || type === 'TIMESTAMP_NS' || type === 'DATE' || type === 'IPV4' ? 'NaN' : 'null';
 }
 
 function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
@@ -274,8 +276,8 @@ function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
   }
   const list = expr.list ?? [];
   const single = list[0];
-  if (list.length === 1 && operand.type === 'TIMESTAMP' && single?.kind === 'literal' && single.literalType === 'STRING') {
-    const test = intervalTest(operand, single.value as string, single.position);
+  if (list.length === 1 && (operand.type === 'TIMESTAMP' || operand.type === 'TIMESTAMP_NS') && single?.kind === 'literal' && single.literalType === 'STRING') {
+    const test = operand.type === 'TIMESTAMP_NS' ? nanoIntervalTest(operand, single.value as string, single.position) : intervalTest(operand, single.value as string, single.position);
     return expr.negated ? call('not', [test], expr.position) : test;
   }
   const items = list.map((item) => bindExpression(item, ctx));
@@ -299,6 +301,24 @@ function intervalTest(operand: BoundExpr, text: string, position: number): Bound
     const lo: BoundExpr = { kind: 'constant', type: 'TIMESTAMP', value: interval.lo, position };
     const hi: BoundExpr = { kind: 'constant', type: 'TIMESTAMP', value: interval.hi, position };
     const inside = call('and', [call('>=', [operand, lo], position), call('<=', [operand, hi], position)], position);
+    test = test === undefined ? inside : call('or', [test, inside], position);
+  }
+  return test ?? { kind: 'constant', type: 'BOOLEAN', value: false, position };
+}
+
+/** `ns IN '2024-01'`: the interval string's ranges at ns precision (a µs range covers its whole 1000 ns). */
+function nanoIntervalTest(operand: BoundExpr, text: string, position: number): BoundExpr {
+  const semicolon = text.indexOf(';');
+  const single = semicolon >= 0 ? undefined : parseTimestampPeriodNanos(text);
+  // '<ts>;<modifiers>': the µs ranges of the interval grammar, each starting at the instant's sub-µs digits.
+  const startNanos = semicolon < 0 ? undefined : parseTimestampPeriodNanos(text.slice(0, semicolon))?.lo;
+  const subMicro = startNanos === undefined ? 0n : ((startNanos % 1000n) + 1000n) % 1000n;
+  const ranges = single !== undefined ? [single] : parseIntervalString(text)?.map((range) => ({ lo: BigInt(range.lo) * 1000n + subMicro, hi: BigInt(range.hi) * 1000n + 999n }));
+  if (ranges === undefined) throw sqlSemanticError(`Invalid date [str=${text}]`, position);
+  const constant = (value: bigint): BoundExpr => ({ kind: 'constant', type: 'TIMESTAMP_NS', value: Number(value), exact: value, position });
+  let test: BoundExpr | undefined;
+  for (const range of ranges) {
+    const inside = call('and', [call('>=', [operand, constant(range.lo)], position), call('<=', [operand, constant(range.hi)], position)], position);
     test = test === undefined ? inside : call('or', [test, inside], position);
   }
   return test ?? { kind: 'constant', type: 'BOOLEAN', value: false, position };

@@ -28,7 +28,7 @@ export function bindLatestOn(query: SelectQuery, source: BoundSource, predicate:
   if (clause.timestamp !== undefined) {
     timestampIndex = scope.find(clause.timestamp.name, undefined, clause.timestamp.position);
     const type = scope.columns[timestampIndex]?.type;
-    if (type !== 'TIMESTAMP') throw sqlSemanticError(`latest on column must be of TIMESTAMP type [column=${clause.timestamp.name}]`, clause.timestamp.position);
+    if (type !== 'TIMESTAMP' && type !== 'TIMESTAMP_NS') throw sqlSemanticError(`latest on column must be of TIMESTAMP type [column=${clause.timestamp.name}]`, clause.timestamp.position);
   } else if (timestampIndex < 0) {
     throw sqlSemanticError('base query does not provide designated TIMESTAMP column', query.position);
   }

@@ -14,6 +14,7 @@ import { ProjectFactory } from '../exec/basic-operators.js';
 import { TableScanFactory } from '../exec/scan.js';
 import { filterSource } from '../exec/filtered-scan.js';
 import { SampleByFactory } from '../exec/sample-by.js';
+import { NanosBucketFactory } from '../exec/sample-by-nanos.js';
 import type { FillMode } from '../exec/sample-fill.js';
 import { SampleFillFactory } from '../exec/sample-fill.js';
 import type { SamplerSpec } from '../exec/sample-by-sampler.js';
@@ -54,7 +55,8 @@ export interface SampleByOptions {
 
 export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: readonly ProjectedItem[], source: BoundSource, options: SampleByOptions = { designatedOutput: true }): ProjectionPlan {
   if (source.timestampIndex < 0) throw sqlSemanticError('base query does not provide designated TIMESTAMP column', query.position);
-  const timestamp: BoundExpr = { kind: 'column', type: 'TIMESTAMP', index: source.scope.slotOf(source.timestampIndex), position: clause.position };
+  const nanos = source.scope.columns[source.timestampIndex]?.type === 'TIMESTAMP_NS';
+  const timestamp: BoundExpr = { kind: 'column', type: nanos ? 'TIMESTAMP_NS' : 'TIMESTAMP', index: source.scope.slotOf(source.timestampIndex), position: clause.position };
   const leadingIndexOf = (item: ProjectedItem): number => (isDesignatedTimestamp(item, source) ? 0 : -1);
   const timestampName = (source.scope.columns[source.timestampIndex] as { name: string }).name;
   const aggregation = bindAggregation(items, source, [timestamp], leadingIndexOf, { leadingNames: [timestampName] });
@@ -87,7 +89,7 @@ export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: 
       const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
       let sampled: SampleByFactory | SampleFillFactory = new SampleByFactory(input, { keyCount, aggregates: specs, sampler, ordered, ...range });
       if (fills !== undefined) sampled = new SampleFillFactory(sampled, { keyCount, fills, sampler, ...range });
-      return new ProjectFactory(sampled, post, names, timestampOutput);
+      return new ProjectFactory(nanos ? new NanosBucketFactory(sampled) : sampled, post, names, timestampOutput);
     },
   };
 }

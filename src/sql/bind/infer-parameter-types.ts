@@ -15,7 +15,7 @@ export type ParameterType = ParameterValue['type'];
 const PARAMETER_TYPE_OF: Readonly<Record<Exclude<ColumnType, DecimalType>, ParameterType>> = {
   BOOLEAN: 'BOOLEAN', BYTE: 'SHORT', SHORT: 'SHORT', CHAR: 'CHAR', INT: 'INT', LONG: 'LONG', FLOAT: 'FLOAT', DOUBLE: 'DOUBLE',
   // DATE travels as PostgreSQL's timestamp (QuestDB's OID table), so its parameters are µs timestamps.
-  DATE: 'TIMESTAMP', TIMESTAMP: 'TIMESTAMP', SYMBOL: 'VARCHAR', STRING: 'VARCHAR', VARCHAR: 'VARCHAR', UUID: 'UUID',
+  DATE: 'TIMESTAMP', TIMESTAMP: 'TIMESTAMP', TIMESTAMP_NS: 'TIMESTAMP', SYMBOL: 'VARCHAR', STRING: 'VARCHAR', VARCHAR: 'VARCHAR', UUID: 'UUID',
   IPV4: 'VARCHAR', BINARY: 'BINARY', LONG256: 'VARCHAR',
   ...perGeohashType((): ParameterType => 'VARCHAR'),
 };

@@ -56,6 +56,7 @@ function columnTypeOf(element: SchemaElement): ColumnType | undefined {
       return 'INT';
     case 'INT64':
       if (element.converted_type === 'TIMESTAMP_MILLIS' || (logical?.type === 'TIMESTAMP' && logical.unit === 'MILLIS')) return 'DATE';
+      if (logical?.type === 'TIMESTAMP' && logical.unit === 'NANOS') return 'TIMESTAMP_NS';
       if (element.converted_type === 'TIMESTAMP_MICROS' || logical?.type === 'TIMESTAMP') return 'TIMESTAMP';
       return 'LONG';
     case 'FLOAT': return 'FLOAT';

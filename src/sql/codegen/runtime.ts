@@ -12,6 +12,7 @@ import { typesRuntime } from './runtime-types.js';
 import { arrayRuntime } from './runtime-array.js';
 import { arrayMathRuntime } from './runtime-array-math.js';
 import { decimalRuntime } from './runtime-decimal.js';
+import { timestampNsRuntime } from './runtime-timestamp-ns.js';
 
 const INT_NULL = -2147483648;
 
@@ -34,6 +35,7 @@ export const runtimeHelpers = {
   ...arrayRuntime,
   ...arrayMathRuntime,
   ...decimalRuntime,
+  ...timestampNsRuntime,
   imul: (a: number, b: number): number => (a !== a || b !== b ? NaN : Math.imul(a, b)),
   idiv: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : Math.trunc(a / b)),
   imod: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : a % b),
@@ -73,6 +75,7 @@ export const runtimeHelpers = {
       switch (type) {
         case 'TIMESTAMP': return formatTimestamp(value);
         case 'DATE': return formatDate(value);
+        case 'TIMESTAMP_NS': return timestampNsRuntime.formatTimestampNs(value);
         case 'DOUBLE': return formatDouble(value);
         case 'FLOAT': return formatFloat(value);
         case 'IPV4': return formatIpv4(value | 0);

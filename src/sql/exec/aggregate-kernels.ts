@@ -8,6 +8,7 @@ import { CountDistinctKernel, CountKernel } from './aggregates/count-kernels.js'
 import { CompensatedSumKernel, SumAvgKernel } from './aggregates/sum-kernels.js';
 import { LongSumAvgKernel } from './aggregates/long-sum-kernels.js';
 import { NumericMinMaxKernel, PickKernel, hasNumericMinMax } from './aggregates/pick-kernels.js';
+import { NanosPickKernel } from './aggregates/nanos-pick-kernels.js';
 import { DeviationKernel } from './aggregates/stats-kernels.js';
 import { PercentileKernel, StringAggKernel } from './aggregates/collect-kernels.js';
 import { assert, assertNever } from '../../core/assert.js';
@@ -33,9 +34,11 @@ export function createKernel(kind: AggregateKind, argType: ValueType | undefined
     case 'nsum': return new CompensatedSumKernel(true);
     case 'min': case 'max': {
       const type = argType ?? resultType;
+      if (type === 'TIMESTAMP_NS') return new NanosPickKernel(kind, type);
       return hasNumericMinMax(type) ? new NumericMinMaxKernel(type, kind === 'max') : new PickKernel(kind, type);
     }
-    case 'first': case 'last': case 'first_not_null': case 'last_not_null': return new PickKernel(kind, argType ?? resultType);
+    case 'first': case 'last': case 'first_not_null': case 'last_not_null':
+      return (argType ?? resultType) === 'TIMESTAMP_NS' ? new NanosPickKernel(kind, 'TIMESTAMP_NS') : new PickKernel(kind, argType ?? resultType);
     case 'stddev_samp': case 'stddev_pop': case 'var_samp': case 'var_pop': return new DeviationKernel(kind);
     case 'string_agg': {
       assert(typeof params[0] === 'string', 'string_agg separators are validated as text constants at bind time');

@@ -3,7 +3,8 @@
 // right.ts < left.ts (LT), recording the latest right row per key id in an Int32Array, so several right
 // rows with the same timestamp leave the last one in table order. Every left row is emitted, in order;
 // right columns are NULL without a match or when the match is older than the TOLERANCE.
-import type { ColumnBatch } from './batch.js';
+import type { ColumnBatch, Vector } from './batch.js';
+import { applyToleranceNanos, matchKeyedNanos, matchUnkeyedNanos, nanosOfTimestampVector } from './asof-nanos.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { drain, indent, openBothSides } from './operator.js';
 import type { BoundExpr, OutputColumn } from '../bind/bound.js';
@@ -31,6 +32,8 @@ export interface AsofJoinSpec {
 interface RightSide {
   readonly batch: ColumnBatch;
   readonly timestamps: Float64Array;
+  /** Both sides' timestamps as exact ns, when either is TIMESTAMP_NS. */
+  readonly nanos: BigInt64Array | undefined;
   readonly ids: Int32Array | undefined;
   readonly index: JoinKeyIndex | undefined;
 }
@@ -76,13 +79,17 @@ function applyTolerance(leftTs: Float64Array, rightTs: Float64Array, matches: In
 export class AsofJoinFactory implements QueryFactory {
   private readonly leftKeys: CompiledProjection | undefined;
   private readonly rightKeys: CompiledProjection | undefined;
+  private readonly nanos: boolean;
 
   constructor(
     private readonly left: QueryFactory, private readonly right: QueryFactory, private readonly spec: AsofJoinSpec,
     readonly columns: readonly OutputColumn[], readonly timestampIndex: number,
   ) {
     assert(spec.leftKeys.length === spec.rightKeys.length, 'join keys come in pairs');
-    assert(left.columns[spec.leftTimestamp]?.type === 'TIMESTAMP' && right.columns[spec.rightTimestamp]?.type === 'TIMESTAMP', 'as-of inputs carry their timestamps');
+    const leftType = left.columns[spec.leftTimestamp]?.type;
+    const rightType = right.columns[spec.rightTimestamp]?.type;
+    assert((leftType === 'TIMESTAMP' || leftType === 'TIMESTAMP_NS') && (rightType === 'TIMESTAMP' || rightType === 'TIMESTAMP_NS'), 'as-of inputs carry their timestamps');
+    this.nanos = leftType === 'TIMESTAMP_NS' || rightType === 'TIMESTAMP_NS';
     this.leftKeys = spec.leftKeys.length === 0 ? undefined : compileProjection(spec.leftKeys);
     this.rightKeys = spec.rightKeys.length === 0 ? undefined : compileProjection(spec.rightKeys);
   }
@@ -110,6 +117,18 @@ export class AsofJoinFactory implements QueryFactory {
         const leftTs = batch.vectors[this.spec.leftTimestamp]?.data as Float64Array;
         const rightCount = side.batch.rowCount;
         const matches = new Int32Array(count);
+        if (side.nanos !== undefined) {
+          const leftNanos = nanosOfTimestampVector(batch.vectors[this.spec.leftTimestamp] as Vector, count);
+          if (side.ids === undefined || side.index === undefined || this.leftKeys === undefined) {
+            position = matchUnkeyedNanos(leftNanos, count, side.nanos, rightCount, position, BigInt(strictOffset), matches);
+          } else {
+            if (leftIds.length < count) leftIds = new Int32Array(count);
+            side.index.assign({ rowCount: count, vectors: this.leftKeys.run(batch, ctx.rt) }, leftIds, false);
+            position = matchKeyedNanos(leftNanos, leftIds, count, side.nanos, side.ids, rightCount, latest, position, BigInt(strictOffset), matches);
+          }
+          if (this.spec.toleranceMicros !== undefined) applyToleranceNanos(leftNanos, side.nanos, matches, count, BigInt(this.spec.toleranceMicros) * 1000n);
+          return assembleJoinBatch(this.spec.outputs, batch, undefined, side.batch, matches, count);
+        }
         if (side.ids === undefined || side.index === undefined || this.leftKeys === undefined) {
           position = matchUnkeyed(leftTs, count, side.timestamps, rightCount, position, strictOffset, matches);
         } else {
@@ -127,11 +146,12 @@ export class AsofJoinFactory implements QueryFactory {
   private materializeRight(cursor: Cursor, ctx: ExecContext): RightSide {
     const batch = concatBatches(drain(cursor, ctx), this.right.columns.map((column) => column.type));
     const timestamps = batch.vectors[this.spec.rightTimestamp]?.data as Float64Array;
-    if (this.rightKeys === undefined) return { batch, timestamps, ids: undefined, index: undefined };
+    const nanos = this.nanos ? nanosOfTimestampVector(batch.vectors[this.spec.rightTimestamp] as Vector, batch.rowCount) : undefined;
+    if (this.rightKeys === undefined) return { batch, timestamps, nanos, ids: undefined, index: undefined };
     const index = new JoinKeyIndex();
     const ids = new Int32Array(batch.rowCount);
     index.assign({ rowCount: batch.rowCount, vectors: this.rightKeys.run(batch, ctx.rt) }, ids, true);
-    return { batch, timestamps, ids, index };
+    return { batch, timestamps, nanos, ids, index };
   }
 
   explain(depth: number): string[] {

@@ -7,6 +7,8 @@ import { FilterFactory } from './basic-operators.js';
 import { TableScanFactory } from './scan.js';
 import { extractIntervals } from '../optimize/intervals.js';
 import { pruneToRowRanges } from '../optimize/partition-pruning.js';
+import { extractNanoIntervals, microsCover } from '../optimize/intervals-ns.js';
+import { pruneToRowRangesNanos } from '../optimize/partition-pruning-ns.js';
 import { pruneRowGroups } from '../optimize/row-group-pruning.js';
 
 /** Takes ownership of `base`: returns it, or a factory wrapping it, that yields the rows matching `predicate`. */
@@ -27,6 +29,11 @@ function skipRowGroups(scan: TableScanFactory, predicate: BoundExpr): TableScanF
 /** The scan limited to the predicate's timestamp intervals, and the part of the predicate still to evaluate. */
 export function pruneScan(base: QueryFactory, predicate: BoundExpr): { scan: TableScanFactory; residual: BoundExpr | undefined } | undefined {
   if (!(base instanceof TableScanFactory) || base.timestampIndex < 0 || base.ranges !== undefined) return undefined;
+  if (base.snapshot.meta.columns[base.snapshot.meta.timestampIndex]?.type === 'TIMESTAMP_NS') {
+    const nanos = extractNanoIntervals(predicate, base.timestampIndex);
+    if (nanos.intervals === undefined) return undefined;
+    return { scan: base.withRanges(pruneToRowRangesNanos(base.snapshot, nanos.intervals), microsCover(nanos.intervals)), residual: nanos.residual };
+  }
   const { intervals, residual } = extractIntervals(predicate, base.timestampIndex);
   if (intervals === undefined) return undefined;
   return { scan: base.withRanges(pruneToRowRanges(base.snapshot, intervals), intervals), residual };

@@ -20,7 +20,7 @@ export function nullStorageValue(type: ValueType): number {
   switch (type) {
     case 'INT': return -2147483648;
     case 'SYMBOL': return -1;
-    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'DOUBLE': case 'FLOAT': return NaN;
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': case 'DOUBLE': case 'FLOAT': return NaN;
     default: return 0;
   }
 }

@@ -105,7 +105,7 @@ function storageVector(type: ColumnType, data: ColumnData, start: number, count:
     case 'SHORT': return { type, data: new Int16Array(bytes.buffer, base + start * 2, count) };
     case 'CHAR': return { type, data: new Uint16Array(bytes.buffer, base + start * 2, count) };
     case 'BYTE': case 'BOOLEAN': return { type, data: new Int8Array(bytes.buffer, base + start, count) };
-    case 'LONG': case 'DATE': case 'TIMESTAMP':
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS':
       return { type, exact: new BigInt64Array(bytes.buffer, base + start * 8, count), data: int64WordsToNumbers(new Int32Array(bytes.buffer, base + start * 8, count * 2), count) };
     default:
       assert(false, `read_parquet maps no column to ${type}`);

@@ -18,6 +18,7 @@ import { gatherVector } from './vector-ops.js';
 import { compileProjection } from '../codegen/compile.js';
 import { assert } from '../../core/assert.js';
 import { computedResultCursor } from './result-cursor.js';
+import { microsBatchOfNanos } from './sample-by-nanos.js';
 
 export interface SampleByOptions {
   /** Input columns 1..keyCount are the keys (column 0 is the timestamp). */
@@ -40,13 +41,17 @@ export function evaluateConstant(expr: BoundExpr, ctx: ExecContext): number {
 export class SampleByFactory implements QueryFactory {
   readonly columns: readonly OutputColumn[];
   readonly timestampIndex = 0;
+  private readonly nanos: boolean;
 
   /** Owns `child`. */
   constructor(private readonly child: QueryFactory, private readonly options: SampleByOptions) {
-    assert(child.columns[0]?.type === 'TIMESTAMP', 'SAMPLE BY input starts with the designated timestamp');
+    const timestamp = child.columns[0];
+    assert(timestamp?.type === 'TIMESTAMP' || timestamp?.type === 'TIMESTAMP_NS', 'SAMPLE BY input starts with the designated timestamp');
+    this.nanos = timestamp.type === 'TIMESTAMP_NS';
     const keys = child.columns.slice(1, 1 + options.keyCount);
     const values = options.aggregates.map((spec) => ({ name: spec.name, type: spec.resultType }));
-    this.columns = [child.columns[0], ...keys, ...values];
+    // ns input is sampled on its µs floors; NanosBucketFactory turns the bucket starts back into ns.
+    this.columns = [{ ...timestamp, type: 'TIMESTAMP' }, ...keys, ...values];
   }
 
   open(ctx: ExecContext): Cursor {
@@ -62,9 +67,10 @@ export class SampleByFactory implements QueryFactory {
     const runs = new SampleRuns(this.options.ordered);
     const groups = keyCount === 0 ? undefined : new KeyedGroups(keyCount);
     let sampler: Sampler | undefined;
-    for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {
+    for (let next = input.nextBatch(); next !== undefined; next = input.nextBatch()) {
       ctx.checkCancelled();
-      if (batch.rowCount === 0) continue;
+      if (next.rowCount === 0) continue;
+      const batch = this.nanos ? microsBatchOfNanos(next) : next;
       if (sampler === undefined) {
         const first = SampleRuns.firstTimestamp(batch);
         // Rows with a null timestamp belong to no bucket; the sampler starts at the first that has one.

@@ -179,7 +179,7 @@ function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex
     case 'SHORT': return { type, data: new Int16Array(bytes.buffer, base + start * 2, count) };
     case 'CHAR': return { type, data: new Uint16Array(bytes.buffer, base + start * 2, count) };
     case 'BYTE': case 'BOOLEAN': return { type, data: new Int8Array(bytes.buffer, base + start, count) };
-    case 'LONG': case 'DATE': case 'TIMESTAMP': return readInt64Vector(type, bytes, start, count);
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': return readInt64Vector(type, bytes, start, count);
     default: return nullVector(type, count);
   }
 }

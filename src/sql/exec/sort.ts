@@ -22,8 +22,9 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
   const direction = key.descending ? -1 : 1;
   const nullsFirst = key.nullsFirst ?? !key.descending;
   const symbols = vector.type === 'SYMBOL' ? vector.symbols : undefined;
-  // DECIMAL text of one vector has one scale: its unscaled values order it, read once per sort.
-  const data = isDecimalType(vector.type) ? decimalSortKeys(vector.data as (string | null)[]) : vector.data;
+  // DECIMAL text of one vector has one scale: its unscaled values order it, read once per sort. 64-bit values
+  // sort on their exact form when they have one (ns timestamps differ below a double's precision).
+  const data = isDecimalType(vector.type) ? decimalSortKeys(vector.data as (string | null)[]) : vector.exact !== undefined && symbols === undefined ? vector.exact : vector.data;
   // LONG256 text has no leading zeros beyond whole bytes: a longer value is a larger one.
   const longerIsLarger = vector.type === 'LONG256';
   return (a, b) => {

@@ -47,7 +47,9 @@ export class TopNFactory implements QueryFactory {
   private topRows(input: Cursor, ctx: ExecContext): ColumnBatch {
     const types = this.columns.map((column) => column.type);
     const first = this.keys[0] as SortKey;
-    const screen = new KeyScreen(this.keepRows, first.descending, first.nullsFirst ?? !first.descending, this.keys.length === 1);
+    // Distinct ns values may share a double: the screen then lets ties through and the exact sort decides.
+    const exactTies = this.columns[first.index]?.type === 'TIMESTAMP_NS';
+    const screen = new KeyScreen(this.keepRows, first.descending, first.nullsFirst ?? !first.descending, this.keys.length === 1 && !exactTies);
     const poolRowsMax = Math.max(4 * this.keepRows, 4096);
     let pool: ColumnBatch[] = [];
     let pooled = 0;

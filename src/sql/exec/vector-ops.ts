@@ -12,7 +12,7 @@ export function nullVector(type: ValueType, count: number): Vector {
   switch (type) {
     case 'INT': (data as Int32Array).fill(-2147483648); break;
     case 'SYMBOL': (data as Int32Array).fill(-1); return { type, data, symbols: [] };
-    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'DOUBLE': case 'FLOAT': (data as Float64Array).fill(NaN); break;
+    case 'LONG': case 'DATE': case 'TIMESTAMP': case 'TIMESTAMP_NS': case 'DOUBLE': case 'FLOAT': (data as Float64Array).fill(NaN); break;
     default: break;
   }
   return { type, data };

@@ -38,6 +38,10 @@ export function emitCast(arg: string, from: ValueType, to: ValueType, position: 
   if (from === 'BOOLEAN') {
     if (isNumericType(to)) return `(${arg} ? 1 : 0)`;
   }
+  if (from === 'TIMESTAMP_NS' || to === 'TIMESTAMP_NS') {
+    const nanos = emitTimestampNsCast(arg, from, to);
+    if (nanos !== undefined) return nanos;
+  }
   if (isNumericType(from) || from === 'TIMESTAMP' || from === 'DATE') {
     const numeric = emitNumericCast(arg, from, to);
     if (numeric !== undefined) return numeric;
@@ -72,10 +76,31 @@ function emitNumericCast(arg: string, from: ValueType, to: ValueType): string | 
   }
 }
 
+/**
+ * Casts into and out of TIMESTAMP_NS (in the double domain of compiled code): µs and ms scale by 1000 and 10^6,
+ * integers are nanoseconds, and the way down floors as QuestDB's driver conversion does.
+ */
+function emitTimestampNsCast(arg: string, from: ValueType, to: ValueType): string | undefined {
+  if (to === 'TIMESTAMP_NS') {
+    if (from === 'TIMESTAMP') return `(${arg} * 1000)`;
+    if (from === 'DATE') return `(${arg} * 1000000)`;
+    return isNumericType(from) ? `rt.toLong(${arg})` : undefined;
+  }
+  switch (to) {
+    case 'TIMESTAMP': return `Math.floor(${arg} / 1000)`;
+    case 'DATE': return `Math.floor(${arg} / 1000000)`;
+    case 'LONG': return arg;
+    case 'DOUBLE': return arg;
+    case 'INT': return `rt.toInt(${arg})`;
+    default: return undefined;
+  }
+}
+
 function emitCastFromText(arg: string, fromName: string, to: ValueType, position: number, constant: ConstantRef): string {
   const at = (): string => constant(position);
   switch (to) {
     case 'TIMESTAMP': return `rt.parseTimestampOrThrow(${arg}, '${fromName}', ${at()})`;
+    case 'TIMESTAMP_NS': return `rt.parseTimestampNsOrThrow(${arg}, '${fromName}', ${at()})`;
     case 'DATE': return `rt.parseDateOrThrow(${arg}, '${fromName}', ${at()})`;
     case 'UUID': return `rt.parseUuidOrThrow(${arg}, '${fromName}', ${at()})`;
     case 'IPV4': return `rt.parseIpv4OrThrow(${arg}, '${fromName}', ${at()})`;

@@ -11,6 +11,7 @@ function ordered(op: string): ScalarFunctionDef[] {
   return [
     { name: op, args: ['NUMERIC', 'NUMERIC'], returns: 'BOOLEAN', emit: ([a, b]) => `(${a} ${op} ${b})` },
     { name: op, args: ['TIMESTAMP', 'TIMESTAMP'], returns: 'BOOLEAN', emit: ([a, b]) => `(${a} ${op} ${b})` },
+    { name: op, args: ['TIMESTAMP_NS', 'TIMESTAMP_NS'], returns: 'BOOLEAN', emit: ([a, b]) => `(${a} ${op} ${b})` },
     { name: op, args: ['DATE', 'DATE'], returns: 'BOOLEAN', emit: ([a, b]) => `(${a} ${op} ${b})` },
     { name: op, args: ['TEXT', 'TEXT'], returns: 'BOOLEAN', emit: ([a, b]) => `rt.cmpText(${a}, ${b}, '${op}')` },
     { name: op, args: ['IPV4', 'IPV4'], returns: 'BOOLEAN', emit: ([a, b]) => `(${a} ${op} ${b})` },
@@ -22,6 +23,7 @@ function equality(name: string, negate: boolean): ScalarFunctionDef[] {
   return [
     { name, args: ['NUMERIC', 'NUMERIC'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
     { name, args: ['TIMESTAMP', 'TIMESTAMP'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
+    { name, args: ['TIMESTAMP_NS', 'TIMESTAMP_NS'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
     { name, args: ['DATE', 'DATE'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
     { name, args: ['IPV4', 'IPV4'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
     { name, args: ['TEXT', 'TEXT'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(`(${a} === ${b})`) },

@@ -19,7 +19,7 @@ const FLOOR_UNITS: Readonly<Record<string, TimeUnit>> = {
 };
 
 /** '15m' → stride 15, unit m; a bare letter has stride 1 (QuestDB's TimestampFloorFunctionFactory rules). */
-function prepareUnit(args: readonly BoundExpr[], position: number): UnitSpec {
+export function prepareUnit(args: readonly BoundExpr[], position: number): UnitSpec {
   const text = requireConstantText(args[0], position, 'unit');
   const at = args[0]?.position ?? position;
   if (text === null) throw sqlSemanticError("invalid unit 'null'", at);
@@ -55,7 +55,7 @@ const TRUNC_UNITS = new Set([
   'decade', 'century', 'millennium',
 ]);
 
-function prepareTruncUnit(args: readonly BoundExpr[], position: number): string {
+export function prepareTruncUnit(args: readonly BoundExpr[], position: number): string {
   const text = requireConstantText(args[0], position, 'unit');
   const lower = text?.toLowerCase();
   if (lower === undefined || !TRUNC_UNITS.has(lower)) throw sqlSemanticError(`invalid unit '${text ?? 'null'}'`, args[0]?.position ?? position);
@@ -63,7 +63,7 @@ function prepareTruncUnit(args: readonly BoundExpr[], position: number): string 
 }
 
 /** A constant dateadd/datediff unit is checked at bind time; a NULL or unknown one makes every row NULL. */
-function checkPeriod(args: readonly BoundExpr[]): undefined {
+export function checkPeriod(args: readonly BoundExpr[]): undefined {
   const text = constantText(args[0]);
   if (typeof text === 'string' && text.length !== 1) throw sqlSemanticError(`inconvertible value: \`${text}\` [STRING -> CHAR]`, args[0]?.position ?? 0);
   return undefined;

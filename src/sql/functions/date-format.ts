@@ -17,7 +17,7 @@ function preparePattern(index: number): (args: readonly BoundExpr[]) => unknown 
   };
 }
 
-function prepareZone(args: readonly BoundExpr[], position: number): unknown {
+export function prepareZoneArgument(args: readonly BoundExpr[], position: number): unknown {
   const text = constantText(args[1]);
   if (typeof text !== 'string') return undefined;
   const zone = resolveTimeZone(text);
@@ -43,11 +43,11 @@ export const DATE_FORMAT_FUNCTIONS: readonly ScalarFunctionDef[] = [
       `rt.microsToMillis(${pattern === undefined ? `rt.parsePatternText(${text}, ${fmt})` : `rt.parsePattern(${constant(pattern)}, ${text})`})`,
   },
   {
-    name: 'to_timezone', args: ['TIMESTAMP', 'TEXT'], returns: 'TIMESTAMP', prepare: prepareZone,
+    name: 'to_timezone', args: ['TIMESTAMP', 'TEXT'], returns: 'TIMESTAMP', prepare: prepareZoneArgument,
     emit: ([ts, tz], constant, _types, zone) => (zone === undefined ? `rt.toTimezoneNamed(${ts}, ${tz})` : `rt.toTimezone(${constant(zone)}, ${ts})`),
   },
   {
-    name: 'to_utc', args: ['TIMESTAMP', 'TEXT'], returns: 'TIMESTAMP', prepare: prepareZone,
+    name: 'to_utc', args: ['TIMESTAMP', 'TEXT'], returns: 'TIMESTAMP', prepare: prepareZoneArgument,
     emit: ([ts, tz], constant, _types, zone) => (zone === undefined ? `rt.toUtcNamed(${ts}, ${tz})` : `rt.toUtc(${constant(zone)}, ${ts})`),
   },
   { name: 'sysdate', args: [], returns: 'DATE', emit: () => 'rt.systemMillis()', volatile: true },

@@ -18,6 +18,7 @@ import { CONDITIONAL_FUNCTIONS } from './conditional.js';
 import { DATE_PART_FUNCTIONS } from './date-parts.js';
 import { DATE_ARITH_FUNCTIONS } from './date-arith.js';
 import { DATE_FORMAT_FUNCTIONS } from './date-format.js';
+import { DATE_TIMESTAMP_NS_FUNCTIONS } from './date-timestamp-ns.js';
 import { RANDOM_FUNCTIONS } from './random.js';
 import { POSTGRES_FUNCTIONS } from './postgres.js';
 import { GEOHASH_FUNCTIONS } from './geohash.js';
@@ -35,7 +36,7 @@ import type { BoundExpr } from '../bind/bound.js';
 const SCALARS: readonly ScalarFunctionDef[] = [
   ...ARITHMETIC_FUNCTIONS, ...COMPARISON_FUNCTIONS, ...LOGICAL_FUNCTIONS, ...STRING_FUNCTIONS, ...DATE_FUNCTIONS, ...MATH_FUNCTIONS,
   ...MATH_MORE_FUNCTIONS, ...STRING_MORE_FUNCTIONS, ...REGEX_FUNCTIONS, ...CONDITIONAL_FUNCTIONS, ...DATE_PART_FUNCTIONS,
-  ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...RANDOM_FUNCTIONS, ...POSTGRES_FUNCTIONS,
+  ...DATE_ARITH_FUNCTIONS, ...DATE_FORMAT_FUNCTIONS, ...DATE_TIMESTAMP_NS_FUNCTIONS, ...RANDOM_FUNCTIONS, ...POSTGRES_FUNCTIONS,
   ...GEOHASH_FUNCTIONS, ...LONG256_FUNCTIONS, ...INTERVAL_FUNCTIONS, ...ARRAY_FUNCTIONS,
   ...DECIMAL_FUNCTIONS,
 ];

@@ -29,18 +29,17 @@ const utf8 = new TextDecoder();
 
 type Scalar = number | bigint | boolean | Uint8Array | string | null | undefined;
 
-/** Multiplier and divisor turning the file's time unit into the storage unit (µs for TIMESTAMP, ms for DATE). */
+/** Multiplier and divisor turning the file's time unit into the storage unit (ns for TIMESTAMP_NS, µs for TIMESTAMP, ms for DATE). */
 function timeScale(column: ChunkColumn): { multiply: bigint; divide: bigint } {
   const element = column.element;
-  const storageMicros = column.type === 'TIMESTAMP';
   let unitMicros = 0; // the file's unit in nanoseconds: 0 = not a time
   const logical = element.logical_type;
   if (logical?.type === 'TIMESTAMP') unitMicros = logical.unit === 'NANOS' ? 1 : logical.unit === 'MICROS' ? 1000 : 1_000_000;
   else if (element.converted_type === 'TIMESTAMP_MICROS') unitMicros = 1000;
   else if (element.converted_type === 'TIMESTAMP_MILLIS') unitMicros = 1_000_000;
   else if (element.converted_type === 'DATE' || logical?.type === 'DATE') unitMicros = 86_400_000_000_000;
-  if (unitMicros === 0 || (column.type !== 'TIMESTAMP' && column.type !== 'DATE')) return { multiply: 1n, divide: 1n };
-  const storageNanos = storageMicros ? 1000 : 1_000_000;
+  if (unitMicros === 0 || (column.type !== 'TIMESTAMP' && column.type !== 'DATE' && column.type !== 'TIMESTAMP_NS')) return { multiply: 1n, divide: 1n };
+  const storageNanos = column.type === 'TIMESTAMP_NS' ? 1 : column.type === 'TIMESTAMP' ? 1000 : 1_000_000;
   return unitMicros >= storageNanos ? { multiply: BigInt(unitMicros / storageNanos), divide: 1n } : { multiply: 1n, divide: BigInt(storageNanos / unitMicros) };
 }
 

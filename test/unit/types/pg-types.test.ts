@@ -8,6 +8,7 @@ test('every column type has QuestDB\'s OID, and that OID is listed in pg_type', 
   const expected: Record<string, number> = {
     BOOLEAN: 16, BYTE: 21, SHORT: 21, CHAR: 1042, INT: 23, LONG: 20, FLOAT: 700, DOUBLE: 701, DATE: 1114, TIMESTAMP: 1114,
     SYMBOL: 1043, STRING: 1043, VARCHAR: 1043, UUID: 2950, IPV4: 1043, BINARY: 17, LONG256: 1043,
+    TIMESTAMP_NS: 1114,
   };
   for (const type of COLUMN_TYPES) {
     t.is(pgColumnType(type).oid, expected[type], type);

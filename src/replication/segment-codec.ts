@@ -3,7 +3,7 @@
 // refused before anything is applied. Segments (one or more commits) and checkpoint parts share it.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gunzip, gzip, gzipSync } from 'node:zlib';
 import { SvcError } from '../core/errors.js';
 import { ACCOUNTS_PATH } from './tracked-files.js';
 
@@ -31,14 +31,36 @@ function corrupt(what: string, key: string): SvcError {
   return new SvcError('SVC_OBJECT_STORE', `replication object is corrupt: ${what} [key=${key}]`, 500);
 }
 
-/** Compresses off the event loop (zlib's thread pool); level 1: the primary's CPU matters more than the store's bytes. */
-export async function encodeSegment(seq: number, operations: readonly FileOperation[], chunks: readonly Buffer[]): Promise<Buffer> {
+/** The uncompressed start of an object: the header's length, then the header (the write bytes follow). */
+export function segmentHeader(seq: number, operations: readonly FileOperation[]): Buffer {
   const header = Buffer.from(JSON.stringify({ format: 'svc-replication-segment', seq, operations }));
-  const headerLength = Buffer.alloc(HEADER_LENGTH_BYTES);
-  headerLength.writeUInt32LE(header.length, 0);
-  const payload = await gzipAsync(Buffer.concat([headerLength, header, ...chunks]), { level: 1 });
+  const framed = Buffer.allocUnsafe(HEADER_LENGTH_BYTES + header.length);
+  framed.writeUInt32LE(header.length, 0);
+  header.copy(framed, HEADER_LENGTH_BYTES);
+  return framed;
+}
+
+/** Magic and digest before the compressed payload, in one buffer that owns its memory (transferable). */
+function frame(payload: Uint8Array): Buffer {
   const digest = createHash('sha256').update(payload).digest();
-  return Buffer.concat([MAGIC, digest, payload]);
+  const object = Buffer.allocUnsafeSlow(MAGIC.length + DIGEST_BYTES + payload.length);
+  MAGIC.copy(object, 0);
+  digest.copy(object, MAGIC.length);
+  object.set(payload, MAGIC.length + DIGEST_BYTES);
+  return object;
+}
+
+/**
+ * Compresses and frames `raw` (segmentHeader, then the write bytes) in the calling thread: the segment
+ * encoder thread's path. Level 1: the primary's CPU matters more than the store's bytes.
+ */
+export function frameSegmentSync(raw: Uint8Array): Buffer {
+  return frame(gzipSync(raw, { level: 1 }));
+}
+
+/** Compresses off the event loop (zlib's thread pool); the same object as frameSegmentSync. */
+export async function encodeSegment(seq: number, operations: readonly FileOperation[], chunks: readonly Buffer[]): Promise<Buffer> {
+  return frame(await gzipAsync(Buffer.concat([segmentHeader(seq, operations), ...chunks]), { level: 1 }));
 }
 
 export async function decodeSegment(object: Buffer, key: string): Promise<DecodedSegment> {

@@ -4,19 +4,22 @@
 // one part is in memory. A capture's _txn writes follow its other writes, so a replica that applied only the
 // first parts of a capture shows nothing of it yet (parts carry consecutive sequence numbers).
 import * as fs from 'node:fs';
-import type { ByteSource, Capture } from './capture.js';
+import type { ByteSource, Capture, PrefixBase } from './capture.js';
 import { operationsOf } from './capture.js';
 import type { FileOperation } from './segment-codec.js';
 
 export const PART_BYTES_MAX = 64 * 1024 * 1024;
 
-/** `length` bytes of `source` at file position `position` (`memory`: at index `position`). */
-export interface SourceRange { readonly source: ByteSource; readonly position: number; readonly length: number }
+/** `length` bytes of `source` at file position `position` (`memory`: at index `position`); a whole file may have a prefix base. */
+export interface SourceRange { readonly source: ByteSource; readonly position: number; readonly length: number; readonly base?: PrefixBase }
+
+/** A base as the encoder receives it: the path replicas copy from, the descriptor it is read by here. */
+export interface WireBase { readonly path: string; readonly fd: number; readonly lengthMax: number }
 
 /** A range as the encoder thread receives it: bytes, a descriptor (shared by the process's threads) or a path. */
 export type WireRange =
   | { readonly kind: 'memory'; readonly bytes: Uint8Array; readonly position: number; readonly length: number }
-  | { readonly kind: 'fd'; readonly fd: number; readonly position: number; readonly length: number }
+  | { readonly kind: 'fd'; readonly fd: number; readonly position: number; readonly length: number; readonly base: WireBase | null }
   | { readonly kind: 'path'; readonly path: string; readonly position: number; readonly length: number };
 
 export function wireRangeOf(range: SourceRange): WireRange {
@@ -24,7 +27,10 @@ export function wireRangeOf(range: SourceRange): WireRange {
   switch (source.kind) {
     // Only the range's bytes, in a buffer of their own: posting a view would clone its whole backing store.
     case 'memory': return { kind: 'memory', bytes: new Uint8Array(source.bytes.subarray(position, position + length)), position: 0, length };
-    case 'pinned': return { kind: 'fd', fd: source.file.fd, position, length };
+    case 'pinned': {
+      const base = range.base === undefined ? null : { path: range.base.path, fd: range.base.file.fd, lengthMax: range.base.lengthMax };
+      return { kind: 'fd', fd: source.file.fd, position, length, base };
+    }
     case 'link': return { kind: 'path', path: source.path, position, length };
   }
 }
@@ -61,7 +67,9 @@ export function* planParts(captures: readonly Capture[], partBytesMax = PART_BYT
         const op = write.operation;
         const length = Math.min(op.length - from, partBytesMax - partBytes);
         operations.push({ op: 'write', path: op.path, offset: op.offset + from, length, whole: op.whole && from === 0 });
-        ranges.push({ source: write.source, position: (write.source.kind === 'memory' ? 0 : op.offset) + from, length });
+        const position = (write.source.kind === 'memory' ? 0 : op.offset) + from;
+        // A base applies to a whole file in one part.
+        ranges.push(write.base !== undefined && from === 0 && length === op.length ? { source: write.source, position, length, base: write.base } : { source: write.source, position, length });
         partBytes += length;
         from += length;
       } while (from < write.operation.length);

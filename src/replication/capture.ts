@@ -22,7 +22,12 @@ export type ByteSource =
   | { readonly kind: 'memory'; readonly bytes: Buffer }
   | { readonly kind: 'pinned'; readonly file: PinnedFile }
   | { readonly kind: 'link'; readonly path: string };
-export interface CapturedWrite { readonly operation: WriteOperation; readonly source: ByteSource }
+/**
+ * A file the replica already has whose first bytes the write's file may repeat (the previous version of a
+ * new partition version's file): the encoder ships the common prefix as a copy from it.
+ */
+export interface PrefixBase { readonly path: string; readonly file: PinnedFile; readonly lengthMax: number }
+export interface CapturedWrite { readonly operation: WriteOperation; readonly source: ByteSource; readonly base?: PrefixBase }
 
 export interface Capture {
   readonly capturedAtMs: number;
@@ -75,6 +80,50 @@ function captureWrite(target: CaptureTarget, index: number, path: string, stamp:
   return { operation: { op: 'write', path, offset: start, length: size - start, whole }, source: pinnedSource(target, path, stamp, index, start, size - start) };
 }
 
+/** `db/<table>/<partition>/<file>` without the partition's version suffix, or null for other paths. */
+function versionlessPath(path: string): string | null {
+  const parts = path.split('/');
+  if (parts.length !== 4) return null;
+  return `${parts[1]}/${(parts[2] ?? '').replace(/\.\d+$/, '')}/${parts[3]}`;
+}
+
+function versionOf(path: string): number {
+  const match = /\.(\d+)\//.exec(path.slice(path.indexOf('/', 3)));
+  return match === null ? 0 : Number(match[1]);
+}
+
+/** For new large files: the newest earlier version of the same file that the replica has and this primary still holds. */
+class PrefixBases {
+  private byVersionless: Map<string, string> | null = null;
+
+  constructor(private readonly previous: FileStamps, private readonly current: FileStamps, private readonly pins: FilePins) {}
+
+  baseOf(path: string): PrefixBase | undefined {
+    const key = versionlessPath(path);
+    if (key === null || !this.pins.hasRoom()) return undefined;
+    const candidate = this.index().get(key);
+    if (candidate === undefined || candidate === path) return undefined;
+    const before = this.previous.get(candidate);
+    const now = this.current.get(candidate);
+    // The replica holds the candidate's bytes up to the previous capture's size; they never change while the inode stays.
+    if (before === undefined || now === undefined || now.ino !== before.ino || before.size <= SMALL_FILE_BYTES) return undefined;
+    return { path: candidate, file: this.pins.pin(candidate, now.ino), lengthMax: before.size };
+  }
+
+  private index(): Map<string, string> {
+    if (this.byVersionless !== null) return this.byVersionless;
+    const index = new Map<string, string>();
+    for (const path of this.previous.keys()) {
+      const key = versionlessPath(path);
+      if (key === null) continue;
+      const known = index.get(key);
+      if (known === undefined || versionOf(path) > versionOf(known)) index.set(key, path);
+    }
+    this.byVersionless = index;
+    return index;
+  }
+}
+
 /**
  * Operations taking `previous` (null: nothing, a checkpoint) to `current`. With `pins`, large files are held
  * by descriptors shared with other captures; without, each capture hard-links its own.
@@ -83,13 +132,15 @@ export function captureChanges(rootDir: string, linkDir: string, previous: FileS
   const target: CaptureTarget = { rootDir, linkDir, pins };
   const writes: CapturedWrite[] = [];
   const txnWrites: CapturedWrite[] = [];
+  const bases = previous === null || pins === null ? null : new PrefixBases(previous, current, pins);
   let index = 0;
   for (const [path, stamp] of current) {
     const before = previous?.get(path);
     if (before !== undefined && sameStamp(before, stamp)) continue;
     const grown = before !== undefined && before.ino === stamp.ino && stamp.size > before.size;
     const captured = captureWrite(target, index++, path, stamp, grown ? before.size : 0, !grown);
-    (isTxnPath(path) ? txnWrites : writes).push(captured);
+    const base = before === undefined && captured.source.kind === 'pinned' ? bases?.baseOf(path) : undefined;
+    (isTxnPath(path) ? txnWrites : writes).push(base === undefined ? captured : { ...captured, base });
   }
   const deletes = previous === null ? [] : [...previous.keys()].filter((path) => !current.has(path));
   // A dropped table disappears from readers first (its _txn goes), then its files.
@@ -118,6 +169,7 @@ export function discardCapture(capture: Capture): void {
   let linked = false;
   for (const write of capture.writes) {
     if (write.source.kind === 'pinned') capture.pins?.release(write.source.file);
+    if (write.base !== undefined) capture.pins?.release(write.base.file);
     else if (write.source.kind === 'link') linked = true;
   }
   if (linked) fs.rmSync(capture.linkDir, { recursive: true, force: true });

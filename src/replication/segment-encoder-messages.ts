@@ -20,11 +20,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+function isWireBase(value: unknown): boolean {
+  return isRecord(value) && typeof value['path'] === 'string' && Number.isSafeInteger(value['fd']) && Number.isSafeInteger(value['lengthMax']);
+}
+
 function isWireRange(value: unknown): value is WireRange {
   if (!isRecord(value) || !Number.isSafeInteger(value['position']) || !Number.isSafeInteger(value['length'])) return false;
   switch (value['kind']) {
     case 'memory': return value['bytes'] instanceof Uint8Array;
-    case 'fd': return Number.isSafeInteger(value['fd']);
+    case 'fd': return Number.isSafeInteger(value['fd']) && (value['base'] === null || isWireBase(value['base']));
     case 'path': return typeof value['path'] === 'string';
     default: return false;
   }

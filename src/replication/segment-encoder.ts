@@ -1,5 +1,5 @@
 // The primary's handle on its segment encoder thread (segment-encoder-worker.ts): reading captured bytes,
-// gzip, SHA-256 and framing all happen there, so the event loop that runs commits only posts a plan (paths,
+// compression, SHA-256 and framing all happen there, so the event loop that runs commits only posts a plan (paths,
 // descriptors, offsets) and receives the finished object by transfer. Requests are answered in order; a
 // thread that dies fails the requests it held (the upload queue retries them) and the next request starts a
 // new one.

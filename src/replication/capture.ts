@@ -134,13 +134,21 @@ export function captureChanges(rootDir: string, linkDir: string, previous: FileS
   const txnWrites: CapturedWrite[] = [];
   const bases = previous === null || pins === null ? null : new PrefixBases(previous, current, pins);
   let index = 0;
-  for (const [path, stamp] of current) {
-    const before = previous?.get(path);
-    if (before !== undefined && sameStamp(before, stamp)) continue;
-    const grown = before !== undefined && before.ino === stamp.ino && stamp.size > before.size;
-    const captured = captureWrite(target, index++, path, stamp, grown ? before.size : 0, !grown);
-    const base = before === undefined && captured.source.kind === 'pinned' ? bases?.baseOf(path) : undefined;
-    (isTxnPath(path) ? txnWrites : writes).push(base === undefined ? captured : { ...captured, base });
+  try {
+    for (const [path, stamp] of current) {
+      const before = previous?.get(path);
+      if (before !== undefined && sameStamp(before, stamp)) continue;
+      const grown = before !== undefined && before.ino === stamp.ino && stamp.size > before.size;
+      const captured = captureWrite(target, index++, path, stamp, grown ? before.size : 0, !grown);
+      const list = isTxnPath(path) ? txnWrites : writes;
+      list.push(captured);
+      const base = before === undefined && captured.source.kind === 'pinned' ? bases?.baseOf(path) : undefined;
+      if (base !== undefined) list[list.length - 1] = { ...captured, base };
+    }
+  } catch (error) {
+    // A file that could not be pinned or read (EMFILE, I/O error): nothing of this capture stays held.
+    discardCapture({ capturedAtMs: 0, writes: [...writes, ...txnWrites], deletes: [], keep: null, linkDir, pins, rawBytes: 0 });
+    throw error;
   }
   const deletes = previous === null ? [] : [...previous.keys()].filter((path) => !current.has(path));
   // A dropped table disappears from readers first (its _txn goes), then its files.

@@ -115,6 +115,7 @@ async function primaryRuntime(config: ServerConfig): Promise<ReplicationRuntime>
       shipper?.close();
       // A clean stop uploads what was committed, so a planned switch-over loses nothing.
       if (shipper !== undefined) await Promise.race([shipper.flush(), new Promise((resolve) => setTimeout(resolve, config.shutdownDrainTimeoutMs).unref())]);
+      await shipper?.release();
       await lease.release().catch(() => undefined);
       await store.close();
     },

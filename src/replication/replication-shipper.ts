@@ -10,7 +10,8 @@ import type { ObjectStore } from '../objectstore/object-store.js';
 import type { WriterHandle } from '../objectstore/writer-lease.js';
 import { getLogger } from '../log/logger.js';
 import { TrackedFiles, type FileStamps } from './tracked-files.js';
-import { captureChanges, captureIsEmpty, discardCapture } from './capture.js';
+import { captureChanges, captureIsEmpty, discardCapture, pinnedPathsOf } from './capture.js';
+import { FilePins } from './file-pins.js';
 import { UploadQueue, type UploadStatus } from './upload-queue.js';
 
 const log = getLogger('replication');
@@ -38,11 +39,14 @@ export class ReplicationShipper {
   private overflowed = false;
   private readonly checkpointTimer: NodeJS.Timeout;
   private readonly outboxDir: string;
+  /** Descriptors of captured files, shared by captures: the files every commit appends to stay open. */
+  private readonly pins: FilePins;
 
   constructor(private readonly options: ShipperOptions) {
     this.tracked = new TrackedFiles(options.rootDir);
     this.queue = new UploadQueue(options.store, options.lease, options.firstSeq);
     this.outboxDir = join(options.rootDir, 'replication', 'outbox');
+    this.pins = new FilePins(options.rootDir);
     // Links of a previous run are useless: the start checkpoint covers everything they held.
     fs.rmSync(this.outboxDir, { recursive: true, force: true });
     this.checkpointTimer = setInterval(() => void this.checkpoint(true), options.checkpointIntervalMs);
@@ -80,6 +84,12 @@ export class ReplicationShipper {
     clearInterval(this.checkpointTimer);
   }
 
+  /** After flush (or giving up on it): stops the encoder thread and closes the descriptors the cache holds. */
+  async release(): Promise<void> {
+    await this.queue.close();
+    this.pins.clear();
+  }
+
   private nextLinkDir(): string {
     return join(this.outboxDir, String(++this.captureCount));
   }
@@ -87,8 +97,9 @@ export class ReplicationShipper {
   private captureDelta(): void {
     if (this.overflowed || this.previous === null) return;
     const current = this.tracked.scan(false);
-    const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), this.previous, current);
+    const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), this.previous, current, this.pins);
     this.previous = current;
+    this.pins.retainOnly(pinnedPathsOf(capture));
     if (captureIsEmpty(capture)) {
       discardCapture(capture);
       return;
@@ -114,7 +125,9 @@ export class ReplicationShipper {
       await this.options.runTurn(() => {
         if (withMarker) this.captureDelta();
         const current = this.tracked.scan(true);
-        const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), null, current);
+        const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), null, current, this.pins);
+        // A checkpoint's pins are its own: the cache keeps nothing for the next delta.
+        this.pins.retainOnly(new Set());
         this.queue.push({ kind: 'checkpoint', capture, withMarker: withMarker && !this.overflowed });
         this.previous = current;
         this.overflowed = false;

@@ -2,11 +2,12 @@
 // is written before the _txn that publishes it (capture order), a whole-file write goes to a temporary file
 // that is fsynced and renamed over the old one, so readers see the old or the new file, never a part.
 // Applying the same object twice leaves the same files (writes are positional and truncate to their end,
-// deletes ignore missing files), which is what makes a kill -9 between apply and the recorded sequence safe.
+// deletes ignore missing files, a copy whose source went finds its target made), which is what makes a kill -9
+// between apply and the recorded sequence safe. A copy writes a file no reader sees until a later _txn.
 import * as fs from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { SvcError } from '../core/errors.js';
-import type { DecodedSegment, WriteOperation } from './segment-codec.js';
+import type { CopyOperation, DecodedSegment, WriteOperation } from './segment-codec.js';
 import { ACCOUNTS_PATH } from './tracked-files.js';
 import { isTableDirName } from '../storage/catalog.js';
 
@@ -16,6 +17,7 @@ export interface ApplyOutcome {
 }
 
 const TEMPORARY_SUFFIX = '.replica-tmp';
+const COPY_CHUNK_BYTES = 4 * 1024 * 1024;
 
 function writeWhole(path: string, bytes: Buffer): void {
   fs.mkdirSync(dirname(path), { recursive: true });
@@ -45,6 +47,36 @@ function writeAt(path: string, operation: WriteOperation, bytes: Buffer): void {
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Creates the file from a prefix of another. Applied again after a kill -9, the source may be gone (a later
+ * operation of the same object deleted it); the target then exists already from the first attempt.
+ */
+function copyPrefix(rootDir: string, operation: CopyOperation): void {
+  const from = join(rootDir, operation.from);
+  const path = join(rootDir, operation.path);
+  const sourceSize = fs.statSync(from, { throwIfNoEntry: false })?.size ?? -1;
+  if (sourceSize < operation.length) {
+    if ((fs.statSync(path, { throwIfNoEntry: false })?.size ?? -1) >= operation.length) return;
+    throw new SvcError('SVC_STORAGE', `replica file is missing or short for a copy [from=${operation.from}, size=${sourceSize}, length=${operation.length}]`, 500);
+  }
+  fs.mkdirSync(dirname(path), { recursive: true });
+  const source = fs.openSync(from, 'r');
+  const target = fs.openSync(path, 'w');
+  try {
+    const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK_BYTES, Math.max(1, operation.length)));
+    for (let done = 0; done < operation.length;) {
+      const read = fs.readSync(source, buffer, 0, Math.min(buffer.length, operation.length - done), done);
+      if (read === 0) throw new SvcError('SVC_STORAGE', `replica file ended during a copy [from=${operation.from}]`, 500);
+      fs.writeSync(target, buffer, 0, read, done);
+      done += read;
+    }
+    // The write of the file's tail that follows in the same object fsyncs it.
+  } finally {
+    fs.closeSync(source);
+    fs.closeSync(target);
   }
 }
 
@@ -100,6 +132,9 @@ export function applySegment(rootDir: string, segment: DecodedSegment): ApplyOut
         else writeAt(path, operation, bytes);
         break;
       }
+      case 'copy':
+        copyPrefix(rootDir, operation);
+        break;
       case 'delete':
         deleteFile(rootDir, operation.path);
         break;

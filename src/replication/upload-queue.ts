@@ -3,14 +3,17 @@
 // only the contiguous run of numbers they see, so one arriving early waits). Multi-part segments and
 // checkpoints go alone, after everything before them. A failed upload (store unreachable, timeout) is
 // retried with back-off under the same number until it succeeds. Before uploading, the writer lease is
-// checked, so a primary that was superseded stops writing segments.
+// checked, so a primary that was superseded stops writing segments. Objects are read, compressed and framed
+// by the segment encoder thread; this loop only plans them and puts the results.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../objectstore/object-store.js';
 import type { WriterHandle } from '../objectstore/writer-lease.js';
 import { WriterLeaseError } from '../objectstore/object-store-error.js';
 import { getLogger } from '../log/logger.js';
+import { assert } from '../core/assert.js';
 import { type Capture, discardCapture } from './capture.js';
-import { captureParts, PART_BYTES_MAX } from './capture-parts.js';
+import { planParts, PART_BYTES_MAX } from './capture-parts.js';
+import { SegmentEncoder } from './segment-encoder.js';
 import { encodeSegment } from './segment-codec.js';
 import { checkpointDoneBody, checkpointDoneKey, checkpointPartKey, segmentKey } from './store-layout.js';
 import { pruneBeforeCheckpoint } from './store-pruning.js';
@@ -51,6 +54,8 @@ export class UploadQueue {
   private leaseCheckedAt = -Infinity;
   /** Batches taken off `items` whose upload has not finished, oldest first (for the lag figure). */
   private readonly launched: (readonly QueuedItem[])[] = [];
+  /** Reads, compresses and frames objects off the event loop. */
+  private readonly encoder = new SegmentEncoder();
 
   constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private nextSeq: number) {}
 
@@ -87,6 +92,11 @@ export class UploadQueue {
     }
   }
 
+  /** Stops the encoder thread (after drained(), or when giving up on the backlog at stop). */
+  close(): Promise<void> {
+    return this.encoder.close();
+  }
+
   /** Resolves when the queue is empty and every upload finished. */
   drained(): Promise<void> {
     if (this.items.length === 0 && !this.running) return Promise.resolve();
@@ -105,10 +115,9 @@ export class UploadQueue {
       if (head?.kind === 'segment' && rawBytes < PART_BYTES_MAX) {
         // One object: numbered now, uploaded alongside the ones before it; replicas apply in number order.
         const seq = this.nextSeq++;
-        const body = await this.retrying(async () => {
-          for await (const part of captureParts(batch.map((item) => item.capture))) return encodeSegment(seq, part.operations, part.chunks);
-          throw new RangeError('a capture batch produced no object');
-        });
+        const plan = planParts(batch.map((item) => item.capture)).next();
+        assert(plan.done !== true, 'a capture batch plans at least one object');
+        const body = await this.retrying(() => this.encoder.encode(seq, plan.value));
         this.items.splice(0, batch.length);
         this.launched.push(batch);
         const put = this.retrying(() => this.putSegmentObject(seq, head.capture.capturedAtMs, body));
@@ -183,17 +192,17 @@ export class UploadQueue {
     if (head.kind === 'segment') {
       // Numbers are taken only once an object is stored: a retried upload reuses them.
       const capturedAtMs = head.capture.capturedAtMs;
-      for await (const part of captureParts(batch.map((item) => item.capture))) {
+      for (const plan of planParts(batch.map((item) => item.capture))) {
         const seq = this.nextSeq;
-        await this.putSegment(seq, capturedAtMs, await encodeSegment(seq, part.operations, part.chunks));
+        await this.putSegment(seq, capturedAtMs, await this.encoder.encode(seq, plan));
       }
       return;
     }
     const seq = this.nextSeq;
     if (head.withMarker) await this.putSegment(seq, head.capture.capturedAtMs, await encodeSegment(seq, [], []));
     let index = 0;
-    for await (const part of captureParts([head.capture])) {
-      const body = await encodeSegment(seq, part.operations, part.chunks);
+    for (const plan of planParts([head.capture])) {
+      const body = await this.encoder.encode(seq, plan);
       await this.assertStillWriter();
       await this.store.put(checkpointPartKey(seq, index++), body);
     }

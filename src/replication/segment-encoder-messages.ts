@@ -1,0 +1,53 @@
+// Messages between the primary's event loop and the segment encoder thread, and their narrowing (both
+// directions cross a thread boundary as unknown).
+import { assert } from '../core/assert.js';
+import type { WireRange } from './capture-parts.js';
+import type { FileOperation } from './segment-codec.js';
+
+export interface EncodeRequest {
+  readonly id: number;
+  readonly seq: number;
+  readonly operations: readonly FileOperation[];
+  readonly ranges: readonly WireRange[];
+}
+
+/** The framed object (its buffer transferred), or why it could not be built (a short read). */
+export type EncodeResult =
+  | { readonly id: number; readonly object: Uint8Array; readonly error: null }
+  | { readonly id: number; readonly object: null; readonly error: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isWireBase(value: unknown): boolean {
+  return isRecord(value) && typeof value['path'] === 'string' && Number.isSafeInteger(value['fd']) && Number.isSafeInteger(value['lengthMax']);
+}
+
+function isWireRange(value: unknown): value is WireRange {
+  if (!isRecord(value) || !Number.isSafeInteger(value['position']) || !Number.isSafeInteger(value['length'])) return false;
+  switch (value['kind']) {
+    case 'memory': return value['bytes'] instanceof Uint8Array;
+    case 'fd': return Number.isSafeInteger(value['fd']) && (value['base'] === null || isWireBase(value['base']));
+    case 'path': return typeof value['path'] === 'string';
+    default: return false;
+  }
+}
+
+/** Operations were built by this process's capture; their shape is checked again by the replica's decoder. */
+export function parseEncodeRequest(value: unknown): EncodeRequest {
+  assert(isRecord(value) && Number.isSafeInteger(value['id']) && Number.isSafeInteger(value['seq']), 'an encode request carries an id and a sequence number');
+  const operations = value['operations'];
+  const ranges = value['ranges'];
+  assert(Array.isArray(operations) && Array.isArray(ranges) && ranges.every(isWireRange), 'an encode request carries operations and byte ranges');
+  return { id: value['id'] as number, seq: value['seq'] as number, operations: operations as FileOperation[], ranges };
+}
+
+export function parseEncodeResult(value: unknown): EncodeResult {
+  assert(isRecord(value) && Number.isSafeInteger(value['id']), 'an encode result names its request');
+  const id = value['id'] as number;
+  const object = value['object'];
+  if (object instanceof Uint8Array) return { id, object, error: null };
+  assert(typeof value['error'] === 'string', 'an encode result without an object says why');
+  return { id, object: null, error: value['error'] };
+}

@@ -1,0 +1,102 @@
+// The segment encoder thread: reads a part's byte ranges straight into one buffer after its header,
+// compresses, digests and frames it, and hands the object back by transfer (no copy). A new file with a
+// prefix base (capture.ts) ships the bytes it shares with the base as a copy operation and only the rest:
+// an out-of-order merge writes a new partition version that repeats its previous version up to the first
+// merged row, and shipping it whole multiplied what ILP ingest with concurrent senders uploads. Everything
+// here may block: it runs beside the primary's event loop, never on it, and its garbage is its own heap's.
+import * as fs from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { assert } from '../core/assert.js';
+import { readRangeSync, type WireRange } from './capture-parts.js';
+import { frameSegmentSync, segmentHeader, type FileOperation } from './segment-codec.js';
+import { parseEncodeRequest, type EncodeRequest, type EncodeResult } from './segment-encoder-messages.js';
+
+/** A shorter shared prefix is shipped as bytes: a copy operation would save less than it costs the replica. */
+const COPY_BYTES_MIN = 64 * 1024;
+const COMPARE_CHUNK_BYTES = 1024 * 1024;
+const baseChunk = Buffer.allocUnsafeSlow(COMPARE_CHUNK_BYTES);
+const fileChunk = Buffer.allocUnsafeSlow(COMPARE_CHUNK_BYTES);
+
+function readFully(fd: number, into: Buffer, length: number, position: number): number {
+  let done = 0;
+  while (done < length) {
+    const read = fs.readSync(fd, into, done, length - done, position + done);
+    if (read === 0) break;
+    done += read;
+  }
+  return done;
+}
+
+/** How many leading bytes of two files are equal, up to `lengthMax`. */
+function sharedPrefixBytes(baseFd: number, fileFd: number, lengthMax: number): number {
+  for (let done = 0; done < lengthMax;) {
+    const wanted = Math.min(COMPARE_CHUNK_BYTES, lengthMax - done);
+    const length = Math.min(readFully(baseFd, baseChunk, wanted, done), readFully(fileFd, fileChunk, wanted, done));
+    if (length < wanted || !baseChunk.subarray(0, length).equals(fileChunk.subarray(0, length))) {
+      let index = 0;
+      while (index < length && baseChunk[index] === fileChunk[index]) index++;
+      return done + index;
+    }
+    done += length;
+  }
+  return lengthMax;
+}
+
+/** The request's operations and ranges, with shared prefixes of based files turned into copies. */
+function withCopies(request: EncodeRequest): { operations: FileOperation[]; ranges: WireRange[] } {
+  const operations: FileOperation[] = [];
+  const ranges: WireRange[] = [];
+  let next = 0;
+  for (const operation of request.operations) {
+    if (operation.op !== 'write') {
+      operations.push(operation);
+      continue;
+    }
+    const range = request.ranges[next++];
+    assert(range !== undefined && range.length === operation.length, 'every write operation has its byte range');
+    if (range.kind === 'fd' && range.base !== null && operation.offset === 0 && range.position === 0) {
+      const shared = sharedPrefixBytes(range.base.fd, range.fd, Math.min(range.base.lengthMax, range.length));
+      if (shared >= COPY_BYTES_MIN) {
+        operations.push({ op: 'copy', from: range.base.path, path: operation.path, length: shared });
+        operations.push({ op: 'write', path: operation.path, offset: shared, length: operation.length - shared, whole: false });
+        ranges.push({ ...range, position: shared, length: range.length - shared, base: null });
+        continue;
+      }
+    }
+    operations.push(operation);
+    ranges.push(range);
+  }
+  assert(next === request.ranges.length, 'every byte range belongs to a write operation');
+  return { operations, ranges };
+}
+
+function encode(request: EncodeRequest): Buffer {
+  const { operations, ranges } = withCopies(request);
+  const header = segmentHeader(request.seq, operations);
+  const rawBytes = ranges.reduce((sum: number, range: WireRange) => sum + range.length, header.length);
+  const raw = Buffer.allocUnsafeSlow(rawBytes);
+  header.copy(raw, 0);
+  let at = header.length;
+  for (const range of ranges) {
+    readRangeSync(range, raw, at);
+    at += range.length;
+  }
+  return frameSegmentSync(raw);
+}
+
+const port = parentPort;
+assert(port !== null, 'segment-encoder-worker runs as a worker thread');
+port.on('message', (message: unknown) => {
+  const request = parseEncodeRequest(message);
+  let result: EncodeResult;
+  try {
+    const object = encode(request);
+    const owned = object.buffer;
+    assert(owned instanceof ArrayBuffer && owned.byteLength === object.length, 'a framed object owns its whole buffer, so it can be transferred');
+    result = { id: request.id, object, error: null };
+    port.postMessage(result, [owned]);
+  } catch (error) {
+    result = { id: request.id, object: null, error: error instanceof Error ? error.message : String(error) };
+    port.postMessage(result);
+  }
+});

@@ -11,6 +11,7 @@ import { randomRuntime } from './runtime-random.js';
 import { typesRuntime } from './runtime-types.js';
 import { arrayRuntime } from './runtime-array.js';
 import { arrayMathRuntime } from './runtime-array-math.js';
+import { int64Runtime } from './runtime-int64.js';
 
 const INT_NULL = -2147483648;
 
@@ -32,6 +33,7 @@ export const runtimeHelpers = {
   ...typesRuntime,
   ...arrayRuntime,
   ...arrayMathRuntime,
+  ...int64Runtime,
   imul: (a: number, b: number): number => (a !== a || b !== b ? NaN : Math.imul(a, b)),
   idiv: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : Math.trunc(a / b)),
   imod: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : a % b),

@@ -43,7 +43,7 @@ export class KeyIds {
     }
     this.convertDenseToMap();
     for (let row = 0; row < rowCount; row++) {
-      const key = this.keyCount === 1 ? cellAt(first, row) : compositeKey(keys, row);
+      const key = this.keyCount === 1 ? identityAt(first, row) : compositeKey(keys, row);
       let id = this.map.get(key);
       if (id === undefined) {
         id = this.add(keys, row);
@@ -99,8 +99,22 @@ export class KeyIds {
   }
 }
 
+/** A row's identity as a key: its cell, or for a 64-bit integer beyond ±2^53 its exact value (as a bigint). */
+function identityAt(vector: Vector, row: number): CellValue | bigint {
+  const exact = vector.exact;
+  if (exact !== undefined) {
+    const value = vector.data[row] as number;
+    if (value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER) return exact[row] as bigint;
+  }
+  return cellAt(vector, row);
+}
+
 function compositeKey(keys: readonly Vector[], row: number): string {
   const parts: CellValue[] = [];
-  for (const key of keys) parts.push(cellAt(key, row));
+  for (const key of keys) {
+    const value = identityAt(key, row);
+    // JSON has no bigint; the column decides the type, so the text cannot meet a string key.
+    parts.push(typeof value === 'bigint' ? `${value}n` : value);
+  }
   return JSON.stringify(parts);
 }

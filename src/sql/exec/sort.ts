@@ -17,11 +17,14 @@ export interface SortKey {
 
 type Comparator = (a: number, b: number) => number;
 
+const SAFE = Number.MAX_SAFE_INTEGER;
+
 function keyComparator(vector: Vector, key: SortKey): Comparator {
   const direction = key.descending ? -1 : 1;
   const nullsFirst = key.nullsFirst ?? !key.descending;
   const symbols = vector.type === 'SYMBOL' ? vector.symbols : undefined;
   const data = vector.data;
+  const exact = vector.exact;
   // LONG256 text has no leading zeros beyond whole bytes: a longer value is a larger one.
   const longerIsLarger = vector.type === 'LONG256';
   return (a, b) => {
@@ -42,6 +45,12 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
     }
     if (left < right) return -direction;
     if (left > right) return direction;
+    // Numbers beyond ±2^53 are the nearest doubles of their exact 64-bit values: equal ones may still differ.
+    if (exact !== undefined && ((left as number) > SAFE || (left as number) < -SAFE)) {
+      const exactLeft = exact[a] as bigint;
+      const exactRight = exact[b] as bigint;
+      return exactLeft < exactRight ? -direction : exactLeft > exactRight ? direction : 0;
+    }
     return 0;
   };
 }

@@ -71,6 +71,7 @@ function prologue(state: EmitState, outputs: number, exactOutputs: readonly numb
   for (const local of state.locals) lines.push(`let ${local} = ${local.startsWith('s') ? 'null' : '0'};`);
   // `+` tells the optimizer a numeric constant is a number once, here, instead of checking it on every row.
   state.constants.forEach((value, k) => lines.push(typeof value === 'number' ? `const k${k} = +K[${k}];` : `const k${k} = K[${k}];`));
+  state.perBatch.forEach((expression, k) => lines.push(`const b${k} = ${expression};`));
   for (let k = 0; k < outputs; k++) lines.push(`const o${k} = O[${k}];`);
   for (const output of exactOutputs) lines.push(`let xo${output} = undefined;`);
   return lines.join('\n');

@@ -18,10 +18,12 @@ export interface EmitState {
   readonly locals: string[];
   /** The flag that int64 arithmetic being emitted raises when doubles lose exactness (emit-int64.ts). */
   flag: string | undefined;
+  /** Expressions evaluated once per batch, after the constants; `b<k>` names entry k. */
+  readonly perBatch: string[];
 }
 
 export function newEmitState(): EmitState {
-  return { constants: [], usedColumns: new Set(), usedSymbols: new Set(), usedExact: new Set(), locals: [], flag: undefined };
+  return { constants: [], usedColumns: new Set(), usedSymbols: new Set(), usedExact: new Set(), locals: [], flag: undefined, perBatch: [] };
 }
 
 export function constantRef(state: EmitState, value: unknown): string {
@@ -48,7 +50,11 @@ export function emitColumnRead(state: EmitState, index: number, type: ValueType)
 function symbolColumnRefs(state: EmitState, index: number): SymbolColumnRefs {
   state.usedColumns.add(index);
   state.usedSymbols.add(index);
-  return { key: `v${index}[i]`, table: `s${index}` };
+  const perBatch = (expression: string): string => {
+    state.perBatch.push(expression);
+    return `b${state.perBatch.length - 1}`;
+  };
+  return { key: `v${index}[i]`, table: `s${index}`, perBatch };
 }
 
 export function emitExpression(expr: BoundExpr, state: EmitState): string {

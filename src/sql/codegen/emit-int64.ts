@@ -55,7 +55,7 @@ function isCastToInt64(expr: BoundCall): boolean {
 /** Whether an int64 expression has work whose result doubles can get wrong (so a projection of it needs a root). */
 export function needsExactInt64(expr: BoundExpr): boolean {
   if (expr.kind !== 'call') return false;
-  if (isExactArithmetic(expr) || isCastToInt64(expr)) return true;
+  if (isExactArithmetic(expr) || isCastToInt64(expr) || (expr.name === 'case' && isInt64Type(expr.type))) return true;
   return expr.args.some(needsExactInt64);
 }
 
@@ -141,6 +141,7 @@ function emitExactCall(expr: BoundCall, state: EmitState): string {
     const helper = expr.args.length === 2 ? EXACT_BINARY[expr.name] : EXACT_UNARY[expr.name];
     return `rt.${helper as string}(${expr.args.map((arg) => emitExact(arg, state)).join(', ')})`;
   }
+  if (expr.name === 'case' && isInt64Type(expr.type)) return emitExactCase(expr, state);
   const arg = expr.args[0];
   if (isCastToInt64(expr) && arg !== undefined) {
     if (isInt64Type(arg.type) && emitCallWith(expr, ['a'], state) === 'a') return emitExact(arg, state);
@@ -151,6 +152,17 @@ function emitExactCall(expr: BoundCall, state: EmitState): string {
     }
   }
   return `rt.lbig(${emitExpression(expr, state)})`;
+}
+
+/** CASE over int64 results (bind-expression.ts lays out its arguments as conditions, results, then ELSE if any). */
+function emitExactCase(expr: BoundCall, state: EmitState): string {
+  const whenCount = Math.floor(expr.args.length / 2);
+  const otherwise = expr.args.length % 2 === 1 ? expr.args[2 * whenCount] : undefined;
+  let source = otherwise === undefined ? 'rt.lnull' : emitExact(otherwise, state);
+  for (let k = whenCount - 1; k >= 0; k--) {
+    source = `(${emitExpression(expr.args[k] as BoundExpr, state)} ? ${emitExact(expr.args[whenCount + k] as BoundExpr, state)} : ${source})`;
+  }
+  return source;
 }
 
 /**

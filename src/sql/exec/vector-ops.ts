@@ -64,14 +64,29 @@ export function gatherVector(vector: Vector, selection: Int32Array, count: numbe
   if (hasLazyNumbers(vector)) return lazyInt64Vector(vector.type, gatherExact(vector.exact, selection, count));
   const source = vector.data;
   const out = allocateVectorData(vector.type, count);
-  if (isTypedArray(source)) {
-    const target = out as NumericVectorData;
-    for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
-  } else {
-    const target = out as unknown[];
-    for (let k = 0; k < count; k++) target[k] = source[selection[k] as number];
-  }
+  // One loop per array class: a loop shared by every element type makes its loads and stores megamorphic
+  // (several times slower; it cost a 32-value IN filter, which keeps a third of the rows, as much as the test).
+  if (source instanceof Int32Array) gatherInt32(source, out as Int32Array, selection, count);
+  else if (source instanceof Float64Array) gatherFloat64(source, out as Float64Array, selection, count);
+  else if (isTypedArray(source)) gatherNumbers(source, out as NumericVectorData, selection, count);
+  else gatherValues(source, out as unknown[], selection, count);
   return withData(vector, out, vector.exact === undefined ? undefined : gatherExact(vector.exact, selection, count));
+}
+
+function gatherInt32(source: Int32Array, target: Int32Array, selection: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+}
+
+function gatherFloat64(source: Float64Array, target: Float64Array, selection: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+}
+
+function gatherNumbers(source: NumericVectorData, target: NumericVectorData, selection: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+}
+
+function gatherValues(source: readonly unknown[], target: unknown[], selection: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number];
 }
 
 export function gatherBatch(batch: ColumnBatch, selection: Int32Array, count: number): ColumnBatch {

@@ -32,8 +32,19 @@ function isIntegral(type: ValueType): boolean {
   return type === 'BYTE' || type === 'SHORT' || type === 'INT' || isInt64Type(type);
 }
 
+/** Whether a number lies beyond ±(2^53 - 1); false for NaN (null). */
 function unsafe(name: string): string {
-  return `(${name} > ${SAFE} || ${name} < -${SAFE})`;
+  return `(Math.abs(${name}) > ${SAFE})`;
+}
+
+/**
+ * Whether an operand's value can lie beyond ±(2^53 - 1) without having raised the flag: not so for 32-bit and
+ * smaller integers, safe constants, and arithmetic guarded under the same flag (its own result check covers it).
+ */
+function needsOperandCheck(arg: BoundExpr): boolean {
+  if (arg.type === 'BYTE' || arg.type === 'SHORT' || arg.type === 'INT') return false;
+  if (arg.kind === 'constant') return arg.exact !== undefined || (typeof arg.value === 'number' && Math.abs(arg.value) > Number.MAX_SAFE_INTEGER);
+  return !(arg.kind === 'call' && isExactArithmetic(arg));
 }
 
 function newLocal(state: EmitState, prefix: string): string {
@@ -113,7 +124,8 @@ function emitGuardedArithmetic(expr: BoundCall, flag: string, state: EmitState):
   const operands = expr.args.map(() => newLocal(state, 't'));
   const result = newLocal(state, 't');
   const assigned = expr.args.map((arg, k) => `${operands[k] as string} = ${emitExpression(arg, state)}`);
-  const unsafeAny = [...operands, result].map(unsafe).join(' || ');
+  const checked = operands.filter((_, k) => needsOperandCheck(expr.args[k] as BoundExpr));
+  const unsafeAny = [...checked, result].map(unsafe).join(' || ');
   return `(${assigned.join(', ')}, ${result} = ${emitCallWith(expr, operands, state)}, ${flag} |= ${unsafeAny} ? 1 : 0, ${result})`;
 }
 
@@ -175,7 +187,7 @@ export function emitInt64Store(output: string, exactOutput: string, expr: BoundE
   const exact = emitExact(expr, state);
   return [
     `{ ${flag} = 0; const r = ${fast};`,
-    `if (${flag} === 0 && !${unsafe('r')}) { ${output}[i] = r; if (${exactOutput} !== undefined) ${exactOutput}[i] = rt.lbig(r); }`,
+    `if (${flag} === 0${needsOperandCheck(expr) ? ` && !${unsafe('r')}` : ''}) { ${output}[i] = r; if (${exactOutput} !== undefined) ${exactOutput}[i] = rt.lbig(r); }`,
     `else { const b = ${exact}; if (${exactOutput} === undefined) ${exactOutput} = rt.lstartExact(${output}, i); ${exactOutput}[i] = b; ${output}[i] = rt.lnum(b); } }`,
   ].join('\n');
 }

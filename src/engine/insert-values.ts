@@ -30,8 +30,11 @@ function evaluate(expr: BoundExpr, nowMicros: number): { value: Value; exact?: b
   }
   const projection = compileProjection([expr]);
   const [vector] = projection.run({ rowCount: 1, vectors: [] }, createRuntime(nowMicros));
-  const exact = vector?.exact?.[0];
-  return exact === undefined ? { value: vector === undefined ? null : vectorValue(vector, 0) } : { value: vectorValue(vector as Vector, 0), exact };
+  if (vector === undefined) return { value: null };
+  // A 64-bit result beyond ±2^53 (wrapped arithmetic) arrives with its exact value beside the nearest double.
+  const exact = vector.exact?.[0];
+  const value = vectorValue(vector, 0);
+  return exact === undefined || value === null ? { value } : { value, exact };
 }
 
 /** One vector per target column, typed for encodeColumn (numbers, text or booleans). */

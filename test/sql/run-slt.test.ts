@@ -5,6 +5,7 @@ import test from 'ava';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSlt, type SltRecord } from './slt-format.js';
+import { parseJsonExactIntegers } from './exact-json.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { exec, rows } from '../helpers/http.js';
 
@@ -30,7 +31,9 @@ async function check(baseUrl: string, record: SltRecord, where: string): Promise
   }
   if (response.status !== 200) return `${where}: query failed: ${response.text}`;
   if (record.columns !== undefined && describe(body?.['columns']) !== record.columns) return `${where}: columns ${describe(body?.['columns'])} != ${record.columns}`;
-  const actual = JSON.stringify(body?.['dataset']);
+  // Re-read exactly: JSON.parse would round 64-bit integers beyond 2^53 to one double.
+  const exactBody = parseJsonExactIntegers(response.text) as Record<string, unknown>;
+  const actual = JSON.stringify(exactBody['dataset']);
   const expected = JSON.stringify(record.rows);
   return actual === expected ? undefined : `${where}: rows\n  actual:   ${actual}\n  expected: ${expected}`;
 }

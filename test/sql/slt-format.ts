@@ -4,6 +4,8 @@
 //   query                   → the SQL must return exactly the rows after `----`, one JSON array per line;
 //                             an optional first line `columns: name TYPE, name TYPE` checks the result columns
 // Lines starting with `#` are comments. SQL may span several lines.
+import { parseJsonExactIntegers } from './exact-json.js';
+
 export type SltRecord =
   | { readonly kind: 'ok'; readonly sql: string; readonly line: number }
   | { readonly kind: 'error'; readonly sql: string; readonly message: string; readonly position?: number; readonly line: number }
@@ -34,7 +36,7 @@ export function parseSlt(text: string, file: string): SltRecord[] {
       records.push(position === undefined ? { kind: 'error', sql, message, line: startLine } : { kind: 'error', sql, message, position, line: startLine });
     } else if (header === 'query') {
       const columns = expected[0]?.startsWith('columns:') === true ? (expected.shift() as string).slice('columns:'.length).trim() : undefined;
-      const rows = expected.map((entry) => JSON.parse(entry) as unknown);
+      const rows = expected.map((entry) => parseJsonExactIntegers(entry));
       records.push(columns === undefined ? { kind: 'query', sql, rows, line: startLine } : { kind: 'query', sql, columns, rows, line: startLine });
     } else {
       throw new Error(`${file}:${startLine}: unknown record header '${header}'`);

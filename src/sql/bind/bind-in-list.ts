@@ -15,8 +15,8 @@ const NO_DICTIONARY: readonly string[] = [];
 /** The membership of a list of symbol texts, as a bitmap over the keys of whichever dictionary a batch has. */
 export class SymbolKeySet {
   /**
-   * The dictionary the bitmap was built for, its length then, and the bitmap; read by the emitted test. Never
-   * undefined, so a batch without a dictionary fails the identity test instead of reading `length` of nothing.
+   * The dictionary the bitmap was built for, its length then, and the bitmap; the emitted test asks `of` once
+   * per batch. Never undefined, so a batch without a dictionary fails the identity test.
    */
   table: readonly string[] = NO_DICTIONARY;
   tableLength = -1;
@@ -67,10 +67,10 @@ function symbolKeyTest(index: number, values: Set<string | null>, position: numb
   return {
     kind: 'call', type: 'BOOLEAN', name: 'in', args: [], position,
     emit: (_args, constant, symbolColumn) => {
-      const { key, table } = symbolColumn(index);
-      const set = constant(keys);
-      // Two property reads on the usual path (the batch's dictionary is the one the bitmap was built for).
-      return `((${set}.table === ${table} && ${set}.tableLength === ${table}.length ? ${set}.bitmap : ${set}.of(${table}))[${key} + 1] === 1)`;
+      const { key, table, perBatch } = symbolColumn(index);
+      // The bitmap of the batch's dictionary is looked up once per batch, so a row costs one byte read.
+      const bitmap = perBatch(`${constant(keys)}.of(${table})`);
+      return `(${bitmap}[${key} + 1] === 1)`;
     },
   };
 }

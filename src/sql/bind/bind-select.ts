@@ -17,7 +17,7 @@ import { LimitFactory, limitRange } from '../exec/limit.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { typeDisplayName } from '../../types/column-type.js';
 import { isArrayType } from '../../types/double-array.js';
-import { countFromMetadata, tailScan } from '../exec/scan-shortcuts.js';
+import { countFromFilter, countFromMetadata, tailScan } from '../exec/scan-shortcuts.js';
 import { limitKeepRows, orderBy } from '../exec/top-n.js';
 import { bindLatestOn } from './bind-latest-on.js';
 import { firstWindowCall, planWindow } from './bind-window.js';
@@ -160,7 +160,7 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env
     build(predicate) {
       const input = filtered(source, predicate);
       const preNames = pre.map((_, k) => `p${k}`);
-      const shortcut = having === undefined && keyCount === visibleKeys ? countFromMetadata(input, keyCount, specs) : undefined;
+      const shortcut = having === undefined && keyCount === visibleKeys ? countFromMetadata(input, keyCount, specs) ?? countFromFilter(input, keyCount, specs) : undefined;
       let grouped: QueryFactory = shortcut ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
       if (having !== undefined) grouped = new FilterFactory(grouped, having);
       return new ProjectFactory(grouped, post, names, -1);

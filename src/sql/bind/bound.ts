@@ -37,6 +37,8 @@ export interface BoundCall {
 export interface SymbolColumnRefs {
   readonly key: string;
   readonly table: string;
+  /** Names a value computed once per batch, before the row loop, from `expression` (over the table and constants). */
+  readonly perBatch: (expression: string) => string;
 }
 
 export type BoundExpr = BoundColumn | BoundConstant | BoundCall;

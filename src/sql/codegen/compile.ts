@@ -9,12 +9,19 @@ import type { ColumnBatch, Vector, VectorData } from '../exec/batch.js';
 import { allocateVectorData } from '../exec/batch.js';
 import type { EmitState } from './emit-expression.js';
 import { emitExpression, emitStore, newEmitState } from './emit-expression.js';
+import { emitInt64Store, needsExactInt64 } from './emit-int64.js';
+import { isInt64Type } from '../../types/column-type.js';
 import type { RuntimeHelpers } from './runtime.js';
 import { dictionaryEncode } from './symbol-output.js';
 import { LruCache } from '../../core/lru-cache.js';
 import { sqlCompileChannel } from '../../core/diagnostics.js';
 
-type LoopFunction = (n: number, V: readonly VectorData[], S: readonly (readonly string[] | undefined)[], K: readonly unknown[], rt: RuntimeHelpers, O: readonly VectorData[], sel: Int32Array) => number;
+/**
+ * The compiled loop: `V` the data and `X` the exact int64 values (or undefined) of the input columns, `S` their
+ * symbol dictionaries, `K` the constants, `O` the outputs; `XO` receives, per output, exact int64 values when a
+ * row needed them (emit-int64.ts).
+ */
+type LoopFunction = (n: number, V: readonly VectorData[], S: readonly (readonly string[] | undefined)[], K: readonly unknown[], rt: RuntimeHelpers, O: readonly VectorData[], sel: Int32Array, X: readonly (BigInt64Array | undefined)[], XO: (BigInt64Array | undefined)[]) => number;
 
 /** Compiled functions kept until query.compile.cache.capacity says otherwise (its default). */
 export const compileCacheEntriesDefault = 1000;
@@ -48,7 +55,7 @@ function compileSource(source: string): LoopFunction {
     sqlCompileChannel.publish({ kind: 'reused', evicted: 0, cacheEntries: functionCache.size });
     return cached;
   }
-  const compiled = new Function('n', 'V', 'S', 'K', 'rt', 'O', 'sel', source) as LoopFunction;
+  const compiled = new Function('n', 'V', 'S', 'K', 'rt', 'O', 'sel', 'X', 'XO', source) as LoopFunction;
   const evicted = functionCache.set(source, compiled);
   counts.compiled++;
   counts.evicted += evicted;
@@ -56,13 +63,17 @@ function compileSource(source: string): LoopFunction {
   return compiled;
 }
 
-function prologue(state: EmitState, outputs: number): string {
+function prologue(state: EmitState, outputs: number, exactOutputs: readonly number[] = []): string {
   const lines: string[] = ["'use strict';"];
   for (const index of state.usedColumns) lines.push(`const v${index} = V[${index}];`);
   for (const index of state.usedSymbols) lines.push(`const s${index} = S[${index}];`);
+  for (const index of state.usedExact) lines.push(`const x${index} = X[${index}];`);
+  for (const local of state.locals) lines.push(`let ${local} = ${local.startsWith('s') ? 'null' : '0'};`);
   // `+` tells the optimizer a numeric constant is a number once, here, instead of checking it on every row.
   state.constants.forEach((value, k) => lines.push(typeof value === 'number' ? `const k${k} = +K[${k}];` : `const k${k} = K[${k}];`));
+  state.perBatch.forEach((expression, k) => lines.push(`const b${k} = ${expression};`));
   for (let k = 0; k < outputs; k++) lines.push(`const o${k} = O[${k}];`);
+  for (const output of exactOutputs) lines.push(`let xo${output} = undefined;`);
   return lines.join('\n');
 }
 
@@ -71,6 +82,13 @@ const UNUSED_COLUMN: VectorData = new Float64Array(0);
 /** The data of the columns the generated code reads; reading `data` of an unused 64-bit column would convert its whole batch. */
 function usedColumnData(batch: ColumnBatch, used: ReadonlySet<number>): VectorData[] {
   return batch.vectors.map((vector, k) => (used.has(k) ? vector.data : UNUSED_COLUMN));
+}
+
+const NO_EXACT: readonly (BigInt64Array | undefined)[] = [];
+
+/** The exact int64 values of the columns the slow path of generated code may read. */
+function usedColumnExact(batch: ColumnBatch, used: ReadonlySet<number>): readonly (BigInt64Array | undefined)[] {
+  return used.size === 0 ? NO_EXACT : batch.vectors.map((vector, k) => (used.has(k) ? vector.exact : undefined));
 }
 
 export interface CompiledFilter {
@@ -86,9 +104,10 @@ export function compileFilter(predicate: BoundExpr): CompiledFilter {
   const loop = compileSource(source);
   const constants = state.constants;
   const used = state.usedColumns;
+  const usedExact = state.usedExact;
   return {
     source,
-    run: (batch, rt, selection) => loop(batch.rowCount, usedColumnData(batch, used), batch.vectors.map((vector) => vector.symbols), constants, rt, [], selection),
+    run: (batch, rt, selection) => loop(batch.rowCount, usedColumnData(batch, used), batch.vectors.map((vector) => vector.symbols), constants, rt, [], selection, usedColumnExact(batch, usedExact), []),
   };
 }
 
@@ -101,31 +120,43 @@ export interface CompiledProjection {
 export function compileProjection(exprs: readonly BoundExpr[]): CompiledProjection {
   const state = newEmitState();
   const computed: { index: number; type: ValueType }[] = [];
+  const exactOutputs: number[] = [];
   const body: string[] = [];
   exprs.forEach((expr, k) => {
     if (expr.kind === 'column' || isExactConstant(expr)) return;
-    const storeType: ValueType = expr.type === 'SYMBOL' ? 'STRING' : expr.type;
-    body.push(emitStore(`o${computed.length}`, emitExpression(expr, state), storeType));
+    const output = computed.length;
+    if (isInt64Type(expr.type) && needsExactInt64(expr)) {
+      body.push(emitInt64Store(`o${output}`, `xo${output}`, expr, state));
+      exactOutputs.push(output);
+    } else {
+      const storeType: ValueType = expr.type === 'SYMBOL' ? 'STRING' : expr.type;
+      body.push(emitStore(`o${output}`, emitExpression(expr, state), storeType));
+    }
     computed.push({ index: k, type: expr.type });
   });
-  const source = `${prologue(state, computed.length)}\nfor (let i = 0; i < n; i++) {\n${body.join('\n')}\n}\nreturn n;`;
+  const epilogue = exactOutputs.map((output) => `XO[${output}] = xo${output};\n`).join('');
+  const source = `${prologue(state, computed.length, exactOutputs)}\nfor (let i = 0; i < n; i++) {\n${body.join('\n')}\n}\n${epilogue}return n;`;
   const loop = computed.length === 0 ? undefined : compileSource(source);
   const constants = state.constants;
   const used = state.usedColumns;
+  const usedExact = state.usedExact;
   return {
     source,
     run(batch, rt) {
       const outputs = computed.map((entry) => allocateVectorData(entry.type === 'SYMBOL' ? 'STRING' : entry.type, batch.rowCount));
+      const exact: (BigInt64Array | undefined)[] = [];
       if (loop !== undefined) {
-        loop(batch.rowCount, usedColumnData(batch, used), batch.vectors.map((vector) => vector.symbols), constants, rt, outputs, new Int32Array(0));
+        loop(batch.rowCount, usedColumnData(batch, used), batch.vectors.map((vector) => vector.symbols), constants, rt, outputs, new Int32Array(0), usedColumnExact(batch, usedExact), exact);
       }
       let next = 0;
       return exprs.map((expr): Vector => {
         if (expr.kind === 'column') return batch.vectors[expr.index] as Vector;
         if (isExactConstant(expr)) return exactConstantVector(expr, batch.rowCount);
-        const data = outputs[next++] as VectorData;
+        const output = next++;
+        const data = outputs[output] as VectorData;
         if (expr.type === 'SYMBOL') return dictionaryEncode(data as (string | null)[], batch.rowCount);
-        return { type: expr.type, data };
+        const exactValues = exact[output];
+        return exactValues === undefined ? { type: expr.type, data } : { type: expr.type, data, exact: exactValues };
       });
     },
   };

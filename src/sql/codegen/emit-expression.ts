@@ -1,20 +1,29 @@
 // Bound expression → JavaScript source of one row's value, reading input vectors `v<k>[i]`.
 // No user value reaches the source: constants live in the `K` array and are referenced as `k<n>` (the compiled
 // function reads them into locals once, outside the row loop); every identifier comes from our own counters.
-import type { BoundExpr, SymbolColumnRefs } from '../bind/bound.js';
+import type { BoundCall, BoundExpr, SymbolColumnRefs } from '../bind/bound.js';
 import type { ValueType } from '../../types/column-type.js';
 import { assertNever } from '../../core/assert.js';
 import { isTextHeldType } from '../../types/column-type.js';
 import { isArrayType } from '../../types/double-array.js';
+import { emitInt64Call } from './emit-int64.js';
 
 export interface EmitState {
   readonly constants: unknown[];
   readonly usedColumns: Set<number>;
   readonly usedSymbols: Set<number>;
+  /** Input columns whose exact int64 values (`x<k>`, undefined when the vector has none) the code reads. */
+  readonly usedExact: Set<number>;
+  /** Row-scoped locals of emit-int64.ts (declared once, before the loop); the first letter says the kind. */
+  readonly locals: string[];
+  /** The flag that int64 arithmetic being emitted raises when doubles lose exactness (emit-int64.ts). */
+  flag: string | undefined;
+  /** Expressions evaluated once per batch, after the constants; `b<k>` names entry k. */
+  readonly perBatch: string[];
 }
 
 export function newEmitState(): EmitState {
-  return { constants: [], usedColumns: new Set(), usedSymbols: new Set() };
+  return { constants: [], usedColumns: new Set(), usedSymbols: new Set(), usedExact: new Set(), locals: [], flag: undefined, perBatch: [] };
 }
 
 export function constantRef(state: EmitState, value: unknown): string {
@@ -41,19 +50,25 @@ export function emitColumnRead(state: EmitState, index: number, type: ValueType)
 function symbolColumnRefs(state: EmitState, index: number): SymbolColumnRefs {
   state.usedColumns.add(index);
   state.usedSymbols.add(index);
-  return { key: `v${index}[i]`, table: `s${index}` };
+  const perBatch = (expression: string): string => {
+    state.perBatch.push(expression);
+    return `b${state.perBatch.length - 1}`;
+  };
+  return { key: `v${index}[i]`, table: `s${index}`, perBatch };
 }
 
 export function emitExpression(expr: BoundExpr, state: EmitState): string {
   switch (expr.kind) {
     case 'column': return emitColumnRead(state, expr.index, expr.type);
     case 'constant': return emitConstant(expr.value, expr.type, state);
-    case 'call': {
-      const args = expr.args.map((arg) => emitExpression(arg, state));
-      return expr.emit(args, (value) => constantRef(state, value), (index) => symbolColumnRefs(state, index));
-    }
+    case 'call': return emitInt64Call(expr, state) ?? emitCallWith(expr, expr.args.map((arg) => emitExpression(arg, state)), state);
     default: return assertNever(expr, 'bound expression');
   }
+}
+
+/** The call's JS over already emitted argument expressions. */
+export function emitCallWith(expr: BoundCall, args: readonly string[], state: EmitState): string {
+  return expr.emit(args, (value) => constantRef(state, value), (index) => symbolColumnRefs(state, index));
 }
 
 /**

@@ -13,6 +13,7 @@ import { arrayRuntime } from './runtime-array.js';
 import { arrayMathRuntime } from './runtime-array-math.js';
 import { decimalRuntime } from './runtime-decimal.js';
 import { timestampNsRuntime } from './runtime-timestamp-ns.js';
+import { int64Runtime } from './runtime-int64.js';
 
 const INT_NULL = -2147483648;
 
@@ -36,6 +37,7 @@ export const runtimeHelpers = {
   ...arrayMathRuntime,
   ...decimalRuntime,
   ...timestampNsRuntime,
+  ...int64Runtime,
   imul: (a: number, b: number): number => (a !== a || b !== b ? NaN : Math.imul(a, b)),
   idiv: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : Math.trunc(a / b)),
   imod: (a: number, b: number): number => (a !== a || b !== b || b === 0 ? NaN : a % b),

@@ -2,6 +2,7 @@
 // kernel class that computes it. Kernels live in exec/aggregates/, one family per file; each update loop is a
 // standalone function over typed arrays (no closures, no allocation per row).
 import type { ValueType } from '../../types/column-type.js';
+import { isInt64Type } from '../../types/column-type.js';
 import type { AggregateKind } from '../functions/signature.js';
 import type { AggregateKernel } from './aggregates/aggregate-kernel.js';
 import { CountDistinctKernel, CountKernel } from './aggregates/count-kernels.js';
@@ -9,6 +10,7 @@ import { CompensatedSumKernel, SumAvgKernel } from './aggregates/sum-kernels.js'
 import { LongSumAvgKernel } from './aggregates/long-sum-kernels.js';
 import { NumericMinMaxKernel, PickKernel, hasNumericMinMax } from './aggregates/pick-kernels.js';
 import { NanosPickKernel } from './aggregates/nanos-pick-kernels.js';
+import { Int64MinMaxKernel } from './aggregates/int64-min-max-kernel.js';
 import { DeviationKernel } from './aggregates/stats-kernels.js';
 import { PercentileKernel, StringAggKernel } from './aggregates/collect-kernels.js';
 import { assert, assertNever } from '../../core/assert.js';
@@ -34,7 +36,7 @@ export function createKernel(kind: AggregateKind, argType: ValueType | undefined
     case 'nsum': return new CompensatedSumKernel(true);
     case 'min': case 'max': {
       const type = argType ?? resultType;
-      if (type === 'TIMESTAMP_NS') return new NanosPickKernel(kind, type);
+      if (isInt64Type(type)) return new Int64MinMaxKernel(type, kind === 'max');
       return hasNumericMinMax(type) ? new NumericMinMaxKernel(type, kind === 'max') : new PickKernel(kind, type);
     }
     case 'first': case 'last': case 'first_not_null': case 'last_not_null':

@@ -88,6 +88,23 @@ export class FilterFactory implements QueryFactory {
     };
   }
 
+  /** Counts the matching rows without gathering them (count(*) over this filter reads nothing else). */
+  countMatches(ctx: ExecContext): number {
+    const input = this.child.open(ctx);
+    try {
+      ctx.jitCompiled = true;
+      let selection = new Int32Array(batchRowsMax);
+      let total = 0;
+      for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {
+        if (selection.length < batch.rowCount) selection = new Int32Array(batch.rowCount);
+        total += this.filter.run(batch, ctx.rt, selection);
+      }
+      return total;
+    } finally {
+      input.close();
+    }
+  }
+
   explain(depth: number): string[] {
     return [indent(depth, 'Filter filter: compiled'), ...this.child.explain(depth + 1)];
   }

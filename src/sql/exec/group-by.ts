@@ -13,6 +13,10 @@ import { createKernel, isNullAt } from './aggregate-kernels.js';
 import { dictionaryEncode } from '../codegen/symbol-output.js';
 import { computedResultCursor } from './result-cursor.js';
 import { isTextHeldType } from '../../types/column-type.js';
+import { LONG_NULL_BIG } from '../../types/nulls.js';
+
+/** Beyond ±(2^53 - 1) equal doubles may stand for different 64-bit integers. */
+const SAFE = Number.MAX_SAFE_INTEGER;
 
 export interface AggregateSpec {
   readonly kind: AggregateKind;
@@ -88,15 +92,22 @@ class GroupIndex {
   }
 }
 
+/** A key cell: null, symbol text, or the number; a 64-bit integer beyond ±2^53 is its exact bigint. */
 function keyValue(vector: Vector, row: number): unknown {
   if (isNullAt(vector, row)) return null;
   if (vector.type === 'SYMBOL') return (vector.symbols as readonly string[])[vector.data[row] as number];
-  return vector.data[row];
+  const value = vector.data[row];
+  if (vector.exact !== undefined && ((value as number) > SAFE || (value as number) < -SAFE)) return vector.exact[row];
+  return value;
 }
 
 function compositeKey(batch: ColumnBatch, keyCount: number, row: number): string {
   const parts: unknown[] = [];
-  for (let k = 0; k < keyCount; k++) parts.push(keyValue(batch.vectors[k] as Vector, row));
+  for (let k = 0; k < keyCount; k++) {
+    const value = keyValue(batch.vectors[k] as Vector, row);
+    // JSON has no bigint; the column decides the type, so the text cannot meet a string key.
+    parts.push(typeof value === 'bigint' ? `${value}n` : value);
+  }
   return JSON.stringify(parts);
 }
 
@@ -142,11 +153,23 @@ export class GroupByFactory implements QueryFactory {
 function keyVector(type: ValueType, values: readonly unknown[], count: number): Vector {
   if (type === 'SYMBOL') return dictionaryEncode(values as (string | null)[], count);
   const data = allocateVectorData(type, count);
+  let hasExact = false;
   for (let k = 0; k < count; k++) {
     const value = values[k];
-    (data as unknown[])[k] = value === null ? nullSentinel(type) : value;
+    hasExact ||= typeof value === 'bigint';
+    (data as unknown[])[k] = value === null ? nullSentinel(type) : typeof value === 'bigint' ? Number(value) : value;
   }
-  return { type, data };
+  return hasExact ? { type, data, exact: exactKeys(values, count) } : { type, data };
+}
+
+/** The exact values of a 64-bit key column some of whose keys lie beyond ±2^53. */
+function exactKeys(values: readonly unknown[], count: number): BigInt64Array {
+  const exact = new BigInt64Array(count);
+  for (let k = 0; k < count; k++) {
+    const value = values[k];
+    exact[k] = typeof value === 'bigint' ? value : typeof value === 'number' && value === value ? BigInt(value) : LONG_NULL_BIG;
+  }
+  return exact;
 }
 
 function nullSentinel(type: ValueType): unknown {

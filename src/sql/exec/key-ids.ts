@@ -7,6 +7,7 @@ import { vectorFromValues } from './materialized.js';
 import { isNullAt } from './aggregate-kernels.js';
 import type { ValueType } from '../../types/column-type.js';
 import { assert } from '../../core/assert.js';
+import { LONG_NULL_BIG } from '../../types/nulls.js';
 
 /** A row's value as a plain JS value: null, text (SYMBOL resolved), boolean, or number. */
 export function cellAt(vector: Vector, row: number): CellValue {
@@ -21,8 +22,8 @@ export function cellAt(vector: Vector, row: number): CellValue {
 export class KeyIds {
   /** Distinct key tuples seen so far. */
   count = 0;
-  /** Per key column, the value of each id. */
-  readonly values: CellValue[][];
+  /** Per key column, the value of each id (a 64-bit integer beyond ±2^53 as its exact bigint). */
+  readonly values: (CellValue | bigint)[][];
   private readonly map = new Map<unknown, number>();
   private denseSymbols: readonly string[] | undefined;
   /** Symbol key + 1 → id + 1 (0: not seen yet). */
@@ -43,7 +44,7 @@ export class KeyIds {
     }
     this.convertDenseToMap();
     for (let row = 0; row < rowCount; row++) {
-      const key = this.keyCount === 1 ? cellAt(first, row) : compositeKey(keys, row);
+      const key = this.keyCount === 1 ? identityAt(first, row) : compositeKey(keys, row);
       let id = this.map.get(key);
       if (id === undefined) {
         id = this.add(keys, row);
@@ -61,7 +62,7 @@ export class KeyIds {
 
   /** One vector per key column with the key values of ids [0, count). */
   keyVectors(types: readonly ValueType[]): Vector[] {
-    return types.map((type, k) => vectorFromValues(type, (this.values[k] as CellValue[]).slice(0, this.count)));
+    return types.map((type, k) => keyVectorOf(type, (this.values[k] as (CellValue | bigint)[]).slice(0, this.count)));
   }
 
   private assignDense(vector: Vector, rowCount: number, ids: Int32Array): void {
@@ -80,7 +81,7 @@ export class KeyIds {
       if (id < 0) {
         id = this.count++;
         dense[slot] = id + 1;
-        (this.values[0] as CellValue[]).push(slot === 0 ? null : (symbols[slot - 1] ?? null));
+        (this.values[0] as (CellValue | bigint)[]).push(slot === 0 ? null : (symbols[slot - 1] ?? null));
       }
       ids[row] = id;
     }
@@ -94,13 +95,35 @@ export class KeyIds {
   }
 
   private add(keys: readonly Vector[], row: number): number {
-    for (let k = 0; k < this.keyCount; k++) (this.values[k] as CellValue[]).push(cellAt(keys[k] as Vector, row));
+    for (let k = 0; k < this.keyCount; k++) (this.values[k] as (CellValue | bigint)[]).push(identityAt(keys[k] as Vector, row));
     return this.count++;
   }
 }
 
+/** A key column's vector; 64-bit keys beyond ±2^53 (held as bigints) keep their exact values beside the numbers. */
+function keyVectorOf(type: ValueType, values: readonly (CellValue | bigint)[]): Vector {
+  if (!values.some((value) => typeof value === 'bigint')) return vectorFromValues(type, values as CellValue[]);
+  const vector = vectorFromValues(type, values.map((value) => (typeof value === 'bigint' ? Number(value) : value)));
+  const exact = BigInt64Array.from(values, (value) => (typeof value === 'bigint' ? value : typeof value === 'number' && value === value ? BigInt(value) : LONG_NULL_BIG));
+  return { ...vector, exact };
+}
+
+/** A row's identity as a key: its cell, or for a 64-bit integer beyond ±2^53 its exact value (as a bigint). */
+function identityAt(vector: Vector, row: number): CellValue | bigint {
+  const exact = vector.exact;
+  if (exact !== undefined) {
+    const value = vector.data[row] as number;
+    if (value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER) return exact[row] as bigint;
+  }
+  return cellAt(vector, row);
+}
+
 function compositeKey(keys: readonly Vector[], row: number): string {
   const parts: CellValue[] = [];
-  for (const key of keys) parts.push(cellAt(key, row));
+  for (const key of keys) {
+    const value = identityAt(key, row);
+    // JSON has no bigint; the column decides the type, so the text cannot meet a string key.
+    parts.push(typeof value === 'bigint' ? `${value}n` : value);
+  }
   return JSON.stringify(parts);
 }

@@ -1,6 +1,6 @@
 // Aggregation for SAMPLE BY. Input arrives in timestamp order, so a non-keyed bucket is a contiguous run of
 // rows: the fast kernels here fold a whole run [lo, hi) into one slot with a tight loop over the Float64Array
-// (count, sum/avg, min/max, first/last of DOUBLE, LONG, TIMESTAMP and DATE), or fold rows by a per-row group id
+// (count, sum/avg, min/max, first/last of DOUBLE; count and avg of the 64-bit integer types), or fold rows by a per-row group id
 // for keyed sampling. Every other aggregate goes through the general kernels of aggregate-kernels.ts with
 // per-row group ids, so SAMPLE BY supports whatever GROUP BY supports.
 import type { Vector } from './batch.js';
@@ -9,6 +9,7 @@ import type { AggregateKernel } from './aggregate-kernels.js';
 import { createKernel } from './aggregate-kernels.js';
 import { unreachable } from '../../core/assert.js';
 import type { ValueType } from '../../types/column-type.js';
+import { isInt64Type } from '../../types/column-type.js';
 
 export interface SampleKernel {
   /** Rows [lo, hi) of the batch belong to `slot`. */
@@ -24,8 +25,12 @@ type FastKind = 'count' | 'count_col' | 'sum' | 'avg' | 'min' | 'max' | 'first' 
 const FAST_KINDS = new Set<string>(['count', 'count_col', 'sum', 'avg', 'min', 'max', 'first', 'last']);
 const FLOAT64_TYPES = new Set<ValueType>(['DOUBLE', 'LONG', 'TIMESTAMP', 'DATE']);
 
+/** Over 64-bit integers these keep an exact value (sum wraps like Java's long): the general kernels compute them. */
+const EXACT_INT64_KINDS = new Set<string>(['sum', 'min', 'max', 'first', 'last']);
+
 export function createSampleKernel(spec: AggregateSpec): SampleKernel {
-  const fast = FAST_KINDS.has(spec.kind) && (spec.argIndex < 0 || (spec.argType !== undefined && FLOAT64_TYPES.has(spec.argType)));
+  const exactInt64 = spec.argType !== undefined && isInt64Type(spec.argType) && EXACT_INT64_KINDS.has(spec.kind);
+  const fast = !exactInt64 && FAST_KINDS.has(spec.kind) && (spec.argIndex < 0 || (spec.argType !== undefined && FLOAT64_TYPES.has(spec.argType)));
   if (fast) return new Float64RunKernel(spec.kind as FastKind, spec.resultType);
   return new GeneralKernel(createKernel(spec.kind, spec.argType, spec.resultType, spec.params ?? []));
 }

@@ -1,8 +1,10 @@
 // Answers that come from the table layout instead of its data: count(*) without keys over a (possibly
-// interval-pruned) table scan is the number of rows in the scanned ranges, read from _txn metadata; LIMIT -n over
-// a scan reads only the last n rows of sorted storage.
+// interval-pruned) table scan is the number of rows in the scanned ranges, read from _txn metadata; over a
+// filter it is the filter's match count, with no rows gathered; LIMIT -n over a scan reads only the last n rows
+// of sorted storage.
 import type { ColumnBatch } from './batch.js';
-import type { Cursor, QueryFactory } from './operator.js';
+import type { Cursor, ExecContext, QueryFactory } from './operator.js';
+import { FilterFactory } from './basic-operators.js';
 import { indent } from './operator.js';
 import type { OutputColumn } from '../bind/bound.js';
 import type { AggregateSpec } from './group-by.js';
@@ -49,6 +51,46 @@ export function countFromMetadata(input: QueryFactory, keyCount: number, aggrega
   if (!aggregates.every((spec) => spec.kind === 'count' && spec.argIndex < 0)) return undefined;
   assert(aggregates.every((spec) => spec.resultType === 'LONG'), 'count(*) is LONG');
   return new RowCountFactory(input, aggregates);
+}
+
+/** One row of count(*) values: the rows a filter matches, counted without gathering them. */
+class FilteredCountFactory implements QueryFactory {
+  readonly columns: readonly OutputColumn[];
+  readonly timestampIndex = -1;
+
+  constructor(private readonly filter: FilterFactory, aggregates: readonly AggregateSpec[]) {
+    this.columns = aggregates.map((spec) => ({ name: spec.name, type: spec.resultType }));
+  }
+
+  open(ctx: ExecContext): Cursor {
+    let done = false;
+    const width = this.columns.length;
+    return {
+      nextBatch: (): ColumnBatch | undefined => {
+        if (done) return undefined;
+        done = true;
+        const count = this.filter.countMatches(ctx);
+        const vectors = [];
+        for (let k = 0; k < width; k++) vectors.push({ type: 'LONG' as const, data: Float64Array.of(count) });
+        return { rowCount: 1, vectors };
+      },
+      close(): void {},
+    };
+  }
+
+  explain(depth: number): string[] {
+    return [indent(depth, 'Count filtered rows'), ...this.filter.explain(depth + 1)];
+  }
+}
+
+/**
+ * A replacement for `GroupBy(input, 0, aggregates)` when every aggregate is count(*) and the input is a filter:
+ * the filter's matches are counted, never gathered into batches. Takes ownership of nothing.
+ */
+export function countFromFilter(input: QueryFactory, keyCount: number, aggregates: readonly AggregateSpec[]): QueryFactory | undefined {
+  if (keyCount !== 0 || aggregates.length === 0 || !(input instanceof FilterFactory)) return undefined;
+  if (!aggregates.every((spec) => spec.kind === 'count' && spec.argIndex < 0)) return undefined;
+  return new FilteredCountFactory(input, aggregates);
 }
 
 /**

@@ -18,13 +18,16 @@ export interface SortKey {
 
 type Comparator = (a: number, b: number) => number;
 
+const SAFE = Number.MAX_SAFE_INTEGER;
+
 function keyComparator(vector: Vector, key: SortKey): Comparator {
   const direction = key.descending ? -1 : 1;
   const nullsFirst = key.nullsFirst ?? !key.descending;
   const symbols = vector.type === 'SYMBOL' ? vector.symbols : undefined;
-  // DECIMAL text of one vector has one scale: its unscaled values order it, read once per sort. 64-bit values
-  // sort on their exact form when they have one (ns timestamps differ below a double's precision).
-  const data = isDecimalType(vector.type) ? decimalSortKeys(vector.data as (string | null)[]) : vector.exact !== undefined && symbols === undefined ? vector.exact : vector.data;
+  // DECIMAL text of one vector has one scale: its unscaled values order it, read once per sort.
+  const decimal = isDecimalType(vector.type);
+  const data = decimal ? decimalSortKeys(vector.data as (string | null)[]) : vector.data;
+  const exact = decimal || symbols !== undefined ? undefined : vector.exact;
   // LONG256 text has no leading zeros beyond whole bytes: a longer value is a larger one.
   const longerIsLarger = vector.type === 'LONG256';
   return (a, b) => {
@@ -45,6 +48,13 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
     }
     if (left < right) return -direction;
     if (left > right) return direction;
+    // Numbers beyond ±2^53 (ns timestamps among them) are the nearest doubles of their exact 64-bit values:
+    // equal ones may still differ.
+    if (exact !== undefined && ((left as number) > SAFE || (left as number) < -SAFE)) {
+      const exactLeft = exact[a] as bigint;
+      const exactRight = exact[b] as bigint;
+      return exactLeft < exactRight ? -direction : exactLeft > exactRight ? direction : 0;
+    }
     return 0;
   };
 }

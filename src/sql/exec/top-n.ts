@@ -13,6 +13,9 @@ import { limitRange } from './limit.js';
 import { assert } from '../../core/assert.js';
 import { computedResultCursor } from './result-cursor.js';
 
+/** Beyond ±(2^53 - 1) equal doubles may stand for different 64-bit integers. */
+const SAFE = Number.MAX_SAFE_INTEGER;
+
 /** Above this many rows to keep, a full sort is as good as a candidate set. */
 const topRowsMax = 100_000;
 
@@ -115,7 +118,8 @@ class KeyScreen {
         continue;
       }
       const score = sign * value;
-      if (score > bar || (score === bar && (!this.strict || this.count < this.size))) {
+      // A tie beyond ±2^53 may hide a larger exact 64-bit value, so it stays a candidate for the exact sort.
+      if (score > bar || (score === bar && (!this.strict || this.count < this.size || score > SAFE || score < -SAFE))) {
         selection[k++] = i;
         bar = this.offer(score);
       }

@@ -47,27 +47,46 @@ function int64NumbersOf(exact: BigInt64Array): Float64Array {
   return int64WordsToNumbers(new Int32Array(exact.buffer, exact.byteOffset, exact.length * 2), exact.length);
 }
 
-export function gatherVector(vector: Vector, selection: Int32Array, count: number): Vector {
-  if (hasLazyNumbers(vector)) {
-    const exact = new BigInt64Array(count);
-    for (let k = 0; k < count; k++) exact[k] = vector.exact[selection[k] as number] as bigint;
-    return lazyInt64Vector(vector.type, exact);
+/** Gathers int64 values as their two int32 words: reading a BigInt64Array element would allocate a BigInt. */
+function gatherExact(exact: BigInt64Array, selection: Int32Array, count: number): BigInt64Array {
+  const out = new BigInt64Array(count);
+  const from = new Int32Array(exact.buffer, exact.byteOffset, exact.length * 2);
+  const to = new Int32Array(out.buffer);
+  for (let k = 0; k < count; k++) {
+    const row = selection[k] as number;
+    to[2 * k] = from[2 * row] as number;
+    to[2 * k + 1] = from[2 * row + 1] as number;
   }
+  return out;
+}
+
+export function gatherVector(vector: Vector, selection: Int32Array, count: number): Vector {
+  if (hasLazyNumbers(vector)) return lazyInt64Vector(vector.type, gatherExact(vector.exact, selection, count));
   const source = vector.data;
   const out = allocateVectorData(vector.type, count);
-  if (isTypedArray(source)) {
-    const target = out as NumericVectorData;
-    for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
-  } else {
-    const target = out as unknown[];
-    for (let k = 0; k < count; k++) target[k] = source[selection[k] as number];
-  }
-  let exact: BigInt64Array | undefined;
-  if (vector.exact !== undefined) {
-    exact = new BigInt64Array(count);
-    for (let k = 0; k < count; k++) exact[k] = vector.exact[selection[k] as number] as bigint;
-  }
-  return withData(vector, out, exact);
+  // One loop per array class: a loop shared by every element type makes its loads and stores megamorphic
+  // (several times slower; it cost a 32-value IN filter, which keeps a third of the rows, as much as the test).
+  if (source instanceof Int32Array) gatherInt32(source, out as Int32Array, selection, count);
+  else if (source instanceof Float64Array) gatherFloat64(source, out as Float64Array, selection, count);
+  else if (isTypedArray(source)) gatherNumbers(source, out as NumericVectorData, selection, count);
+  else gatherValues(source, out as unknown[], selection, count);
+  return withData(vector, out, vector.exact === undefined ? undefined : gatherExact(vector.exact, selection, count));
+}
+
+function gatherInt32(source: Int32Array, target: Int32Array, selection: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+}
+
+function gatherFloat64(source: Float64Array, target: Float64Array, selection: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+}
+
+function gatherNumbers(source: NumericVectorData, target: NumericVectorData, selection: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+}
+
+function gatherValues(source: readonly unknown[], target: unknown[], selection: Int32Array, count: number): void {
+  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number];
 }
 
 export function gatherBatch(batch: ColumnBatch, selection: Int32Array, count: number): ColumnBatch {

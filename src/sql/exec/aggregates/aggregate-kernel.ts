@@ -45,12 +45,16 @@ export function numericValue(arg: Vector, row: number): number {
   return value;
 }
 
-/** A row's value in a form that compares and hashes naturally: symbol text, IPv4 unsigned, null as null. */
+/**
+ * A row's value in a form that compares and hashes naturally: symbol text, IPv4 unsigned, null as null, a 64-bit
+ * integer beyond ±2^53 as its exact bigint (where equal doubles stand for different integers).
+ */
 export function plainValue(arg: Vector, row: number): unknown {
   if (isNullAt(arg, row)) return null;
   const raw = arg.data[row];
   if (arg.type === 'SYMBOL') return (arg.symbols as readonly string[])[raw as number];
   if (arg.type === 'IPV4') return (raw as number) >>> 0;
+  if (arg.exact !== undefined && ((raw as number) > Number.MAX_SAFE_INTEGER || (raw as number) < -Number.MAX_SAFE_INTEGER)) return arg.exact[row];
   return raw;
 }
 

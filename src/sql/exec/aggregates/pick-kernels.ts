@@ -7,6 +7,7 @@ import { allocateVectorData } from '../batch.js';
 import type { AggregateKernel } from './aggregate-kernel.js';
 import { INT_NULL, growFloat64, isNullAt, plainValue, storedNull } from './aggregate-kernel.js';
 import { dictionaryEncode } from '../../codegen/symbol-output.js';
+import { LONG_NULL_BIG } from '../../../types/nulls.js';
 
 export type PickKind = 'min' | 'max' | 'first' | 'last' | 'first_not_null' | 'last_not_null';
 
@@ -82,11 +83,24 @@ export class PickKernel implements AggregateKernel {
     const resultType: ValueType = this.type === 'SYMBOL' ? 'STRING' : this.type;
     const data = allocateVectorData(resultType, groupCount) as unknown[];
     const nullValue = storedNull(resultType);
+    let exact: BigInt64Array | undefined;
     for (let group = 0; group < groupCount; group++) {
       const value = this.values[group];
-      data[group] = value === undefined || value === null ? nullValue : this.type === 'IPV4' ? (value as number) | 0 : value;
+      if (typeof value === 'bigint') exact ??= this.exactResult(groupCount);
+      data[group] = value === undefined || value === null ? nullValue : this.type === 'IPV4' ? (value as number) | 0 : typeof value === 'bigint' ? Number(value) : value;
     }
+    if (exact !== undefined) return { type: resultType, data: data as Vector['data'], exact };
     if (this.type !== 'SYMBOL') return { type: resultType, data: data as Vector['data'] };
     return dictionaryEncode(data as (string | null)[], groupCount);
+  }
+
+  /** The exact values of a 64-bit result some of whose values lie beyond ±2^53 (kept as bigints). */
+  private exactResult(groupCount: number): BigInt64Array {
+    const exact = new BigInt64Array(groupCount);
+    for (let group = 0; group < groupCount; group++) {
+      const value = this.values[group];
+      exact[group] = typeof value === 'bigint' ? value : typeof value === 'number' && value === value ? BigInt(value) : LONG_NULL_BIG;
+    }
+    return exact;
   }
 }

@@ -28,6 +28,15 @@ const EXACT_CAST_FROM_INT64: Partial<Record<ValueType, (exact: string) => string
   FLOAT: (exact) => `Math.fround(rt.lnum(${exact}))`,
 };
 
+/** Casts from TIMESTAMP_NS that read the exact nanoseconds: its text, and the floors to µs and ms. */
+const EXACT_CAST_FROM_NANOS: Partial<Record<ValueType, (exact: string) => string>> = {
+  STRING: (exact) => `rt.nsToText(${exact})`,
+  VARCHAR: (exact) => `rt.nsToText(${exact})`,
+  SYMBOL: (exact) => `rt.nsToText(${exact})`,
+  TIMESTAMP: (exact) => `rt.nsFloorTo(${exact}, 1000n)`,
+  DATE: (exact) => `rt.nsFloorTo(${exact}, 1000000n)`,
+};
+
 function isIntegral(type: ValueType): boolean {
   return type === 'BYTE' || type === 'SHORT' || type === 'INT' || isInt64Type(type);
 }
@@ -81,7 +90,8 @@ export function emitInt64Call(expr: BoundCall, state: EmitState): string | undef
     return emitComparisonRoot(expr, a, b, state);
   }
   if (expr.name === 'cast' && a !== undefined && isInt64Type(a.type)) {
-    const exactCast = a.type === 'LONG' && isTextType(expr.type) ? (exact: string): string => `rt.ltoText(${exact})` : EXACT_CAST_FROM_INT64[expr.type];
+    const exactCast = a.type === 'TIMESTAMP_NS' ? EXACT_CAST_FROM_NANOS[expr.type] ?? EXACT_CAST_FROM_INT64[expr.type]
+      : a.type === 'LONG' && isTextType(expr.type) ? (exact: string): string => `rt.ltoText(${exact})` : EXACT_CAST_FROM_INT64[expr.type];
     if (exactCast !== undefined) return emitCastRoot(expr, a, exactCast, state);
   }
   if (expr.name === 'to_long256' && expr.args.length === 4) return `rt.toLong256Exact(${expr.args.map((arg) => emitExact(arg, state)).join(', ')})`;

@@ -3,6 +3,7 @@
 // result wraps to 64 bits and Long.MIN_VALUE is the null, so an overflow that lands on it reads as null, as in
 // QuestDB (AddLongFunctionFactory and friends: a null operand gives null, division or modulo by zero gives null).
 import { formatLong256 } from '../../types/long256.js';
+import { formatTimestampNanos } from '../../types/timestamp-ns.js';
 
 /** Long.MIN_VALUE: the null of every 64-bit integer type. */
 export const LONG_NULL = -9223372036854775808n;
@@ -47,6 +48,14 @@ export const int64Runtime = {
   ltoShort: (a: bigint): number => (a === LONG_NULL ? 0 : Number(BigInt.asIntN(16, a))),
   ltoByte: (a: bigint): number => (a === LONG_NULL ? 0 : Number(BigInt.asIntN(8, a))),
   ltoText: (a: bigint): string | null => (a === LONG_NULL ? null : a.toString()),
+  /** TIMESTAMP_NS text from its exact nanoseconds (nine fraction digits). */
+  nsToText: (a: bigint): string | null => (a === LONG_NULL ? null : formatTimestampNanos(a)),
+  /** TIMESTAMP_NS floored to µs (unit 1000n) or ms (unit 1000000n), toward minus infinity as QuestDB's driver. */
+  nsFloorTo(a: bigint, unit: bigint): number {
+    if (a === LONG_NULL) return NaN;
+    const quotient = a / unit;
+    return Number(a % unit < 0n ? quotient - 1n : quotient);
+  },
   /** DOUBLE → LONG as QuestDB casts: truncation, null outside the long range (2^63 itself saturates to MAX). */
   dtoL(value: number): bigint {
     if (value !== value || value > TWO_POW_63 || value < -TWO_POW_63) return LONG_NULL;

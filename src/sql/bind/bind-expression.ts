@@ -121,7 +121,11 @@ function call(name: string, args: readonly BoundExpr[], position: number): Bound
   const coerced = coerceArguments(def, args, type);
   const types = coerced.map((arg) => arg.type);
   const prepared = def.prepare?.(coerced, position);
-  return { kind: 'call', type, name, args: coerced, position, emit: (emitted, constant) => def.emit(emitted, constant, types, prepared) };
+  const exact = def.emitExact;
+  return {
+    kind: 'call', type, name, args: coerced, position, emit: (emitted, constant) => def.emit(emitted, constant, types, prepared),
+    ...(exact === undefined ? {} : { emitExact: (emitted: readonly string[], constant: (value: unknown) => string) => exact(emitted, constant, types, prepared) }),
+  };
 }
 
 function bindUnary(op: string, operand: Expr, position: number, ctx: BindContext): BoundExpr {

@@ -31,6 +31,8 @@ export interface BoundCall {
    * (key → text array) of SYMBOL input column `index`.
    */
   readonly emit: (args: readonly string[], constant: (value: unknown) => string, symbolColumn: (index: number) => SymbolColumnRefs) => string;
+  /** The exact form of an int64 result over exact arguments (functions/signature.ts `emitExact`), when it has one. */
+  readonly emitExact?: (args: readonly string[], constant: (value: unknown) => string) => string;
   readonly position: number;
 }
 

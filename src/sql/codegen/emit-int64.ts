@@ -75,7 +75,7 @@ function isCastToInt64(expr: BoundCall): boolean {
 /** Whether an int64 expression has work whose result doubles can get wrong (so a projection of it needs a root). */
 export function needsExactInt64(expr: BoundExpr): boolean {
   if (expr.kind !== 'call') return false;
-  if (isExactArithmetic(expr) || isCastToInt64(expr) || (expr.name === 'case' && isInt64Type(expr.type))) return true;
+  if (isExactArithmetic(expr) || isCastToInt64(expr) || (expr.name === 'case' && isInt64Type(expr.type)) || expr.emitExact !== undefined) return true;
   return expr.args.some(needsExactInt64);
 }
 
@@ -96,6 +96,11 @@ export function emitInt64Call(expr: BoundCall, state: EmitState): string | undef
   }
   if (expr.name === 'to_long256' && expr.args.length === 4) return `rt.toLong256Exact(${expr.args.map((arg) => emitExact(arg, state)).join(', ')})`;
   if (state.flag !== undefined && isExactArithmetic(expr)) return emitGuardedArithmetic(expr, state.flag, state);
+  // A function with an exact form (TIMESTAMP_NS dates) cannot tell from its double result whether it is right:
+  // under a root it always sends the row to the exact path.
+  if (state.flag !== undefined && expr.emitExact !== undefined) {
+    return `(${state.flag} = 1, ${emitCallWith(expr, expr.args.map((arg) => emitExpression(arg, state)), state)})`;
+  }
   return undefined;
 }
 
@@ -164,6 +169,10 @@ function emitExactCall(expr: BoundCall, state: EmitState): string {
     return `rt.${helper as string}(${expr.args.map((arg) => emitExact(arg, state)).join(', ')})`;
   }
   if (expr.name === 'case' && isInt64Type(expr.type)) return emitExactCase(expr, state);
+  if (expr.emitExact !== undefined) {
+    const args = expr.args.map((arg) => (isInt64Type(arg.type) ? emitExact(arg, state) : emitExpression(arg, state)));
+    return expr.emitExact(args, (value) => constantRef(state, value));
+  }
   const arg = expr.args[0];
   if (isCastToInt64(expr) && arg !== undefined) {
     if (isInt64Type(arg.type) && emitCallWith(expr, ['a'], state) === 'a') return emitExact(arg, state);

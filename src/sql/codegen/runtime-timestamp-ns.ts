@@ -15,7 +15,50 @@ function subMicros(nanos: number): number {
   return nanos - Math.floor(nanos / 1000) * 1000;
 }
 
+/** Long.MIN_VALUE, null in the exact (BigInt) domain. */
+const NULL_NS = -9223372036854775808n;
+
+/** The µs floor of exact nanoseconds as a number (µs fit a double exactly); NaN for null. */
+function microsOfNsX(nanos: bigint): number {
+  if (nanos === NULL_NS) return NaN;
+  const quotient = nanos / 1000n;
+  return Number(nanos % 1000n < 0n ? quotient - 1n : quotient);
+}
+
+/**
+ * The exact forms of the helpers above (functions/date-timestamp-ns.ts `emitExact`): ns values are BigInts with
+ * Long.MIN_VALUE as null, so today's values keep every nanosecond (a double holds them only to 256 ns).
+ */
+const exactNsRuntime = {
+  microsOfNsX,
+  nsOfMicrosX: (micros: number, nanos: bigint): bigint => (micros !== micros || nanos === NULL_NS ? NULL_NS : BigInt(micros) * 1000n),
+  shiftNsX: (nanos: bigint, shiftedMicros: number): bigint => (nanos === NULL_NS || shiftedMicros !== shiftedMicros ? NULL_NS : nanos + (BigInt(shiftedMicros) - BigInt(microsOfNsX(nanos))) * 1000n),
+  ceilNsX(spec: UnitSpec, nanos: bigint): bigint {
+    if (nanos === NULL_NS) return NULL_NS;
+    const micros = microsOfNsX(nanos);
+    const exactMicros = BigInt(micros) * 1000n === nanos;
+    return BigInt(dateRuntime.ceilUnit(spec, exactMicros ? micros : micros + 1)) * 1000n;
+  },
+  /** `count` is a BigInt when it is an int64 expression, a number (NaN null) for a narrower integer. */
+  dateAddNsX(unit: string | null, count: bigint | number, nanos: bigint): bigint {
+    if (count === NULL_NS || count !== count || nanos === NULL_NS) return NULL_NS;
+    if (unit === 'n') return BigInt.asIntN(64, nanos + BigInt(count));
+    const micros = microsOfNsX(nanos);
+    const moved = dateRuntime.dateAdd(unit, Number(count), micros);
+    return moved !== moved ? NULL_NS : BigInt(moved) * 1000n + (nanos - BigInt(micros) * 1000n);
+  },
+  dateDiffNsX(unit: string | null, a: bigint, b: bigint): bigint {
+    if (a === NULL_NS || b === NULL_NS) return NULL_NS;
+    const span = a > b ? a - b : b - a;
+    if (unit === 'n') return span;
+    if (unit === 'u' || unit === 'U') return span / 1000n;
+    const diff = dateRuntime.dateDiff(unit, microsOfNsX(a), microsOfNsX(b));
+    return diff !== diff ? NULL_NS : BigInt(diff);
+  },
+};
+
 export const timestampNsRuntime = {
+  ...exactNsRuntime,
   microsOfNs,
   /** A µs result (a floor or truncation) back in ns; NaN when either it or the ns input is null. */
   nsOfMicros: (micros: number, nanos: number): number => (micros !== micros || nanos !== nanos ? NaN : micros * 1000),

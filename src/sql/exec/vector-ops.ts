@@ -3,6 +3,7 @@
 import type { ValueType } from '../../types/column-type.js';
 import { vectorKindOfType } from '../../types/column-type.js';
 import { int64WordsToNumbers } from '../../types/int64-words.js';
+import { INT64_NULL } from '../../types/timestamp-ns.js';
 import type { ColumnBatch, NumericVectorData, Vector, VectorData } from './batch.js';
 import { allocateVectorData } from './batch.js';
 import { assert } from '../../core/assert.js';
@@ -116,11 +117,21 @@ export function concatBatches(batches: readonly ColumnBatch[], types: readonly V
   return { rowCount: total, vectors };
 }
 
+/** Int64 numbers within ±2^53 (NaN null) as their exact values, into `exact` from `offset`. */
+function exactFromNumbers(numbers: Float64Array, count: number, exact: BigInt64Array, offset: number): void {
+  for (let row = 0; row < count; row++) {
+    const value = numbers[row] as number;
+    exact[offset + row] = value !== value ? INT64_NULL : BigInt(value);
+  }
+}
+
 function concatColumn(batches: readonly ColumnBatch[], column: number, type: ValueType, total: number): Vector {
   const parts = batches.map((batch) => batch.vectors[column] as Vector);
   if (type === 'SYMBOL') return concatSymbolColumn(batches, column, total);
   const out = allocateVectorData(type, total);
-  const withExact = parts.length > 0 && parts.every((part) => part.exact !== undefined);
+  // A computed int64 column has exact values only in the batches that needed them (values beyond ±2^53): when
+  // any part has them, the others' numbers are exact and join them.
+  const withExact = parts.some((part) => part.exact !== undefined);
   const exact = withExact ? new BigInt64Array(total) : undefined;
   let offset = 0;
   batches.forEach((batch, k) => {
@@ -132,7 +143,10 @@ function concatColumn(batches: readonly ColumnBatch[], column: number, type: Val
       const source = part.data as unknown[];
       for (let row = 0; row < batch.rowCount; row++) target[offset + row] = source[row];
     }
-    if (exact !== undefined) exact.set((part.exact as BigInt64Array).subarray(0, batch.rowCount), offset);
+    if (exact !== undefined) {
+      if (part.exact !== undefined) exact.set(part.exact.subarray(0, batch.rowCount), offset);
+      else exactFromNumbers(part.data as Float64Array, batch.rowCount, exact, offset);
+    }
     offset += batch.rowCount;
   });
   assert(vectorKindOfType(type) !== undefined, 'concatenated type has a vector layout');

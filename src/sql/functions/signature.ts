@@ -27,6 +27,12 @@ export interface ScalarFunctionDef {
   /** A function form may read constant arguments (make_geohash's precision) from `args`. */
   readonly returns: ValueType | ((argTypes: readonly ValueType[], args?: readonly BoundExpr[]) => ValueType);
   readonly emit: Emit;
+  /**
+   * For an int64 result that doubles cannot hold exactly (TIMESTAMP_NS dates): JS over the exact forms, int64
+   * arguments as BigInt expressions (Long.MIN_VALUE null), the others as in `emit`, giving a BigInt. Used by the
+   * exact path of integer expressions (codegen/emit-int64.ts) for each row whose value needs it.
+   */
+  readonly emitExact?: Emit;
   /** Not constant-foldable (random, now()). */
   readonly volatile?: boolean;
   readonly prepare?: Prepare;

@@ -9,8 +9,8 @@ import type { Engine } from './engine.js';
 import type { IlpCommitRequest, IlpCommitResult, IlpTableBatch } from './writer-client.js';
 import type { ColumnMeta, TableMeta } from '../storage/table-meta.js';
 import type { TableWriter } from '../storage/table-writer.js';
-import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
-import { concatChunkList } from '../storage/row-chunk.js';
+import type { ColumnData } from '../storage/row-chunk.js';
+import { concatIncomingChunks, nullSymbolIds, type IncomingChunk, type IncomingColumnData } from '../storage/symbol-ids.js';
 import { readStagedChunks } from '../storage/staged-chunks.js';
 import { timestampsOf } from '../storage/partition-layout.js';
 import { nullColumnData } from '../storage/column-files.js';
@@ -32,7 +32,7 @@ const DEFAULT_SYMBOL_CAPACITY = 256;
 interface PreparedTable {
   readonly writer: TableWriter;
   readonly batch: IlpTableBatch;
-  readonly chunk: RowChunk;
+  readonly chunk: IncomingChunk;
 }
 
 function invalid(message: string): SvcError {
@@ -98,23 +98,25 @@ function settleStructure(engine: Engine, batch: IlpTableBatch, partitionBy: stri
 }
 
 /** The batch's rows with one column per table column, nulls where the request sent nothing. */
-function layOut(meta: TableMeta, batch: IlpTableBatch, staged: RowChunk): RowChunk {
+function layOut(meta: TableMeta, batch: IlpTableBatch, staged: IncomingChunk): IncomingChunk {
   const rowCount = staged.rowCount;
   const offset = batch.timestampColumn === undefined ? 0 : 1;
-  const columns = meta.columns.map((column, k): ColumnData => {
-    if (k === meta.timestampIndex) return staged.columns[0] as ColumnData;
+  const columns = meta.columns.map((column, k): IncomingColumnData => {
+    if (k === meta.timestampIndex) return staged.columns[0] as IncomingColumnData;
     const source = batch.columns.findIndex((candidate) => candidate.name.toLowerCase() === column.name.toLowerCase());
-    // SYMBOL values travel as text until the writer resolves their keys: a column a request left out must be
-    // text nulls too, or it cannot be concatenated with another request's values of the same table.
-    if (source < 0) return nullColumnData(column.type === 'SYMBOL' ? 'VARCHAR' : column.type, rowCount);
-    const data = staged.columns[source + offset] as ColumnData;
-    return isTextCodedType(column.type) ? textCodedColumnFromText(data, rowCount, column.type) : data;
+    // SYMBOL values travel as dictionary ids until the writer resolves their keys: a column a request left out
+    // gets null ids too, so it concatenates with another request's values of the same table as it is.
+    if (source < 0) return column.type === 'SYMBOL' ? nullSymbolIds(rowCount) : nullColumnData(column.type, rowCount);
+    const data = staged.columns[source + offset] as IncomingColumnData;
+    if (!isTextCodedType(column.type)) return data;
+    assert(data.kind !== 'symbolIds', 'only SYMBOL columns travel as dictionary ids');
+    return textCodedColumnFromText(data, rowCount, column.type);
   });
   return { rowCount, columns };
 }
 
 /** Reads a request's rows and settles its structure; the staged file is removed whatever happens. */
-function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: IlpTableBatch[]; writers: TableWriter[]; chunks: RowChunk[] } {
+function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: IlpTableBatch[]; writers: TableWriter[]; chunks: IncomingChunk[] } {
   try {
     const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk));
     const writers = request.tables.map((batch) => settleStructure(engine, batch, request.partitionBy));
@@ -143,7 +145,7 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
     try {
       const tables = entry.tables.map((batch, t): PreparedTable => {
         const writer = entry.writers[t] as TableWriter;
-        return { writer, batch, chunk: layOut(writer.meta, batch, entry.chunks[t] as RowChunk) };
+        return { writer, batch, chunk: layOut(writer.meta, batch, entry.chunks[t] as IncomingChunk) };
       });
       for (const table of tables) {
         const group = byWriter.get(table.writer) ?? { requests: [], tables: [] };
@@ -173,7 +175,7 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
 
 /** One record per table of the group, all of them committing as one unit (the tables are all or none). */
 function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { tables: PreparedTable[] }>): void {
-  const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatChunkList(inTimeOrder(writer, group.tables.map((table) => table.chunk))) }));
+  const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatIncomingChunks(inTimeOrder(writer, group.tables.map((table) => table.chunk))) }));
   if (parts.length === 0) return;
   const only = parts[0] as GroupPart;
   // One table's _txn replace is atomic by itself; only several tables need the group's commit point.
@@ -190,10 +192,14 @@ function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { table
  * order, and when their time ranges do not overlap this makes the concatenation ascending, so the writer
  * appends instead of sorting the group's rows.
  */
-function inTimeOrder(writer: TableWriter, chunks: RowChunk[]): RowChunk[] {
+function inTimeOrder(writer: TableWriter, chunks: IncomingChunk[]): IncomingChunk[] {
   const tsIndex = writer.meta.timestampIndex;
   if (tsIndex < 0 || chunks.length < 2) return chunks;
-  const firsts = chunks.map((chunk) => timestampsOf(chunk.columns[tsIndex] as ColumnData, 1)[0] as number);
+  const firsts = chunks.map((chunk) => {
+    const timestamps = chunk.columns[tsIndex];
+    assert(timestamps !== undefined && timestamps.kind === 'fixed', 'the designated timestamp is a fixed-width column');
+    return timestampsOf(timestamps, 1)[0] as number;
+  });
   return chunks.map((chunk, k) => ({ chunk, first: firsts[k] as number })).sort((a, b) => a.first - b.first).map((entry) => entry.chunk);
 }
 

@@ -5,8 +5,7 @@
 import { assert } from '../core/assert.js';
 import type { ColumnType } from '../types/column-type.js';
 import { storageWidthBytes } from '../types/column-type.js';
-import type { ColumnData } from '../storage/row-chunk.js';
-import { isTextCodedType } from '../types/coded-columns.js';
+import type { ColumnData, VarColumnData } from '../storage/row-chunk.js';
 import { isArrayType } from '../types/double-array.js';
 
 const INITIAL_ROWS = 256;
@@ -86,7 +85,7 @@ function writeFixedNull(builder: FixedColumnBuilder, index: number): void {
   }
 }
 
-/** Variable-size values (VARCHAR, STRING, and SYMBOL before its keys are resolved): length-prefixed records. */
+/** Variable-size values (VARCHAR, STRING, arrays, and text-coded types before their encoding): length-prefixed records. */
 export class VarColumnBuilder {
   readonly kind = 'var';
   bytes: Buffer;
@@ -152,18 +151,7 @@ export class VarColumnBuilder {
     return this.end + (this.length + 1) * 8;
   }
 
-  toColumnData(): ColumnData {
+  toColumnData(): VarColumnData {
     return { kind: 'var', bytes: this.bytes.subarray(0, this.end), offsets: this.offsets.slice(0, this.length + 1) };
   }
-}
-
-export type ColumnBuilder = FixedColumnBuilder | VarColumnBuilder;
-
-/** SYMBOL values travel as text until the primary resolves their keys; UUID as canonical text, encoded at commit. */
-export function isTextBuilt(type: ColumnType): boolean {
-  return storageWidthBytes(type) === 0 || type === 'SYMBOL' || isTextCodedType(type);
-}
-
-export function createColumnBuilder(type: ColumnType, rows?: number): ColumnBuilder {
-  return isTextBuilt(type) ? new VarColumnBuilder(type, rows) : new FixedColumnBuilder(type, rows);
 }

@@ -5,9 +5,12 @@
 import { appendNanos } from './ilp-nanos.js';
 import type { ColumnType } from '../types/column-type.js';
 import type { TableMeta } from '../storage/table-meta.js';
-import { createColumnBuilder, type ColumnBuilder, FixedColumnBuilder } from './column-builder.js';
+import { FixedColumnBuilder, VarColumnBuilder } from './column-builder.js';
+import { SymbolColumnBuilder } from './symbol-column-builder.js';
+import { storageWidthBytes } from '../types/column-type.js';
+import { isTextCodedType } from '../types/coded-columns.js';
 import { IlpValueError } from './ilp-errors.js';
-import type { RowChunk } from '../storage/row-chunk.js';
+import type { IncomingChunk } from '../storage/symbol-ids.js';
 import { assert } from '../core/assert.js';
 import { isUtf8 } from 'node:buffer';
 
@@ -20,6 +23,15 @@ const COLUMN_NAME_FORBIDDEN = /[\u0000-\u001f.?,'"\\/:()+\-*%~\u007f\ufeff]/;
 
 export function isValidIlpColumnName(name: string): boolean {
   return name.length > 0 && name.length <= COLUMN_NAME_LENGTH_MAX && !COLUMN_NAME_FORBIDDEN.test(name);
+}
+
+export type ColumnBuilder = FixedColumnBuilder | VarColumnBuilder | SymbolColumnBuilder;
+
+/** SYMBOL values travel as dictionary ids; variable-size types and UUID-like ones (encoded at commit) as text. */
+function createColumnBuilder(type: ColumnType, rows: number): ColumnBuilder {
+  if (type === 'SYMBOL') return new SymbolColumnBuilder(type, rows);
+  if (storageWidthBytes(type) === 0 || isTextCodedType(type)) return new VarColumnBuilder(type, rows);
+  return new FixedColumnBuilder(type, rows);
 }
 
 export interface IlpColumn {
@@ -180,7 +192,7 @@ export class IlpTableBuilder {
   }
 
   /** The rows as a chunk of the columns this request wrote: the designated timestamp first, then `columns`. */
-  toChunk(): RowChunk {
+  toChunk(): IncomingChunk {
     for (const column of this.columns) assert(column.builder.length === this.rowCount, 'every built column holds one value per row');
     const data = this.columns.map((column) => column.builder.toColumnData());
     return { rowCount: this.rowCount, columns: this.timestamp === undefined ? data : [this.timestamp.toColumnData(), ...data] };

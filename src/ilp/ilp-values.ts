@@ -131,7 +131,16 @@ export function writeTimestamp(table: string, column: IlpColumn, micros: number)
  */
 export function writeText(table: string, column: IlpColumn, kind: 'STRING' | 'SYMBOL', bytes: Uint8Array, start: number, end: number, escaped: boolean): void {
   const builder = column.builder;
-  if (builder.kind === 'var' && (column.type === 'VARCHAR' || column.type === 'STRING' || column.type === 'SYMBOL')) {
+  if (builder.kind === 'symbol') {
+    if (!escaped) {
+      builder.append(bytes, start, end);
+      return;
+    }
+    const length = unescapeInto(bytes, start, end, kind === 'STRING');
+    builder.append(unescaped, 0, length);
+    return;
+  }
+  if (builder.kind === 'var' && (column.type === 'VARCHAR' || column.type === 'STRING')) {
     copyText(builder, bytes, start, end, escaped, kind === 'STRING');
     return;
   }
@@ -202,6 +211,21 @@ function copyText(builder: VarColumnBuilder, bytes: Uint8Array, start: number, e
     builder.shrinkLast(length);
   }
   if (high >= 0x80 && !isUtf8(target.subarray(payload, payload + length))) throw new IlpValueError('invalid UTF-8 in a value');
+}
+
+/** Scratch for an escaped tag value, grown to the longest one seen. */
+let unescaped = Buffer.allocUnsafe(256);
+
+/** Copies bytes [start, end) into `unescaped` without their escapes; returns the length. */
+function unescapeInto(bytes: Uint8Array, start: number, end: number, quoted: boolean): number {
+  if (unescaped.length < end - start) unescaped = Buffer.allocUnsafe(end - start);
+  let length = 0;
+  for (let at = start; at < end; at++) {
+    let code = bytes[at] as number;
+    if (code === BACKSLASH && at + 1 < end && isEscapable(bytes[at + 1] as number, quoted)) code = bytes[++at] as number;
+    unescaped[length++] = code;
+  }
+  return length;
 }
 
 /** Characters a backslash escapes: in quoted strings `"`, `\` and line breaks; elsewhere also space, comma and `=`. */

@@ -16,7 +16,7 @@ import { randomInt } from 'node:crypto';
 import type { FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
-import type { RowChunk } from './row-chunk.js';
+import type { IncomingChunk } from './symbol-ids.js';
 import type { CommitResult, GroupRecord, TableWriter } from './table-writer.js';
 
 export const GROUP_INTENT_FILE = '_group_commit';
@@ -32,7 +32,7 @@ export interface GroupCommitContext {
 
 export interface GroupPart {
   readonly writer: TableWriter;
-  readonly chunk: RowChunk;
+  readonly chunk: IncomingChunk;
 }
 
 /** Group ids are random so that an id in a stale intent file never matches a later group's records. */

@@ -5,13 +5,15 @@
 import * as fs from 'node:fs';
 import { assert } from '../core/assert.js';
 import { StorageError } from '../core/errors.js';
-import type { ColumnData, RowChunk } from './row-chunk.js';
-import { assertChunk } from './row-chunk.js';
+import type { VarColumnData } from './row-chunk.js';
+import { assertIncomingChunk, type IncomingChunk, type IncomingColumnData } from './symbol-ids.js';
 
 /** Where one column of a staged chunk is in the file. Offsets are 8-aligned so Float64Array views fit. */
 export type StagedColumnRef =
   | { readonly kind: 'fixed'; readonly width: number; readonly offset: number; readonly sizeBytes: number }
-  | { readonly kind: 'var'; readonly offset: number; readonly sizeBytes: number; readonly offsetsOffset: number };
+  | { readonly kind: 'var'; readonly offset: number; readonly sizeBytes: number; readonly offsetsOffset: number }
+  /** SYMBOL ids (rowCount int32) at idsOffset, and their dictionary's `entries` records as a var column. */
+  | { readonly kind: 'symbolIds'; readonly idsOffset: number; readonly entries: number; readonly offset: number; readonly sizeBytes: number; readonly offsetsOffset: number };
 
 export interface StagedChunkRef {
   readonly rowCount: number;
@@ -29,7 +31,7 @@ export class StagedChunksWriter {
 
   constructor(readonly path: string) {}
 
-  append(chunks: readonly RowChunk[]): StagedChunkRef[] {
+  append(chunks: readonly IncomingChunk[]): StagedChunkRef[] {
     const parts: Uint8Array[] = [];
     const place = (bytes: Uint8Array): number => {
       const start = aligned(this.position);
@@ -39,7 +41,7 @@ export class StagedChunksWriter {
       return start;
     };
     const refs = chunks.map((chunk): StagedChunkRef => {
-      assertChunk(chunk, 'staging a chunk');
+      assertIncomingChunk(chunk, 'staging a chunk');
       return { rowCount: chunk.rowCount, columns: chunk.columns.map((column) => placeColumn(column, place)) };
     });
     this.fd ??= fs.openSync(this.path, 'wx');
@@ -61,15 +63,23 @@ export class StagedChunksWriter {
   }
 }
 
-function placeColumn(column: ColumnData, place: (bytes: Uint8Array) => number): StagedColumnRef {
+function placeColumn(column: IncomingColumnData, place: (bytes: Uint8Array) => number): StagedColumnRef {
   if (column.kind === 'fixed') return { kind: 'fixed', width: column.width, offset: place(column.bytes), sizeBytes: column.bytes.length };
+  if (column.kind === 'symbolIds') {
+    const idsOffset = place(column.ids);
+    return { kind: 'symbolIds', idsOffset, entries: column.dictionary.offsets.length - 1, ...placeVar(column.dictionary, place) };
+  }
+  return { kind: 'var', ...placeVar(column, place) };
+}
+
+function placeVar(column: VarColumnData, place: (bytes: Uint8Array) => number): { offset: number; sizeBytes: number; offsetsOffset: number } {
   const offset = place(column.bytes);
   const offsetsOffset = place(new Uint8Array(column.offsets.buffer, column.offsets.byteOffset, column.offsets.byteLength));
-  return { kind: 'var', offset, sizeBytes: column.bytes.length, offsetsOffset };
+  return { offset, sizeBytes: column.bytes.length, offsetsOffset };
 }
 
 /** Reads a staged file back as the chunks `refs` describe; every reference is checked against the file size. */
-export function readStagedChunks(path: string, refs: readonly StagedChunkRef[]): RowChunk[] {
+export function readStagedChunks(path: string, refs: readonly StagedChunkRef[]): IncomingChunk[] {
   const size = fs.statSync(path).size;
   // Not from the shared pool: the buffer must start at offset 0 of its own memory for aligned views.
   const bytes = Buffer.allocUnsafeSlow(size);
@@ -85,21 +95,29 @@ export function readStagedChunks(path: string, refs: readonly StagedChunkRef[]):
     fs.closeSync(fd);
   }
   return refs.map((ref) => {
-    const chunk: RowChunk = { rowCount: ref.rowCount, columns: ref.columns.map((column) => columnOf(bytes, column, ref.rowCount, path)) };
-    assertChunk(chunk, 'reading a staged chunk');
+    const chunk: IncomingChunk = { rowCount: ref.rowCount, columns: ref.columns.map((column) => columnOf(bytes, column, ref.rowCount, path)) };
+    assertIncomingChunk(chunk, 'reading a staged chunk');
     return chunk;
   });
 }
 
-function columnOf(bytes: Buffer, ref: StagedColumnRef, rowCount: number, path: string): ColumnData {
+function columnOf(bytes: Buffer, ref: StagedColumnRef, rowCount: number, path: string): IncomingColumnData {
   const end = ref.offset + ref.sizeBytes;
   if (ref.offset < 0 || end > bytes.length) throw new StorageError(`staged chunk reference out of the file [path=${path}]`);
   if (ref.kind === 'fixed') {
     assert(ref.sizeBytes === rowCount * ref.width, 'a staged fixed column holds rowCount values');
     return { kind: 'fixed', width: ref.width, bytes: bytes.subarray(ref.offset, end) };
   }
-  const offsetsEnd = ref.offsetsOffset + (rowCount + 1) * 8;
-  if (ref.offsetsOffset % 8 !== 0 || offsetsEnd > bytes.length) throw new StorageError(`staged chunk offsets out of the file [path=${path}]`);
-  const offsets = new Float64Array(bytes.buffer, bytes.byteOffset + ref.offsetsOffset, rowCount + 1);
-  return { kind: 'var', bytes: bytes.subarray(ref.offset, end), offsets };
+  if (ref.kind === 'var') return { kind: 'var', bytes: bytes.subarray(ref.offset, end), offsets: offsetsOf(bytes, ref.offsetsOffset, rowCount, path) };
+  const idsEnd = ref.idsOffset + rowCount * 4;
+  if (ref.idsOffset < 0 || ref.idsOffset % 4 !== 0 || idsEnd > bytes.length) throw new StorageError(`staged chunk ids out of the file [path=${path}]`);
+  const dictionary: VarColumnData = { kind: 'var', bytes: bytes.subarray(ref.offset, end), offsets: offsetsOf(bytes, ref.offsetsOffset, ref.entries, path) };
+  return { kind: 'symbolIds', ids: bytes.subarray(ref.idsOffset, idsEnd), dictionary };
+}
+
+/** The `records` + 1 record offsets of a var column at `at`. */
+function offsetsOf(bytes: Buffer, at: number, records: number, path: string): Float64Array {
+  const offsetsEnd = at + (records + 1) * 8;
+  if (at < 0 || at % 8 !== 0 || offsetsEnd > bytes.length) throw new StorageError(`staged chunk offsets out of the file [path=${path}]`);
+  return new Float64Array(bytes.buffer, bytes.byteOffset + at, records + 1);
 }

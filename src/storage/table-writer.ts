@@ -24,6 +24,7 @@ import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition
 import { dedupRows } from './dedup.js';
 import { adoptPartitionFiles, type AdoptedPartition } from './partition-adoption.js';
 import { symbolKeysOf } from './symbol-keys.js';
+import { assertIncomingChunk, symbolIdsToKeys, type IncomingChunk, type SymbolIdsColumnData } from './symbol-ids.js';
 import { readPartitionEntry } from './read-partition.js';
 import type { ParquetPartitionEncoder } from './parquet/parquet-partition-encoder-contract.js';
 import { parquetPartitionPath } from './parquet/parquet-partition-reader.js';
@@ -38,7 +39,7 @@ export interface TableWriterOptions {
 export interface GroupRecord {
   readonly groupId: number;
   readonly seq: number;
-  readonly chunk: RowChunk;
+  readonly chunk: IncomingChunk;
   /** End of the WAL segment before the record, to cut it off when the group does not commit. */
   readonly walMark: number;
   readonly walBytes: number;
@@ -96,9 +97,9 @@ export class TableWriter {
    * before _txn is published, so the WAL record, a second full copy of the rows, is skipped: a crash before
    * the publish loses only unacknowledged rows, and column tails past _txn are cut at the next start.
    */
-  insert(chunk: RowChunk, options: { readonly fromDurableSource?: boolean } = {}): CommitResult {
+  insert(chunk: IncomingChunk, options: { readonly fromDurableSource?: boolean } = {}): CommitResult {
     this.settlePending();
-    assertChunk(chunk, 'insert');
+    assertIncomingChunk(chunk, 'insert');
     assert(chunk.columns.length === this.metaValue.columns.length, 'insert chunk has one column per table column');
     if (chunk.rowCount === 0) return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: 0, outOfOrder: false, walBytes: 0 };
     const walFree = options.fromDurableSource === true;
@@ -123,9 +124,9 @@ export class TableWriter {
    * Phase one of a commit across tables: appends this table's record of group `groupId` to the WAL (durable per
    * commit mode) and changes nothing else. At the next start the record counts only if the group committed.
    */
-  appendGroupRecord(chunk: RowChunk, groupId: number): GroupRecord {
+  appendGroupRecord(chunk: IncomingChunk, groupId: number): GroupRecord {
     this.settlePending();
-    assertChunk(chunk, 'group record');
+    assertIncomingChunk(chunk, 'group record');
     assert(chunk.columns.length === this.metaValue.columns.length && chunk.rowCount > 0, 'a group record has rows and one column per table column');
     const seq = this.txnValue.walSeq + 1;
     const walMark = this.wal.mark();
@@ -195,7 +196,7 @@ export class TableWriter {
   }
 
   /** Re-applies a WAL record found newer than _txn at start-up. */
-  replay(seq: number, chunk: RowChunk): void {
+  replay(seq: number, chunk: IncomingChunk): void {
     assert(seq > this.txnValue.walSeq, 'replayed records are newer than _txn');
     this.apply(chunk, seq);
   }
@@ -386,7 +387,7 @@ export class TableWriter {
     this.wal.close();
   }
 
-  private apply(chunk: RowChunk, seq: number): boolean {
+  private apply(chunk: IncomingChunk, seq: number): boolean {
     const nextTxn = this.txnValue.txn + 1;
     const superseded: PartitionEntry[] = [];
     const placed = this.placeRows(chunk, nextTxn, superseded);
@@ -395,7 +396,7 @@ export class TableWriter {
   }
 
   /** Writes rows into their partitions (merged new versions where they overlap); returns the partition list after them. */
-  private placeRows(chunk: RowChunk, nextTxn: number, superseded: PartitionEntry[]): { partitions: PartitionEntry[]; outOfOrder: boolean } {
+  private placeRows(chunk: IncomingChunk, nextTxn: number, superseded: PartitionEntry[]): { partitions: PartitionEntry[]; outOfOrder: boolean } {
     const resolved = this.resolveSymbols(chunk);
     const tsIndex = this.metaValue.timestampIndex;
     if (tsIndex < 0) return { partitions: [this.appendRows('default', resolved, undefined, nextTxn, superseded)], outOfOrder: false };
@@ -543,11 +544,12 @@ export class TableWriter {
     this.metaValue.columns.forEach((column, k) => appendColumn(session, partitionDir, column, rows.columns[k] as ColumnData, existingRows));
   }
 
-  /** SYMBOL columns arrive as text records; the table dictionary turns them into int32 keys. */
-  private resolveSymbols(chunk: RowChunk): RowChunk {
-    const columns = chunk.columns.map((column, k) => {
+  /** SYMBOL columns arrive as text records or dictionary ids; the table dictionary turns them into int32 keys. */
+  private resolveSymbols(chunk: IncomingChunk): RowChunk {
+    const columns = chunk.columns.map((column, k): ColumnData => {
+      if (column.kind === 'symbolIds') return { kind: 'fixed', width: 4, bytes: this.symbolKeys(k, column) };
       if (this.symbols[k] === undefined || column.kind === 'fixed') return column;
-      return { kind: 'fixed', width: 4, bytes: this.symbolKeys(k, column) } satisfies ColumnData;
+      return { kind: 'fixed', width: 4, bytes: this.symbolKeys(k, column) };
     });
     const durable = this.options.commitMode === 'sync';
     for (const dictionary of this.symbols) dictionary?.flush(durable);
@@ -555,10 +557,11 @@ export class TableWriter {
   }
 
   /** Keys of SYMBOL column k for text records, adding new values to its dictionary (flushed by the caller). */
-  private symbolKeys(k: number, text: VarColumnData): Buffer {
+  private symbolKeys(k: number, values: VarColumnData | SymbolIdsColumnData): Buffer {
     const dictionary = this.symbols[k];
     assert(dictionary !== undefined, 'symbol keys are asked for SYMBOL columns only');
-    return symbolKeysOf(text, (value) => dictionary.keyOf(value));
+    const keyOf = (value: string): number => dictionary.keyOf(value);
+    return values.kind === 'symbolIds' ? symbolIdsToKeys(values, keyOf) : symbolKeysOf(values, keyOf);
   }
 
   private currentSymbolCounts(): number[] {

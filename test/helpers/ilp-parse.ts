@@ -6,6 +6,7 @@ import { IlpError } from '../../src/ilp/ilp-errors.js';
 import type { IlpTableBuilder } from '../../src/ilp/ilp-table-builder.js';
 import type { ColumnMeta, TableMeta } from '../../src/storage/table-meta.js';
 import type { ColumnData } from '../../src/storage/row-chunk.js';
+import { symbolIdsToText, type IncomingColumnData } from '../../src/storage/symbol-ids.js';
 import type { ColumnType } from '../../src/types/column-type.js';
 
 /** The server clock the parser sees: rows without a timestamp get this one. */
@@ -124,11 +125,16 @@ export function columnTypes(table: ParsedTable): [string, ColumnType][] {
 function decodeTable(table: IlpTableBuilder): ParsedTable {
   const chunk = table.toChunk();
   const data = [...chunk.columns];
-  const timestamps = table.timestamp === undefined ? [] : decodeTimestamps(data.shift() as ColumnData, chunk.rowCount);
+  const timestamps = table.timestamp === undefined ? [] : decodeTimestamps(plainColumn(data.shift() as IncomingColumnData), chunk.rowCount);
   const columns = table.columns.map((column, k): ParsedColumn => ({
-    name: column.name, type: column.type, values: decodeColumn(data[k] as ColumnData, column.type, chunk.rowCount),
+    name: column.name, type: column.type, values: decodeColumn(plainColumn(data[k] as IncomingColumnData), column.type, chunk.rowCount),
   }));
   return { name: table.name, rowCount: chunk.rowCount, timestamps, columns };
+}
+
+/** SYMBOL columns travel as dictionary ids: the tests read them as the text they stand for. */
+function plainColumn(data: IncomingColumnData): ColumnData {
+  return data.kind === 'symbolIds' ? symbolIdsToText(data) : data;
 }
 
 function decodeTimestamps(data: ColumnData, rowCount: number): number[] {

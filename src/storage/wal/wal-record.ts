@@ -4,8 +4,8 @@
 // committed (storage/group-commit.ts). A torn or corrupt tail fails the length or checksum test, and readers
 // stop there.
 import { crc32 } from 'node:zlib';
-import type { ColumnData, RowChunk } from '../row-chunk.js';
 import { varOffsets } from '../row-chunk.js';
+import type { IncomingChunk, IncomingColumnData } from '../symbol-ids.js';
 import { assert } from '../../core/assert.js';
 
 export const WAL_RECORD_ROWS = 1;
@@ -13,24 +13,29 @@ export const WAL_RECORD_ROWS = 1;
 export const WAL_RECORD_GROUP_ROWS = 2;
 const HEADER_BYTES = 4 + 4 + 1 + 8;
 const GROUP_ID_BYTES = 8;
+/** Column layouts: fixed-width values, text records, SYMBOL ids then their dictionary's records. */
+const LAYOUT_FIXED = 0;
+const LAYOUT_VAR = 1;
+const LAYOUT_SYMBOL_IDS = 2;
 
 export interface WalRecord {
   readonly kind: number;
   readonly seq: number;
   /** The cross-table commit the record belongs to (group records only). */
   readonly groupId?: number;
-  readonly chunk: RowChunk;
+  readonly chunk: IncomingChunk;
 }
 
 /**
  * Encodes a row chunk: [u32 rows][u16 columns] then per column [u8 layout][u32 width][f64 bytes][bytes], preceded
- * by the group id when there is one.
+ * by the group id when there is one. A SYMBOL ids column (layout 2) has its dictionary's entry count as width
+ * and its bytes are the rows' int32 ids followed by the dictionary's records.
  */
-export function encodeWalRecord(seq: number, chunk: RowChunk, groupId?: number): Buffer {
+export function encodeWalRecord(seq: number, chunk: IncomingChunk, groupId?: number): Buffer {
   assert(groupId === undefined || (Number.isSafeInteger(groupId) && groupId > 0), 'a group id is a positive integer');
   const prefixBytes = groupId === undefined ? 0 : GROUP_ID_BYTES;
   let payloadBytes = prefixBytes + 6;
-  for (const column of chunk.columns) payloadBytes += 13 + column.bytes.length;
+  for (const column of chunk.columns) payloadBytes += 13 + columnBytes(column);
   const out = Buffer.allocUnsafe(HEADER_BYTES + payloadBytes);
   out.writeUInt32LE(payloadBytes, 0);
   out.writeUInt8(groupId === undefined ? WAL_RECORD_ROWS : WAL_RECORD_GROUP_ROWS, 8);
@@ -41,11 +46,19 @@ export function encodeWalRecord(seq: number, chunk: RowChunk, groupId?: number):
   out.writeUInt16LE(chunk.columns.length, position + 4);
   position += 6;
   for (const column of chunk.columns) {
-    out.writeUInt8(column.kind === 'fixed' ? 0 : 1, position);
-    out.writeUInt32LE(column.kind === 'fixed' ? column.width : 0, position + 1);
-    out.writeDoubleLE(column.bytes.length, position + 5);
-    column.bytes.copy(out, position + 13);
-    position += 13 + column.bytes.length;
+    const length = columnBytes(column);
+    out.writeDoubleLE(length, position + 5);
+    if (column.kind === 'symbolIds') {
+      out.writeUInt8(LAYOUT_SYMBOL_IDS, position);
+      out.writeUInt32LE(column.dictionary.offsets.length - 1, position + 1);
+      column.ids.copy(out, position + 13);
+      column.dictionary.bytes.copy(out, position + 13 + column.ids.length);
+    } else {
+      out.writeUInt8(column.kind === 'fixed' ? LAYOUT_FIXED : LAYOUT_VAR, position);
+      out.writeUInt32LE(column.kind === 'fixed' ? column.width : 0, position + 1);
+      column.bytes.copy(out, position + 13);
+    }
+    position += 13 + length;
   }
   out.writeUInt32LE(crc32(out.subarray(8)), 4);
   return out;
@@ -70,16 +83,28 @@ export function decodeWalRecord(bytes: Buffer, offset: number): { record: WalRec
   const rowCount = bytes.readUInt32LE(position);
   const columnCount = bytes.readUInt16LE(position + 4);
   position += 6;
-  const columns: ColumnData[] = [];
+  const columns: IncomingColumnData[] = [];
   for (let k = 0; k < columnCount; k++) {
     const layout = bytes.readUInt8(position);
     const width = bytes.readUInt32LE(position + 1);
     const length = bytes.readDoubleLE(position + 5);
     const data = Buffer.from(bytes.subarray(position + 13, position + 13 + length));
-    columns.push(layout === 0 ? { kind: 'fixed', width, bytes: data } : { kind: 'var', bytes: data, offsets: varOffsets(data, rowCount) });
+    columns.push(decodeColumn(layout, width, data, rowCount));
     position += 13 + length;
   }
   assert(position === end, 'WAL record payload is fully consumed');
-  const chunk: RowChunk = { rowCount, columns };
+  const chunk: IncomingChunk = { rowCount, columns };
   return { record: groupId === undefined ? { kind, seq, chunk } : { kind, seq, groupId, chunk }, next: end };
+}
+
+function columnBytes(column: IncomingColumnData): number {
+  return column.kind === 'symbolIds' ? column.ids.length + column.dictionary.bytes.length : column.bytes.length;
+}
+
+function decodeColumn(layout: number, width: number, data: Buffer, rowCount: number): IncomingColumnData {
+  if (layout === LAYOUT_FIXED) return { kind: 'fixed', width, bytes: data };
+  if (layout === LAYOUT_VAR) return { kind: 'var', bytes: data, offsets: varOffsets(data, rowCount) };
+  assert(layout === LAYOUT_SYMBOL_IDS && data.length >= rowCount * 4, 'a WAL column has a known layout');
+  const dictionary = data.subarray(rowCount * 4);
+  return { kind: 'symbolIds', ids: data.subarray(0, rowCount * 4), dictionary: { kind: 'var', bytes: dictionary, offsets: varOffsets(dictionary, width) } };
 }

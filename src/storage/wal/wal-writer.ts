@@ -2,7 +2,7 @@
 // per the commit mode before the write is acknowledged. Segments whose records are all applied are deleted.
 import { join } from 'node:path';
 import type { FilesFacade } from '../../core/files.js';
-import type { RowChunk } from '../row-chunk.js';
+import type { IncomingChunk } from '../symbol-ids.js';
 import { encodeWalRecord } from './wal-record.js';
 import { listWalSegments } from './wal-reader.js';
 
@@ -22,7 +22,7 @@ export class WalWriter {
   }
 
   /** Appends one record (a group record when `groupId` is given); returns the bytes written. */
-  append(seq: number, chunk: RowChunk, groupId?: number): number {
+  append(seq: number, chunk: IncomingChunk, groupId?: number): number {
     const record = encodeWalRecord(seq, chunk, groupId);
     const fd = this.openSegment();
     this.files.write(fd, record, this.sizeBytes);

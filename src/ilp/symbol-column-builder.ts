@@ -1,0 +1,137 @@
+// A SYMBOL column (tags) built as ids into the distinct values this builder has seen: each row costs a hash of
+// its value's bytes and one compare, and the writer looks each distinct value up once instead of per row
+// (storage/symbol-ids.ts). The value table is open-addressed with linear probing; entries are only ever
+// removed newest first (an unfinished row cut off again), which keeps every other entry's probe chain intact.
+import { isUtf8 } from 'node:buffer';
+import { assert } from '../core/assert.js';
+import type { ColumnType } from '../types/column-type.js';
+import type { SymbolIdsColumnData } from '../storage/symbol-ids.js';
+import { VarColumnBuilder } from './column-builder.js';
+import { IlpValueError } from './ilp-errors.js';
+
+const INITIAL_ROWS = 256;
+const INITIAL_SLOTS = 64;
+
+export class SymbolColumnBuilder {
+  readonly kind = 'symbol';
+  /** Ids of the values written so far (committed rows plus the current row's value, if set); -1 is null. */
+  private ids: Int32Array;
+  length = 0;
+  /** The distinct values in the order they were first seen: entry k has id k. */
+  private readonly dictionary = new VarColumnBuilder('VARCHAR');
+  /** Entry + 1 per slot, 0 for a free slot. */
+  private slots = new Int32Array(INITIAL_SLOTS);
+  private entryHash = new Int32Array(INITIAL_SLOTS >> 1);
+  private entrySlot = new Int32Array(INITIAL_SLOTS >> 1);
+  /** The value index that added each entry: cutting values off removes the entries they added. */
+  private entryFirstValue = new Int32Array(INITIAL_SLOTS >> 1);
+
+  constructor(readonly type: ColumnType, rows: number = INITIAL_ROWS) {
+    this.ids = new Int32Array(Math.max(rows, INITIAL_ROWS));
+  }
+
+  /** Appends the value spelled by bytes [start, end) (escapes already removed). Throws on invalid UTF-8. */
+  append(bytes: Uint8Array, start: number, end: number): void {
+    let hash = -2128831035;
+    for (let at = start; at < end; at++) hash = Math.imul(hash ^ (bytes[at] as number), 16777619);
+    const mask = this.slots.length - 1;
+    const dictionary = this.dictionary;
+    let slot = (hash ^ (hash >>> 15)) & mask;
+    for (;;) {
+      const held = this.slots[slot] as number;
+      if (held === 0) break;
+      const entry = held - 1;
+      if (this.entryHash[entry] === hash && sameValue(dictionary, entry, bytes, start, end)) {
+        this.push(entry);
+        return;
+      }
+      slot = (slot + 1) & mask;
+    }
+    this.addEntry(bytes, start, end, hash, slot);
+  }
+
+  private addEntry(bytes: Uint8Array, start: number, end: number, hash: number, slot: number): void {
+    let high = 0;
+    for (let at = start; at < end; at++) high |= bytes[at] as number;
+    if (high >= 0x80 && !isUtf8(bytes.subarray(start, end))) throw new IlpValueError('invalid UTF-8 in a value');
+    const entry = this.dictionary.length;
+    const payload = this.dictionary.reserve(end - start);
+    this.dictionary.bytes.set(bytes.subarray(start, end), payload);
+    if (entry >= this.entryHash.length) this.growEntries();
+    this.entryHash[entry] = hash;
+    this.entrySlot[entry] = slot;
+    this.entryFirstValue[entry] = this.length;
+    this.slots[slot] = entry + 1;
+    this.push(entry);
+    if ((entry + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+  }
+
+  private push(id: number): void {
+    if (this.length === this.ids.length) {
+      const ids = new Int32Array(this.ids.length * 2);
+      ids.set(this.ids);
+      this.ids = ids;
+    }
+    this.ids[this.length++] = id;
+  }
+
+  private growEntries(): void {
+    const size = this.entryHash.length * 2;
+    this.entryHash = grown(this.entryHash, size);
+    this.entrySlot = grown(this.entrySlot, size);
+    this.entryFirstValue = grown(this.entryFirstValue, size);
+  }
+
+  /** Places every entry again, in the order they were added (so removal newest first stays valid). */
+  private rehash(slotCount: number): void {
+    const slots = new Int32Array(slotCount);
+    const mask = slotCount - 1;
+    for (let entry = 0; entry < this.dictionary.length; entry++) {
+      const hash = this.entryHash[entry] as number;
+      let slot = (hash ^ (hash >>> 15)) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = entry + 1;
+      this.entrySlot[entry] = slot;
+    }
+    this.slots = slots;
+  }
+
+  appendNull(): void {
+    this.push(-1);
+  }
+
+  /** Keeps the first `rows` values, and drops the dictionary entries only the others used. */
+  truncate(rows: number): void {
+    assert(rows <= this.length, 'truncate only shortens a column');
+    this.length = rows;
+    let entries = this.dictionary.length;
+    while (entries > 0 && (this.entryFirstValue[entries - 1] as number) >= rows) {
+      entries--;
+      this.slots[this.entrySlot[entries] as number] = 0;
+    }
+    this.dictionary.truncate(entries);
+  }
+
+  sizeBytes(): number {
+    return this.length * 4 + this.dictionary.sizeBytes();
+  }
+
+  toColumnData(): SymbolIdsColumnData {
+    return { kind: 'symbolIds', ids: Buffer.from(this.ids.buffer, 0, this.length * 4), dictionary: this.dictionary.toColumnData() };
+  }
+}
+
+function sameValue(dictionary: VarColumnBuilder, entry: number, bytes: Uint8Array, start: number, end: number): boolean {
+  const payload = (dictionary.offsets[entry] as number) + 4;
+  const held = dictionary.bytes;
+  const length = end - start;
+  if ((dictionary.offsets[entry + 1] as number) - payload !== length) return false;
+  for (let k = 0; k < length; k++) if (held[payload + k] !== bytes[start + k]) return false;
+  return true;
+}
+
+function grown(values: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(size);
+  out.set(values);
+  return out;
+}

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
 import { coldPartitionWriteError } from '../core/errors.js';
-import type { ColumnMeta, TableMeta } from './table-meta.js';
-import { decodeTableMeta, encodeTableMeta } from './table-meta.js';
+import { decodeTableMeta, encodeTableMeta, type ColumnMeta, type TableMeta } from './table-meta.js';
 import type { PartitionEntry, TxnState } from './txn-file.js';
 import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js';
 import type { ColumnData, RowChunk, VarColumnData } from './row-chunk.js';
@@ -547,12 +546,10 @@ export class TableWriter {
   /** SYMBOL columns arrive as text records or dictionary ids; the table dictionary turns them into int32 keys. */
   private resolveSymbols(chunk: IncomingChunk): RowChunk {
     const columns = chunk.columns.map((column, k): ColumnData => {
-      if (column.kind === 'symbolIds') return { kind: 'fixed', width: 4, bytes: this.symbolKeys(k, column) };
-      if (this.symbols[k] === undefined || column.kind === 'fixed') return column;
+      if (column.kind !== 'symbolIds' && (this.symbols[k] === undefined || column.kind === 'fixed')) return column;
       return { kind: 'fixed', width: 4, bytes: this.symbolKeys(k, column) };
     });
-    const durable = this.options.commitMode === 'sync';
-    for (const dictionary of this.symbols) dictionary?.flush(durable);
+    for (const dictionary of this.symbols) dictionary?.flush(this.options.commitMode === 'sync');
     return { rowCount: chunk.rowCount, columns };
   }
 

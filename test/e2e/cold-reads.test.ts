@@ -138,25 +138,26 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
       return expectedMetrics(expected);
     };
     t.deepEqual(await coldMetrics(server), expectedMetrics({}));
-    // The scan reads qty, i and the designated timestamp ts: 3 row groups × 3 columns = 9 chunks. qty and i are
-    // neighbours in each row group (one request each), ts stands apart: 6 requests.
+    // The scan reads qty, i and the designated timestamp ts: 3 row groups × 3 columns = 9 chunks. The partition
+    // file keeps each column's chunks together (column after column), and qty and i are neighbours: their 6
+    // chunks are one request; ts stands apart: 2 requests.
     const sums = "select sum(qty), sum(i) from t where ts in '2024-01-02'";
     const first = await rows(server.baseUrl, sums);
-    t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 9, download_started_total: 6, download_finished_total: 6, release_evictions_total: 9 }));
+    t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 9, download_started_total: 2, download_finished_total: 2, release_evictions_total: 9 }));
     // Again: the process decoded those row groups already, so nothing is fetched.
     t.deepEqual(await rows(server.baseUrl, sums), first);
     t.deepEqual(await coldMetrics(server), add({}));
-    // flag and ts: neighbours (the file's last two columns), so 6 chunks in 3 requests.
+    // flag and ts: neighbours (the file's last two columns), so 6 chunks in 1 request.
     await rows(server.baseUrl, "select count() from t where ts in '2024-01-03' and flag");
-    t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 6, download_started_total: 3, download_finished_total: 3, release_evictions_total: 6 }));
-    // Four readers of price and ts at once (6 chunks, not neighbours) share the downloads: each chunk is fetched
-    // and dropped exactly once.
+    t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 6, download_started_total: 1, download_finished_total: 1, release_evictions_total: 6 }));
+    // Four readers of price and ts at once (6 chunks; price's 3 together, ts's 3 together, the two columns apart:
+    // 2 requests) share the downloads: each chunk is fetched and dropped exactly once.
     const before = await coldMetrics(server);
     const together = await Promise.all([0, 1, 2, 3].map(() => rows(server.baseUrl, "select sum(price) from t where ts in '2024-01-01'")));
     for (const answer of together) t.deepEqual(answer, together[0]);
     const after = await coldMetrics(server);
     const change = (name: (typeof COLD_METRICS)[number]): number => (after[name] ?? NaN) - (before[name] ?? NaN);
-    t.is(change('download_started_total'), 6);
+    t.is(change('download_started_total'), 2);
     t.is(change('release_evictions_total'), 6);
     t.is(change('acquire_miss_chunks_total') - change('download_coalesced_total'), 6, 'misses beyond the 6 fetched chunks are readers that attached to a download');
     t.log(`concurrent readers: ${change('acquire_hit_chunks_total')} chunk hits, ${change('download_coalesced_total')} attached to downloads in flight`);

@@ -50,22 +50,38 @@ export class ColdReadSession {
     return undefined;
   }
 
-  /** Leases every needed range this statement does not hold yet. */
+  /**
+   * Leases every needed range this statement does not hold yet. The objects' reads run at once (the coordinator
+   * bounds the requests in flight), so a query over many cold partitions waits about one round trip, not one
+   * per partition. Every lease taken is kept (released with the statement) even when another read fails.
+   */
   async fetch(needs: readonly ColdNeed[]): Promise<void> {
+    const wanted: ColdNeed[] = [];
+    let bytes = 0;
     for (const need of needs) {
       const ranges = need.ranges.filter((range) => this.bytesOf(need.object, range.offset, range.length) === undefined);
       if (ranges.length === 0) continue;
-      let bytes = 0;
       for (const range of ranges) bytes += range.length;
       if (this.pinnedBytes + bytes > this.memoryBytesMax) {
         throw new SqlError(`query exceeds its memory budget with cold partition chunks [${describeColdObject(need.object)}, pinned=${this.pinnedBytes}, needed=${bytes}, cairo.sql.max.memory=${this.memoryBytesMax}]`, 0, 'SVC_SQL_LIMIT');
       }
-      const lease = await this.coordinator().acquire(need.object, ranges, this.signal);
+      wanted.push({ object: need.object, ranges });
+    }
+    const coordinator = this.coordinator();
+    const outcomes = await Promise.allSettled(wanted.map((need) => coordinator.acquire(need.object, need.ranges, this.signal)));
+    let failure: { reason: unknown } | undefined;
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') {
+        failure ??= { reason: outcome.reason };
+        continue;
+      }
+      const lease = outcome.value;
       this.pinnedBytes += lease.sizeBytes;
-      const list = this.leases.get(need.object.key);
-      if (list === undefined) this.leases.set(need.object.key, [lease]);
+      const list = this.leases.get(lease.object.key);
+      if (list === undefined) this.leases.set(lease.object.key, [lease]);
       else list.push(lease);
     }
+    if (failure !== undefined) throw failure.reason;
   }
 
   /** What the registered scans still need that this statement does not hold. */

@@ -129,8 +129,10 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
   const prepared = await nativeParquetCold(t, {}, fsStore(storeDir), 1);
   await prepared.server.stop();
   // The first process is gone; its sweep and uploads are finished (the moves returned when done).
-  // A fresh process (one worker, so every query meets the same chunk table and decoded-column cache).
-  const server = await startServer({ workers: 1, rootDir: prepared.server.rootDir, env: { SVC_METRICS_ENABLED: 'true', SVC_COLD_STORAGE_OBJECT_STORE: fsStore(storeDir) } });
+  // A fresh process (one worker, so every query meets the same chunk table and decoded-column cache) that joins
+  // only touching chunks into one request (no gap allowance), so the counts below follow from the file layout.
+  const env = { SVC_METRICS_ENABLED: 'true', SVC_COLD_STORAGE_OBJECT_STORE: fsStore(storeDir) };
+  let server = await startServer({ workers: 1, rootDir: prepared.server.rootDir, env: { ...env, SVC_COLD_STORAGE_COALESCE_GAP_BYTES: '0' } });
   try {
     const expected: Partial<Record<(typeof COLD_METRICS)[number], number>> = {};
     const add = (changes: Partial<Record<(typeof COLD_METRICS)[number], number>>): Record<string, number> => {
@@ -166,6 +168,12 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
     t.is(after['ready_chunks'], 0);
     t.is(after['in_flight_downloads'], 0);
     t.is(after['pending_batches'], 0);
+    // A fresh process with a gap allowance larger than a whole partition file (under 0.5 MB here): the 9 chunks
+    // of qty, i and ts come in one request that also carries the note and flag chunks between them.
+    await server.stop();
+    server = await startServer({ workers: 1, rootDir: prepared.server.rootDir, env: { ...env, SVC_COLD_STORAGE_COALESCE_GAP_BYTES: '1m' } });
+    t.deepEqual(await rows(server.baseUrl, sums), first);
+    t.deepEqual(await coldMetrics(server), expectedMetrics({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 9, download_started_total: 1, download_finished_total: 1, release_evictions_total: 9 }));
   } finally {
     await server.stop();
     server.cleanup();

@@ -28,6 +28,8 @@ export class ColdChunksNeeded extends ColdReadError {
 
 /** Fetch rounds one step may take; a round fetches every chunk one column read lacked, so few are used. */
 const FAULT_ROUNDS_MAX = 64;
+/** Cold object reads one statement waits on at once (its fetches of different partitions overlap). */
+const STATEMENT_READS_AT_ONCE = 16;
 
 export class ColdReadSession {
   private readonly leases = new Map<string, ColdLease[]>();
@@ -51,9 +53,10 @@ export class ColdReadSession {
   }
 
   /**
-   * Leases every needed range this statement does not hold yet. The objects' reads run at once (the coordinator
-   * bounds the requests in flight), so a query over many cold partitions waits about one round trip, not one
-   * per partition. Every lease taken is kept (released with the statement) even when another read fails.
+   * Leases every needed range this statement does not hold yet. Up to STATEMENT_READS_AT_ONCE objects are read
+   * at once (the coordinator bounds the requests in flight), so a query over many cold partitions waits about
+   * one round trip, not one per partition. Every lease taken is kept (released with the statement) even when
+   * another read fails; after a failure no further read starts.
    */
   async fetch(needs: readonly ColdNeed[]): Promise<void> {
     const wanted: ColdNeed[] = [];
@@ -68,20 +71,29 @@ export class ColdReadSession {
       wanted.push({ object: need.object, ranges });
     }
     const coordinator = this.coordinator();
-    const outcomes = await Promise.allSettled(wanted.map((need) => coordinator.acquire(need.object, need.ranges, this.signal)));
     let failure: { reason: unknown } | undefined;
-    for (const outcome of outcomes) {
-      if (outcome.status === 'rejected') {
-        failure ??= { reason: outcome.reason };
-        continue;
+    let next = 0;
+    // A few reads at a time per statement: each waiting read is a pending batch of the process, so one query
+    // over hundreds of partitions must not fill the back-pressure cap alone.
+    const reader = async (): Promise<void> => {
+      while (next < wanted.length && failure === undefined) {
+        const need = wanted[next++] as ColdNeed;
+        try {
+          this.keep(await coordinator.acquire(need.object, need.ranges, this.signal));
+        } catch (error) {
+          failure ??= { reason: error };
+        }
       }
-      const lease = outcome.value;
-      this.pinnedBytes += lease.sizeBytes;
-      const list = this.leases.get(lease.object.key);
-      if (list === undefined) this.leases.set(lease.object.key, [lease]);
-      else list.push(lease);
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(STATEMENT_READS_AT_ONCE, wanted.length) }, reader));
     if (failure !== undefined) throw failure.reason;
+  }
+
+  private keep(lease: ColdLease): void {
+    this.pinnedBytes += lease.sizeBytes;
+    const list = this.leases.get(lease.object.key);
+    if (list === undefined) this.leases.set(lease.object.key, [lease]);
+    else list.push(lease);
   }
 
   /** What the registered scans still need that this statement does not hold. */

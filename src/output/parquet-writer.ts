@@ -213,8 +213,12 @@ export class ParquetFileWriter implements ParquetExportWriter {
     this.groupRows = 0;
   }
 
-  /** Column-major: writes each column's chunks in a row and moves their offsets to where the column landed. */
+  /**
+   * Column-major: emits each column's chunks in a row (handing over the buffers, so the file is not held twice)
+   * and moves their offsets to where the column landed.
+   */
   private placeColumns(columns: readonly { parts: Uint8Array[]; chunks: ColumnChunk[] }[]): void {
+    this.emit(this.out.take());
     for (const column of columns) {
       const base = BigInt(this.out.offset);
       for (const chunk of column.chunks) {
@@ -224,7 +228,11 @@ export class ParquetFileWriter implements ParquetExportWriter {
         meta.data_page_offset += base;
         if (meta.dictionary_page_offset !== undefined) meta.dictionary_page_offset += base;
       }
-      for (const part of column.parts) this.out.push(part);
+      for (const part of column.parts) {
+        this.emit(part);
+        this.out.advance(part.length);
+      }
+      column.parts = [];
     }
     // A row group's file_offset is where its first chunk begins (the first column's chunk, now placed).
     for (const group of this.rowGroups) group.file_offset = group.columns[0]?.file_offset ?? group.file_offset;

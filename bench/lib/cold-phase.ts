@@ -57,6 +57,9 @@ async function timed(server: TestServer, sql: string): Promise<{ ms: number; tex
 /** First run on a fresh one-worker process (nothing decoded), with the cold metrics it moved. */
 async function freshRun(rootDir: string, env: Record<string, string>, sql: string): Promise<{ ms: number; text: string; cpuMs: number; bytes: number; downloads: number; misses: number; server: TestServer }> {
   const server = await startServer({ workers: 1, rootDir, env: { SVC_METRICS_ENABLED: 'true', ...env } });
+  // Let start-up work that follows readiness (the cold store's SDK load and bucket check) finish, on both sides
+  // alike: the first run measures a query with nothing decoded or fetched, not a process still starting.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
   const pid = server.process.pid ?? 0;
   const cpuBefore = processTreeCpuMs(pid);
   const run = await timed(server, sql);

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   if (config.coldStorageObjectStore !== null) parseConnectionString(config.coldStorageObjectStore, 'cold.storage.object.store', process.env);
   configureColdReads({
     connection: config.coldStorageObjectStore, downloadsInFlightMax: config.coldDownloadsInFlightMax, pendingBatchesMax: config.coldPendingBatchesMax,
-    attemptsMax: 3, requestTimeoutMs: config.coldRequestTimeoutMs, queryMemoryBytesMax: config.queryMemoryBytesMax,
+    coalesceGapBytesMax: config.coldCoalesceGapBytesMax, attemptsMax: 3, requestTimeoutMs: config.coldRequestTimeoutMs, queryMemoryBytesMax: config.queryMemoryBytesMax,
   });
   if (config.replicationRole !== 'none' && config.replicationObjectStore === null) {
     throw new ConfigError('replication.object.store', `replication.role=${config.replicationRole} needs a replication.object.store connection string`);

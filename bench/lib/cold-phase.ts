@@ -4,6 +4,7 @@
 // come from svc_cold_download_bytes_total; "without column pruning" is the size of the cold objects the
 // query's partitions hold (every column of every row group), the bytes a reader fetching whole files would move.
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { exec } from '../../test/helpers/http.js';
 import { metricValue } from '../../test/helpers/cold-partitions.js';
@@ -27,6 +28,23 @@ export interface ColdFigures {
   readonly downloads: number;
   readonly missChunks: number;
   readonly sameRows: boolean;
+  /** CPU time the server processes spent on the first run, local Parquet and cold (waiting is the rest). */
+  readonly parquetCpuMs: number;
+  readonly coldCpuMs: number;
+}
+
+/** User + system CPU of a process and its descendants (Linux /proc; clock ticks of 10 ms), 0 where unreadable. */
+function processTreeCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    let ms = (Number(fields[11]) + Number(fields[12])) * 10;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter((text) => text !== '')) ms += processTreeCpuMs(Number(child));
+    }
+    return ms;
+  } catch {
+    return 0;
+  }
 }
 
 async function timed(server: TestServer, sql: string): Promise<{ ms: number; text: string }> {
@@ -37,11 +55,17 @@ async function timed(server: TestServer, sql: string): Promise<{ ms: number; tex
 }
 
 /** First run on a fresh one-worker process (nothing decoded), with the cold metrics it moved. */
-async function freshRun(rootDir: string, env: Record<string, string>, sql: string): Promise<{ ms: number; text: string; bytes: number; downloads: number; misses: number; server: TestServer }> {
+async function freshRun(rootDir: string, env: Record<string, string>, sql: string): Promise<{ ms: number; text: string; cpuMs: number; bytes: number; downloads: number; misses: number; server: TestServer }> {
   const server = await startServer({ workers: 1, rootDir, env: { SVC_METRICS_ENABLED: 'true', ...env } });
+  // Let start-up work that follows readiness (the cold store's SDK load and bucket check) finish, on both sides
+  // alike: the first run measures a query with nothing decoded or fetched, not a process still starting.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const pid = server.process.pid ?? 0;
+  const cpuBefore = processTreeCpuMs(pid);
   const run = await timed(server, sql);
+  const cpuMs = processTreeCpuMs(pid) - cpuBefore;
   return {
-    ...run, server,
+    ...run, server, cpuMs,
     bytes: await metricValue(server.adminUrl, 'svc_cold_download_bytes_total'),
     downloads: await metricValue(server.adminUrl, 'svc_cold_chunk_download_started_total'),
     misses: await metricValue(server.adminUrl, 'svc_cold_chunk_acquire_miss_chunks_total'),
@@ -68,7 +92,7 @@ async function moveToStore(rootDir: string, tables: Iterable<string>, connection
 }
 
 export async function measureCold(rootDir: string, queries: readonly ColdQuery[], runs: number, median: (runs: number, action: () => Promise<unknown>) => Promise<number>): Promise<Map<string, ColdFigures>> {
-  const parquet = new Map<string, { ms: number; text: string }>();
+  const parquet = new Map<string, { ms: number; text: string; cpuMs: number }>();
   for (const query of queries) {
     const run = await freshRun(rootDir, {}, query.sql);
     await run.server.stop();
@@ -83,11 +107,11 @@ export async function measureCold(rootDir: string, queries: readonly ColdQuery[]
     try {
       const warm = await median(runs, () => timed(run.server, query.sql));
       const objects = query.tables.flatMap((table) => cold.get(table) ?? []).filter((object) => query.partition === undefined || object.name === query.partition);
-      const base = parquet.get(query.name) as { ms: number; text: string };
+      const base = parquet.get(query.name) as { ms: number; text: string; cpuMs: number };
       figures.set(query.name, {
         parquetFreshMs: base.ms, coldFreshMs: run.ms, coldWarmMs: warm, fetchedBytes: run.bytes,
         wholeObjectBytes: query.partition === null ? 0 : objects.reduce((sum, object) => sum + object.bytes, 0),
-        downloads: run.downloads, missChunks: run.misses, sameRows: run.text === base.text,
+        downloads: run.downloads, missChunks: run.misses, sameRows: run.text === base.text, parquetCpuMs: base.cpuMs, coldCpuMs: run.cpuMs,
       });
     } finally {
       await run.server.stop();
@@ -99,8 +123,8 @@ export async function measureCold(rootDir: string, queries: readonly ColdQuery[]
 export function coldLines(queries: readonly ColdQuery[], figures: ReadonlyMap<string, ColdFigures>): string[] {
   const lines = [
     '\nCold partitions (S3 API of Swift on loopback): first run on a fresh one-worker process, local Parquet vs cold; shared CPU, noisy',
-    '| query | Parquet fresh | cold fresh | cold/Parquet | cold warm (decoded) | fetched | whole objects | requests / chunks | same rows |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| query | Parquet fresh | cold fresh | cold/Parquet | CPU Parquet / cold | cold warm (decoded) | fetched | whole objects | requests / chunks | same rows |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   let downloads = 0;
   let misses = 0;
@@ -109,7 +133,7 @@ export function coldLines(queries: readonly ColdQuery[], figures: ReadonlyMap<st
     if (figure === undefined) continue;
     downloads += figure.downloads;
     misses += figure.missChunks;
-    lines.push(`| ${query.name} | ${figure.parquetFreshMs.toFixed(1)} ms | ${figure.coldFreshMs.toFixed(1)} ms | ${(figure.coldFreshMs / figure.parquetFreshMs).toFixed(2)} | ${figure.coldWarmMs.toFixed(1)} ms | `
+    lines.push(`| ${query.name} | ${figure.parquetFreshMs.toFixed(1)} ms | ${figure.coldFreshMs.toFixed(1)} ms | ${(figure.coldFreshMs / figure.parquetFreshMs).toFixed(2)} | ${figure.parquetCpuMs} / ${figure.coldCpuMs} ms | ${figure.coldWarmMs.toFixed(1)} ms | `
       + `${(figure.fetchedBytes / 1e6).toFixed(2)} MB | ${(figure.wholeObjectBytes / 1e6).toFixed(2)} MB | ${figure.downloads} / ${figure.missChunks} | ${figure.sameRows ? 'yes' : 'NO'} |`);
   }
   lines.push(`coalescing factor (download_started / acquire_miss_chunks, all queries): ${downloads} / ${misses} = ${(misses === 0 ? NaN : downloads / misses).toFixed(2)}`);

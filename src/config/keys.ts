@@ -109,6 +109,8 @@ const KEY_TABLE = [
     description: 'Range requests for cold partition chunks each process runs at once; more wait for a slot (README "Cold reads").' },
   { name: 'cold.storage.pending.batches.max', type: 'int', default: '256', min: 1, max: 1_000_000, group: 'Storage',
     description: 'Cold chunk reads each process lets wait for downloads; past it a query needing cold data fails at once with SVC_COLD_BACKPRESSURE.' },
+  { name: 'cold.storage.coalesce.gap.bytes', type: 'size', default: '256k', min: 0, max: 64 * 1024 * 1024, group: 'Storage',
+    description: 'Bytes between two cold chunks one query reads that a single range request may fetch and discard (fewer round trips); a larger gap, such as another column in bulk, is never fetched. 0: only touching chunks share a request.' },
   { name: 'cold.storage.request.timeout', type: 'duration', default: '30s', min: 100, max: 3_600_000, group: 'Storage',
     description: 'Time one range request for cold partition chunks may take; each request is tried 3 times with back-off, and the query timeout ends the wait sooner.' },
   { name: 'storage.policy.check.interval', type: 'duration', default: '5m', min: 100, max: 86_400_000, group: 'Storage',

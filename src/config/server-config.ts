@@ -130,6 +130,7 @@ export interface ServerConfig {
   readonly coldStorageObjectStore: string | null;
   readonly coldDownloadsInFlightMax: number;
   readonly coldPendingBatchesMax: number;
+  readonly coldCoalesceGapBytesMax: number;
   readonly coldRequestTimeoutMs: number;
   /** storage.policy.check.interval: time between storage-policy sweeps. */
   readonly storagePolicyCheckIntervalMs: number;
@@ -244,6 +245,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     coldStorageObjectStore: read.stringOrNull('cold.storage.object.store') || null,
     coldDownloadsInFlightMax: read.int('cold.storage.downloads.in.flight.max'),
     coldPendingBatchesMax: read.int('cold.storage.pending.batches.max'),
+    coldCoalesceGapBytesMax: read.bytes('cold.storage.coalesce.gap.bytes'),
     coldRequestTimeoutMs: read.ms('cold.storage.request.timeout'),
     storagePolicyCheckIntervalMs: read.ms('storage.policy.check.interval'),
     coldDeleteGraceMs: read.ms('cold.storage.delete.grace.period'),

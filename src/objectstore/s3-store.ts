@@ -141,7 +141,9 @@ export class S3ObjectStore implements ObjectStore {
       if (ifMatch !== undefined && response.ETag !== undefined && response.ETag !== ifMatch) {
         throw objectStoreError('changed', 'get range', this.description, key, `object is version ${response.ETag}, not the pinned ${ifMatch}`);
       }
-      return Buffer.from(await bodyBytes(response.Body));
+      // The SDK's array is this response's own: wrap it rather than copy a chunk of up to 64 MiB again.
+      const bytes = await bodyBytes(response.Body);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     });
   }
 

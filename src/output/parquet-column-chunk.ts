@@ -30,6 +30,12 @@ export class ParquetOutput {
     this.offset += bytes.length;
   }
 
+  /** Counts bytes the writer emitted itself (after a take()), so later offsets stay absolute. */
+  advance(length: number): void {
+    assert(this.parts.length === 0, 'bytes emitted directly follow everything taken before them');
+    this.offset += length;
+  }
+
   /**
    * Everything pushed since the last take, as one buffer (one postMessage, one socket write). It is always a
    * fresh ArrayBuffer of its own, never Node's shared Buffer pool, so the thread can transfer it.

@@ -35,6 +35,13 @@ export interface ParquetExportOptions {
   /** Column names as the query result spells them (resolved by checkParquetColumns). */
   readonly bloomFilterColumns: readonly string[];
   readonly bloomFilterFpp: number;
+  /**
+   * 'column-major' writes every row group's chunk of a column next to the column's chunks of the other row
+   * groups (the footer points at each), so one column of the file is one contiguous byte range: a reader
+   * fetching ranges from an object store makes one request per column instead of one per row group. The
+   * file's bytes are held until finish(). Undefined: the usual row group after row group.
+   */
+  readonly chunkLayout?: 'row-groups' | 'column-major';
 }
 
 export const PARQUET_EXPORT_DEFAULTS: ParquetExportOptions = Object.freeze({

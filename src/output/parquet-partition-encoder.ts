@@ -57,6 +57,9 @@ export function encodeParquetPartition(columns: readonly ColumnMeta[], rows: Row
     statisticsEnabled: true,
     // Arrays keep their binary value (BYTE_ARRAY), which the partition reader hands back to storage unchanged.
     rawArrayEncoding: true,
+    // One contiguous byte range per column: a cold partition's column is one range request, not one per row
+    // group (the whole file is built in memory here anyway).
+    chunkLayout: 'column-major',
   };
   const pieces: Uint8Array[] = [];
   const keyValues: KeyValue[] = [{ key: PARQUET_STEMS_KEY, value: JSON.stringify(columns.map((column) => column.fileStem)) }];

@@ -93,6 +93,8 @@ export class ParquetFileWriter implements ParquetExportWriter {
   private readonly arrayDims: number[];
   private readonly rowGroups: RowGroup[] = [];
   private readonly blooms: { chunk: ColumnChunk; bloomFilter?: Uint32Array }[] = [];
+  /** Column-major layout: per column, its chunks' bytes and metadata (offsets relative to the column's start). */
+  private readonly columnMajor: { parts: Uint8Array[]; bytes: number; chunks: ColumnChunk[] }[] | undefined;
   private groupRows = 0;
   private totalRows = 0;
   private finished = false;
@@ -127,6 +129,7 @@ export class ParquetFileWriter implements ParquetExportWriter {
       statistics: options.statisticsEnabled,
       bloomFpp: bloomNames.has(column.name) ? options.bloomFilterFpp : undefined,
     }));
+    this.columnMajor = options.chunkLayout === 'column-major' ? columns.map(() => ({ parts: [], bytes: 0, chunks: [] })) : undefined;
     this.out.push(MAGIC);
   }
 
@@ -165,6 +168,7 @@ export class ParquetFileWriter implements ParquetExportWriter {
     assert(!this.finished, 'finish() is called once');
     this.finished = true;
     if (this.groupRows > 0) this.flushRowGroup();
+    if (this.columnMajor !== undefined) this.placeColumns(this.columnMajor);
     const tail = new ByteWriter();
     // Bloom filter offsets are absolute, so the tail writer counts from where the file stands.
     tail.offset = this.out.offset;
@@ -191,9 +195,20 @@ export class ParquetFileWriter implements ParquetExportWriter {
     for (let c = 0; c < this.buffers.length; c++) {
       const buffer = this.buffers[c];
       const dims = this.arrayDims[c] ?? 0;
+      const column = this.columnMajor?.[c];
+      // Column-major: the chunk goes to its column's own output, at offsets counted from the column's start.
+      const out = column === undefined ? this.out : new ParquetOutput();
+      if (column !== undefined) out.offset = column.bytes;
       const written = dims > 0 && buffer.kind === 'bytes'
-        ? writeArrayColumnChunk(this.out, buffer.values.map((value) => (value instanceof Uint8Array ? value : null)), rows, dims, this.settings[c])
-        : writeColumnChunk(this.out, prepareChunk(buffer, rows), this.settings[c]);
+        ? writeArrayColumnChunk(out, buffer.values.map((value) => (value instanceof Uint8Array ? value : null)), rows, dims, this.settings[c])
+        : writeColumnChunk(out, prepareChunk(buffer, rows), this.settings[c]);
+      if (column !== undefined) {
+        // take() copies the bytes out of the row group's buffers, which are refilled for the next group.
+        const bytes = out.take();
+        column.parts.push(bytes);
+        column.bytes += bytes.length;
+        column.chunks.push(written.chunk);
+      }
       chunks.push(written.chunk);
       uncompressedBytes += written.chunk.meta_data?.total_uncompressed_size ?? 0n;
       if (written.bloomFilter !== undefined) this.blooms.push({ chunk: written.chunk, bloomFilter: written.bloomFilter });
@@ -203,12 +218,37 @@ export class ParquetFileWriter implements ParquetExportWriter {
       num_rows: BigInt(rows),
       total_byte_size: uncompressedBytes,
       file_offset: BigInt(groupStart),
-      total_compressed_size: BigInt(this.out.offset - groupStart),
+      total_compressed_size: this.columnMajor === undefined ? BigInt(this.out.offset - groupStart) : chunks.reduce((sum, chunk) => sum + (chunk.meta_data?.total_compressed_size ?? 0n), 0n),
     });
     // take() copies the group's bytes out, so the buffers can be refilled afterwards.
-    this.emit(this.out.take());
+    if (this.columnMajor === undefined) this.emit(this.out.take());
     for (const buffer of this.buffers) resetColumnBuffer(buffer);
     this.groupRows = 0;
+  }
+
+  /**
+   * Column-major: emits each column's chunks in a row (handing over the buffers, so the file is not held twice)
+   * and moves their offsets to where the column landed.
+   */
+  private placeColumns(columns: readonly { parts: Uint8Array[]; chunks: ColumnChunk[] }[]): void {
+    this.emit(this.out.take());
+    for (const column of columns) {
+      const base = BigInt(this.out.offset);
+      for (const chunk of column.chunks) {
+        chunk.file_offset += base;
+        const meta = chunk.meta_data;
+        assert(meta !== undefined, 'written column chunks carry their metadata');
+        meta.data_page_offset += base;
+        if (meta.dictionary_page_offset !== undefined) meta.dictionary_page_offset += base;
+      }
+      for (const part of column.parts) {
+        this.emit(part);
+        this.out.advance(part.length);
+      }
+      column.parts = [];
+    }
+    // A row group's file_offset is where its first chunk begins (the first column's chunk, now placed).
+    for (const group of this.rowGroups) group.file_offset = group.columns[0]?.file_offset ?? group.file_offset;
   }
 }
 

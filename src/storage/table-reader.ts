@@ -172,6 +172,32 @@ export class TableSnapshot {
     return partition.parquet.timestampCandidateRows(column.fileStem, lo, hi);
   }
 
+  /**
+   * Rows [lo, hi) of a partition narrowed to the pieces that may hold `value` in a numeric column, newest piece
+   * first: a Parquet partition leaves out row groups whose min/max statistics exclude the value (so a cold
+   * partition fetches none of their bytes); a native partition, or a group without statistics, stays in.
+   */
+  rowsMayHoldValueNewestFirst(partitionIndex: number, columnIndex: number, lo: number, hi: number, value: number): { lo: number; hi: number }[] {
+    const parquet = this.partitions[partitionIndex]?.parquet;
+    const column = this.meta.columns[columnIndex];
+    assert(column !== undefined, 'value candidates are asked of a column of the table');
+    if (hi <= lo) return [];
+    if (parquet === undefined || parquet.leafOf(column.fileStem) < 0) return [{ lo, hi }];
+    const starts = parquet.rowGroupStarts;
+    const pieces: { lo: number; hi: number }[] = [];
+    for (let group = starts.length - 2; group >= 0; group--) {
+      const from = Math.max(lo, starts[group] as number);
+      const to = Math.min(hi, starts[group + 1] as number);
+      if (to <= from) continue;
+      const bounds = parquet.numericStatistics(column.fileStem, group);
+      if (bounds !== undefined && (value < bounds.min || value > bounds.max)) continue;
+      const newest = pieces[pieces.length - 1];
+      if (newest !== undefined && newest.lo === to) newest.lo = from;
+      else pieces.push({ lo: from, hi: to });
+    }
+    return pieces;
+  }
+
   private parquetColumn(parquet: ParquetPartitionReader, columnIndex: number, lo: number, hi: number): ColumnView {
     const column = this.meta.columns[columnIndex];
     assert(column !== undefined, 'column view indexes are in range');

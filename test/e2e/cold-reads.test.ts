@@ -129,8 +129,10 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
   const prepared = await nativeParquetCold(t, {}, fsStore(storeDir), 1);
   await prepared.server.stop();
   // The first process is gone; its sweep and uploads are finished (the moves returned when done).
-  // A fresh process (one worker, so every query meets the same chunk table and decoded-column cache).
-  const server = await startServer({ workers: 1, rootDir: prepared.server.rootDir, env: { SVC_METRICS_ENABLED: 'true', SVC_COLD_STORAGE_OBJECT_STORE: fsStore(storeDir) } });
+  // A fresh process (one worker, so every query meets the same chunk table and decoded-column cache) that joins
+  // only touching chunks into one request (no gap allowance), so the counts below follow from the file layout.
+  const env = { SVC_METRICS_ENABLED: 'true', SVC_COLD_STORAGE_OBJECT_STORE: fsStore(storeDir) };
+  let server = await startServer({ workers: 1, rootDir: prepared.server.rootDir, env: { ...env, SVC_COLD_STORAGE_COALESCE_GAP_BYTES: '0' } });
   try {
     const expected: Partial<Record<(typeof COLD_METRICS)[number], number>> = {};
     const add = (changes: Partial<Record<(typeof COLD_METRICS)[number], number>>): Record<string, number> => {
@@ -138,25 +140,26 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
       return expectedMetrics(expected);
     };
     t.deepEqual(await coldMetrics(server), expectedMetrics({}));
-    // The scan reads qty, i and the designated timestamp ts: 3 row groups × 3 columns = 9 chunks. qty and i are
-    // neighbours in each row group (one request each), ts stands apart: 6 requests.
+    // The scan reads qty, i and the designated timestamp ts: 3 row groups × 3 columns = 9 chunks. The partition
+    // file keeps each column's chunks together (column after column), and qty and i are neighbours: their 6
+    // chunks are one request; ts stands apart: 2 requests.
     const sums = "select sum(qty), sum(i) from t where ts in '2024-01-02'";
     const first = await rows(server.baseUrl, sums);
-    t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 9, download_started_total: 6, download_finished_total: 6, release_evictions_total: 9 }));
+    t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 9, download_started_total: 2, download_finished_total: 2, release_evictions_total: 9 }));
     // Again: the process decoded those row groups already, so nothing is fetched.
     t.deepEqual(await rows(server.baseUrl, sums), first);
     t.deepEqual(await coldMetrics(server), add({}));
-    // flag and ts: neighbours (the file's last two columns), so 6 chunks in 3 requests.
+    // flag and ts: neighbours (the file's last two columns), so 6 chunks in 1 request.
     await rows(server.baseUrl, "select count() from t where ts in '2024-01-03' and flag");
-    t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 6, download_started_total: 3, download_finished_total: 3, release_evictions_total: 6 }));
-    // Four readers of price and ts at once (6 chunks, not neighbours) share the downloads: each chunk is fetched
-    // and dropped exactly once.
+    t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 6, download_started_total: 1, download_finished_total: 1, release_evictions_total: 6 }));
+    // Four readers of price and ts at once (6 chunks; price's 3 together, ts's 3 together, the two columns apart:
+    // 2 requests) share the downloads: each chunk is fetched and dropped exactly once.
     const before = await coldMetrics(server);
     const together = await Promise.all([0, 1, 2, 3].map(() => rows(server.baseUrl, "select sum(price) from t where ts in '2024-01-01'")));
     for (const answer of together) t.deepEqual(answer, together[0]);
     const after = await coldMetrics(server);
     const change = (name: (typeof COLD_METRICS)[number]): number => (after[name] ?? NaN) - (before[name] ?? NaN);
-    t.is(change('download_started_total'), 6);
+    t.is(change('download_started_total'), 2);
     t.is(change('release_evictions_total'), 6);
     t.is(change('acquire_miss_chunks_total') - change('download_coalesced_total'), 6, 'misses beyond the 6 fetched chunks are readers that attached to a download');
     t.log(`concurrent readers: ${change('acquire_hit_chunks_total')} chunk hits, ${change('download_coalesced_total')} attached to downloads in flight`);
@@ -165,6 +168,12 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
     t.is(after['ready_chunks'], 0);
     t.is(after['in_flight_downloads'], 0);
     t.is(after['pending_batches'], 0);
+    // A fresh process with a gap allowance larger than a whole partition file (under 0.5 MB here): the 9 chunks
+    // of qty, i and ts come in one request that also carries the note and flag chunks between them.
+    await server.stop();
+    server = await startServer({ workers: 1, rootDir: prepared.server.rootDir, env: { ...env, SVC_COLD_STORAGE_COALESCE_GAP_BYTES: '1m' } });
+    t.deepEqual(await rows(server.baseUrl, sums), first);
+    t.deepEqual(await coldMetrics(server), expectedMetrics({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 9, download_started_total: 1, download_finished_total: 1, release_evictions_total: 9 }));
   } finally {
     await server.stop();
     server.cleanup();

@@ -121,11 +121,8 @@ export class LatestOnScanFactory implements QueryFactory {
       const range = ranges[r] as PartitionRange;
       const hi = r === rangeIndex ? remainingHi : range.hi;
       if (hi <= range.lo) continue;
-      const view = this.scan.snapshot.column(range.partitionIndex, keyColumn, range.lo, hi);
-      const keys = view.kind === 'fixed' ? new Int32Array(view.bytes.buffer, view.bytes.byteOffset, hi) : undefined;
-      const found = keys === undefined ? hi - 1 : keys.subarray(range.lo, hi).lastIndexOf(-1);
-      if (found < 0) continue;
-      const row = keys === undefined ? found : range.lo + found;
+      const row = this.newestNullKeyRow(range.partitionIndex, keyColumn, range.lo, hi);
+      if (row < 0) continue;
       const input = this.scan.withRanges([{ partitionIndex: range.partitionIndex, lo: row, hi: row + 1 }]).open(ctx);
       try {
         const batch = input.nextBatch();
@@ -136,6 +133,22 @@ export class LatestOnScanFactory implements QueryFactory {
       }
       return;
     }
+  }
+
+  /**
+   * The newest row in [lo, hi) whose SYMBOL key is NULL (-1), or -1. Parquet row groups whose key statistics
+   * exclude -1 are not read, so older cold partitions without NULL keys cost no fetch.
+   */
+  private newestNullKeyRow(partitionIndex: number, keyColumn: number, lo: number, hi: number): number {
+    const snapshot = this.scan.snapshot;
+    for (const piece of snapshot.rowsMayHoldValueNewestFirst(partitionIndex, keyColumn, lo, hi, -1)) {
+      const view = snapshot.column(partitionIndex, keyColumn, piece.lo, piece.hi);
+      // A key column added after this partition was written: every row of it is NULL.
+      if (view.kind !== 'fixed') return piece.hi - 1;
+      const found = new Int32Array(view.bytes.buffer, view.bytes.byteOffset, piece.hi).subarray(piece.lo, piece.hi).lastIndexOf(-1);
+      if (found >= 0) return piece.lo + found;
+    }
+    return -1;
   }
 
   explain(depth: number): string[] {

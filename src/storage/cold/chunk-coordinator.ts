@@ -1,5 +1,6 @@
 // The process-wide cold chunk coordinator (reference "Cold read path"): column chunks of cold Parquet objects
-// are fetched with range GETs pinned to the manifest's ETag, adjacent chunks of one read coalesced into one
+// are fetched with range GETs pinned to the manifest's ETag, adjacent chunks of one read (or chunks at most
+// `coalesceGapBytesMax` apart; the gap's bytes are dropped with the request's buffer) coalesced into one
 // request (span ≤ 64 MiB), concurrent readers of a chunk share its download, and at most `downloadsInFlightMax`
 // requests run at once. A chunk stays in memory while a lease holds it and is dropped when the last lease goes
 // (no cache of released chunks). Past `pendingBatchesMax` reads waiting, a new read fails at once.
@@ -14,6 +15,8 @@ import { ColdBackPressureError, coldReadFailed, type ColdObject } from './cold-r
 export interface ColdReadLimits {
   readonly downloadsInFlightMax: number;
   readonly pendingBatchesMax: number;
+  /** Gap bytes between two chunks of one read that one request may fetch and drop (coalesceRanges); 0 when unset. */
+  readonly coalesceGapBytesMax?: number;
 }
 
 interface Chunk {
@@ -107,7 +110,7 @@ export class ColdChunkCoordinator {
 
   private startDownloads(object: ColdObject, missing: readonly { range: ByteRange; settle: Settle }[]): void {
     const settles = new Map(missing.map((item) => [item.range.offset, item.settle]));
-    for (const group of coalesceRanges(missing.map((item) => item.range), COALESCED_SPAN_BYTES_MAX)) {
+    for (const group of coalesceRanges(missing.map((item) => item.range), COALESCED_SPAN_BYTES_MAX, this.limits.coalesceGapBytesMax ?? 0)) {
       void this.download(object, group.offset, group.length, group.members, settles);
     }
   }

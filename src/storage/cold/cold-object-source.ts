@@ -26,7 +26,8 @@ export class ColdObjectSource implements ByteRangeSource {
     if (offset >= footerStart) return new Uint8Array(footer.subarray(offset - footerStart, offset - footerStart + length));
     const bytes = currentColdReadSession()?.bytesOf(this.object, offset, length);
     if (bytes === undefined) throw new ColdChunksNeeded([{ object: this.object, ranges: [{ offset, length }] }]);
-    return new Uint8Array(bytes);
+    // A view, not a copy: decoders only read their input, and the statement's lease keeps the bytes alive.
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   }
 
   close(): void {

@@ -28,6 +28,8 @@ export class ColdChunksNeeded extends ColdReadError {
 
 /** Fetch rounds one step may take; a round fetches every chunk one column read lacked, so few are used. */
 const FAULT_ROUNDS_MAX = 64;
+/** Cold object reads one statement waits on at once (its fetches of different partitions overlap). */
+const STATEMENT_READS_AT_ONCE = 16;
 
 export class ColdReadSession {
   private readonly leases = new Map<string, ColdLease[]>();
@@ -50,22 +52,48 @@ export class ColdReadSession {
     return undefined;
   }
 
-  /** Leases every needed range this statement does not hold yet. */
+  /**
+   * Leases every needed range this statement does not hold yet. Up to STATEMENT_READS_AT_ONCE objects are read
+   * at once (the coordinator bounds the requests in flight), so a query over many cold partitions waits about
+   * one round trip, not one per partition. Every lease taken is kept (released with the statement) even when
+   * another read fails; after a failure no further read starts.
+   */
   async fetch(needs: readonly ColdNeed[]): Promise<void> {
+    const wanted: ColdNeed[] = [];
+    let bytes = 0;
     for (const need of needs) {
       const ranges = need.ranges.filter((range) => this.bytesOf(need.object, range.offset, range.length) === undefined);
       if (ranges.length === 0) continue;
-      let bytes = 0;
       for (const range of ranges) bytes += range.length;
       if (this.pinnedBytes + bytes > this.memoryBytesMax) {
         throw new SqlError(`query exceeds its memory budget with cold partition chunks [${describeColdObject(need.object)}, pinned=${this.pinnedBytes}, needed=${bytes}, cairo.sql.max.memory=${this.memoryBytesMax}]`, 0, 'SVC_SQL_LIMIT');
       }
-      const lease = await this.coordinator().acquire(need.object, ranges, this.signal);
-      this.pinnedBytes += lease.sizeBytes;
-      const list = this.leases.get(need.object.key);
-      if (list === undefined) this.leases.set(need.object.key, [lease]);
-      else list.push(lease);
+      wanted.push({ object: need.object, ranges });
     }
+    const coordinator = this.coordinator();
+    let failure: { reason: unknown } | undefined;
+    let next = 0;
+    // A few reads at a time per statement: each waiting read is a pending batch of the process, so one query
+    // over hundreds of partitions must not fill the back-pressure cap alone.
+    const reader = async (): Promise<void> => {
+      while (next < wanted.length && failure === undefined) {
+        const need = wanted[next++] as ColdNeed;
+        try {
+          this.keep(await coordinator.acquire(need.object, need.ranges, this.signal));
+        } catch (error) {
+          failure ??= { reason: error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(STATEMENT_READS_AT_ONCE, wanted.length) }, reader));
+    if (failure !== undefined) throw failure.reason;
+  }
+
+  private keep(lease: ColdLease): void {
+    this.pinnedBytes += lease.sizeBytes;
+    const list = this.leases.get(lease.object.key);
+    if (list === undefined) this.leases.set(lease.object.key, [lease]);
+    else list.push(lease);
   }
 
   /** What the registered scans still need that this statement does not hold. */

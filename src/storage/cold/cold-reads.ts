@@ -18,7 +18,7 @@ export interface ColdReadSettings extends ColdReadLimits {
 }
 
 const DEFAULT_SETTINGS: ColdReadSettings = {
-  connection: null, downloadsInFlightMax: 64, pendingBatchesMax: 1024, attemptsMax: 3, requestTimeoutMs: 30_000, queryMemoryBytesMax: 4 * 1024 ** 3,
+  connection: null, downloadsInFlightMax: 64, pendingBatchesMax: 1024, coalesceGapBytesMax: 256 * 1024, attemptsMax: 3, requestTimeoutMs: 30_000, queryMemoryBytesMax: 4 * 1024 ** 3,
 };
 
 let settings = DEFAULT_SETTINGS;

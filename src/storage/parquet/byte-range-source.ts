@@ -9,7 +9,7 @@ export interface ByteRangeSource {
   /** Stable identity of the bytes (path plus size, or object key plus version): the footer cache key. */
   readonly key: string;
   readonly sizeBytes: number;
-  /** Bytes [offset, offset + length); the returned buffer is the caller's. */
+  /** Bytes [offset, offset + length), for the caller to keep but not modify (a cold source returns a view of its leased chunk). */
   read(offset: number, length: number): Uint8Array;
   close(): void;
 }

@@ -167,7 +167,8 @@ export class ParquetPartitionReader {
    */
   missingChunkRanges(columns: readonly { readonly stem: string; readonly type: ColumnType }[], lo: number, hi: number): { offset: number; length: number }[] {
     const ranges: { offset: number; length: number }[] = [];
-    if (hi <= lo) return ranges;
+    // No columns (count(*) answered from the row counts): nothing to fetch, and no footer to parse for it.
+    if (hi <= lo || columns.length === 0) return ranges;
     const footer = this.footer;
     const first = rowGroupOf(footer, lo);
     const last = rowGroupOf(footer, hi - 1);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openObjectStore } from '../../../../src/objectstore/open-object-store.js';
 import type { ObjectStore, RangeOptions } from '../../../../src/objectstore/object-store.js';
-import { ColdChunkCoordinator } from '../../../../src/storage/cold/chunk-coordinator.js';
+import { ColdChunkCoordinator, type ColdReadLimits } from '../../../../src/storage/cold/chunk-coordinator.js';
 import { ColdBackPressureError, ColdReadError, type ColdObject } from '../../../../src/storage/cold/cold-read-errors.js';
 import { coalesceRanges } from '../../../../src/storage/cold/coalesce-ranges.js';
 import { ColdReadSession } from '../../../../src/storage/cold/cold-read-session.js';
@@ -37,7 +37,7 @@ class GatedStore {
   }
 }
 
-async function setUp(limits = { downloadsInFlightMax: 64, pendingBatchesMax: 1024 }) {
+async function setUp(limits: ColdReadLimits = { downloadsInFlightMax: 64, pendingBatchesMax: 1024 }) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cold-coord-'));
   const store = await openObjectStore(`fs::root=${join(dir, 'root')};atomic_write_dir=${join(dir, 'scratch')};`);
   const body = Buffer.alloc(OBJECT_BYTES);
@@ -73,6 +73,13 @@ test('adjacent ranges join one request within the span cap; ranges with a gap ne
   t.deepEqual(groups.map((group) => [group.offset, group.length, group.members.length]), [[0, 150, 2], [300, 110, 2]]);
   const capped = coalesceRanges([{ offset: 0, length: 60 }, { offset: 60, length: 60 }], 100);
   t.is(capped.length, 2);
+});
+
+test('with a gap allowance, ranges at most that far apart join one request; farther ones and the span cap still split', (t) => {
+  const ranges = [{ offset: 0, length: 100 }, { offset: 164, length: 36 }, { offset: 300, length: 10 }, { offset: 1000, length: 24 }];
+  t.deepEqual(coalesceRanges(ranges, 1 << 20, 100).map((group) => [group.offset, group.length, group.members.length]), [[0, 310, 3], [1000, 24, 1]]);
+  t.deepEqual(coalesceRanges(ranges, 1 << 20, 63).map((group) => [group.offset, group.length]), [[0, 100], [164, 36], [300, 10], [1000, 24]]);
+  t.deepEqual(coalesceRanges(ranges, 200, 100).map((group) => [group.offset, group.length]), [[0, 200], [300, 10], [1000, 24]]);
 });
 
 // The metric cases share one process-wide channel, so they run one after another.
@@ -187,6 +194,43 @@ test.serial('a statement session counts its leased bytes against the query memor
     session.release();
     t.is(await env.value('busy_leases'), 0);
     t.is(await env.value('ready_chunks'), 0);
+  } finally {
+    await env.cleanUp();
+  }
+});
+
+test.serial('a read across a small gap fetches it once and drops it: each chunk gets exactly its bytes', async (t) => {
+  const env = await setUp({ downloadsInFlightMax: 64, pendingBatchesMax: 1024, coalesceGapBytesMax: 100 });
+  try {
+    const lease = await env.coordinator.acquire(env.object, [{ offset: 0, length: 100 }, { offset: 150, length: 50 }, { offset: 1000, length: 24 }], signal());
+    t.deepEqual(env.gated.requests, [{ offset: 0, length: 200 }, { offset: 1000, length: 24 }]);
+    t.deepEqual(lease.bytesOf(150, 50), env.body.subarray(150, 200));
+    t.is(lease.bytesOf(100, 50), undefined, 'the gap is no chunk of the lease');
+    t.is(await env.value('download_started_total'), 2);
+    t.is(await env.value('acquire_miss_chunks_total'), 3);
+    t.is(await env.value('pinned_bytes'), 174, 'pinned bytes count the chunks, not the dropped gap');
+    lease.release();
+    t.is(await env.value('pinned_bytes'), 0);
+  } finally {
+    await env.cleanUp();
+  }
+});
+
+test.serial('a statement reads the objects it needs at once, not one after another', async (t) => {
+  const env = await setUp();
+  try {
+    let open = (): void => undefined;
+    env.gated.hold = new Promise((resolve) => { open = resolve; });
+    const session = new ColdReadSession(() => env.coordinator, signal(), 1 << 20);
+    // Two reads of the object (as two partitions' needs would be): both requests are in flight together.
+    const fetched = session.fetch([{ object: env.object, ranges: [{ offset: 0, length: 64 }] }, { object: env.object, ranges: [{ offset: 2000, length: 64 }] }]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    t.is(env.gated.inFlight, 2);
+    open();
+    await fetched;
+    t.deepEqual(session.bytesOf(env.object, 2000, 64), env.body.subarray(2000, 2064));
+    session.release();
+    t.is(await env.value('busy_leases'), 0);
   } finally {
     await env.cleanUp();
   }

@@ -16,6 +16,8 @@ import { loadParquetCodecs } from '../../../../src/output/parquet-codecs.js';
 import type { ParquetWrittenCodec } from '../../../../src/output/parquet-params.js';
 import { ParquetPartitionReader, PARQUET_PARTITION_FILE } from '../../../../src/storage/parquet/parquet-partition-reader.js';
 import { seededRandom } from '../../../helpers/seeded-random.js';
+import { ParquetReader } from '../../../helpers/duckdb-parquet.js';
+import { coalesceRanges } from '../../../../src/storage/cold/coalesce-ranges.js';
 
 const ROWS = 2500;
 const FIXED: readonly ColumnType[] = ['BOOLEAN', 'BYTE', 'SHORT', 'CHAR', 'INT', 'LONG', 'FLOAT', 'DOUBLE', 'DATE', 'SYMBOL', 'UUID', 'IPV4', 'TIMESTAMP'];
@@ -119,6 +121,33 @@ test('row-group statistics narrow timestamp searches and bound numeric columns',
     }
     t.deepEqual(reader.chunkRanges(['double.stem'], 2100, 2200).length, 1);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a column of a partition file is one contiguous byte range across its row groups, and DuckDB reads the file', async (t) => {
+  const { columns, rows } = sampleChunk();
+  const bytes = encodeParquetPartition(columns, rows, { rowGroupRows: 1000, codec: 'LZ4_RAW', compressionLevel: 0 });
+  const dir = writePartition(bytes);
+  const duck = await ParquetReader.open();
+  try {
+    const reader = ParquetPartitionReader.local(dir, bytes.length, ROWS);
+    // Three row groups; each column's three chunks touch, so a remote read of a column is one request.
+    for (const stem of ['double.stem', 'timestamp.stem', 'vc.stem']) {
+      const ranges = reader.chunkRanges([stem], 0, ROWS);
+      t.is(ranges.length, 3, stem);
+      t.is(coalesceRanges(ranges).length, 1, `${stem}: one range`);
+    }
+    // Two columns that are not neighbours in the schema stay two ranges: nothing between them is fetched.
+    t.is(coalesceRanges(reader.chunkRanges(['boolean.stem', 'double.stem'], 0, ROWS)).length, 2);
+    // An independent reader finds every chunk through the footer's offsets.
+    const path = duck.save('partition.parquet', bytes);
+    const summary = await duck.rows(`select count(*)::VARCHAR n, count(double)::VARCHAR doubles, sum(int)::VARCHAR ints, max(timestamp)::VARCHAR ts from read_parquet('${path}')`);
+    const expectedInts = Array.from({ length: ROWS }, (_, row) => (rows.columns[columns.findIndex((column) => column.type === 'INT')] as { bytes: Buffer }).bytes.readInt32LE(row * 4))
+      .filter((value) => value !== -2147483648).reduce((sum, value) => sum + BigInt(value), 0n);
+    t.deepEqual(summary, [{ n: String(ROWS), doubles: String(ROWS - Math.ceil((ROWS - 3) / 7)), ints: String(expectedInts), ts: '2024-01-01 00:00:02.499+00' }]);
+  } finally {
+    duck.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -68,7 +68,7 @@ function prologue(state: EmitState, outputs: number, exactOutputs: readonly numb
   for (const index of state.usedColumns) lines.push(`const v${index} = V[${index}];`);
   for (const index of state.usedSymbols) lines.push(`const s${index} = S[${index}];`);
   for (const index of state.usedExact) lines.push(`const x${index} = X[${index}];`);
-  for (const local of state.locals) lines.push(`let ${local} = ${local.startsWith('s') ? 'null' : '0'};`);
+  for (const local of state.locals) lines.push(`let ${local} = ${local.startsWith('q') ? 'null' : '0'};`);
   // `+` tells the optimizer a numeric constant is a number once, here, instead of checking it on every row.
   state.constants.forEach((value, k) => lines.push(typeof value === 'number' ? `const k${k} = +K[${k}];` : `const k${k} = K[${k}];`));
   state.perBatch.forEach((expression, k) => lines.push(`const b${k} = ${expression};`));

@@ -178,7 +178,7 @@ function emitExactCall(expr: BoundCall, state: EmitState): string {
     if (isInt64Type(arg.type) && emitCallWith(expr, ['a'], state) === 'a') return emitExact(arg, state);
     if (arg.type === 'DOUBLE' || arg.type === 'FLOAT') return `rt.dtoL(${emitExpression(arg, state)})`;
     if (isTextType(arg.type)) {
-      const text = newLocal(state, 's');
+      const text = newLocal(state, 'q');
       return `(${text} = ${emitExpression(arg, state)}, rt.textToL(${text}, ${emitCallWith(expr, [text], state)}))`;
     }
   }

@@ -27,6 +27,12 @@ export interface ValueSink {
 
 const utf8 = new TextDecoder();
 
+/** Value `index` of a page run: the value itself, or the dictionary entry it names in a dictionary-coded page. */
+function runValue(values: DecodedArray, index: number, dictionary: DecodedArray | undefined): Scalar {
+  const raw = values[index] as Scalar;
+  return dictionary === undefined ? raw : (dictionary[raw as number] as Scalar);
+}
+
 type Scalar = number | bigint | boolean | Uint8Array | string | null | undefined;
 
 /** Multiplier and divisor turning the file's time unit into the storage unit (ns for TIMESTAMP_NS, µs for TIMESTAMP, ms for DATE). */
@@ -85,8 +91,7 @@ export function createFixedSink(column: ChunkColumn, rowCount: number, width: nu
         if (i32 !== undefined && values instanceof Int32Array) { i32.set(values.subarray(from, from + count), row); return; }
       }
       for (let k = 0; k < count; k++) {
-        const raw = values[from + k] as Scalar;
-        const value: Scalar = dictionary === undefined ? raw : (dictionary[raw as number] as Scalar);
+        const value = runValue(values, from + k, dictionary);
         const at = row + k;
         if (i64 !== undefined) {
           const big = toBigInt(value);
@@ -150,8 +155,7 @@ export function createVarSink(column: ChunkColumn, rowCount: number): ValueSink 
     putRun(row, values, from, count, dictionary) {
       assert(row + count <= rowCount, `a page run stays inside its row group (${column.element.name})`);
       for (let k = 0; k < count; k++) {
-        const raw = values[from + k] as Scalar;
-        put(row + k, dictionary === undefined ? raw : (dictionary[raw as number] as Scalar));
+        put(row + k, runValue(values, from + k, dictionary));
       }
     },
     putNull(row) {
@@ -190,8 +194,7 @@ function createTextCodedSink(type: ColumnType, rowCount: number): ValueSink {
     putRun(row, values, from, count, dictionary) {
       assert(row + count <= rowCount && from + count <= values.length, 'a page run stays inside its row group and its values');
       for (let k = 0; k < count; k++) {
-        const raw = values[from + k] as Scalar;
-        const value: Scalar = dictionary === undefined ? raw : (dictionary[raw as number] as Scalar);
+        const value = runValue(values, from + k, dictionary);
         const text = value instanceof Uint8Array ? utf8.decode(value) : typeof value === 'string' ? value : null;
         // The file holds the display text of this very type (binary digits for bit precisions), kept as it is.
         texts[row + k] = text === null || text.length === 0 ? null : text;
@@ -220,9 +223,7 @@ function createDecimalSink(rowCount: number, width: number): ValueSink {
     putRun(row, values, from, count, dictionary) {
       assert(row + count <= rowCount && from + count <= values.length, 'a page run stays inside its row group and its values');
       for (let k = 0; k < count; k++) {
-        const raw = values[from + k] as Scalar;
-        const value: Scalar = dictionary === undefined ? raw : (dictionary[raw as number] as Scalar);
-        writeDecimalUnscaled(bytes, (row + k) * width, width, unscaledOf(value));
+        writeDecimalUnscaled(bytes, (row + k) * width, width, unscaledOf(runValue(values, from + k, dictionary)));
       }
     },
     putNull(row) {

@@ -6,6 +6,7 @@ import type { BoundCall, BoundExpr } from '../bind/bound.js';
 import type { TimestampInterval } from '../../types/intervals.js';
 import { parseTimestampNanos } from '../../types/timestamp-ns.js';
 import { assert } from '../../core/assert.js';
+import { residualOf } from './intervals.js';
 
 export interface NanoInterval {
   readonly lo: bigint;
@@ -23,7 +24,7 @@ export interface NanoIntervalExtraction {
 
 export function extractNanoIntervals(predicate: BoundExpr, timestampIndex: number): NanoIntervalExtraction {
   let intervals: NanoInterval[] | undefined;
-  const residual = residualOf(predicate, timestampIndex, (found) => {
+  const residual = residualOf(predicate, (conjunct) => exactNanoIntervals(conjunct, timestampIndex), (found: NanoInterval[]) => {
     intervals = intervals === undefined ? found : intersectNanoIntervals(intervals, found);
   });
   if (intervals !== undefined) assertNormalized(intervals);
@@ -34,22 +35,6 @@ export function extractNanoIntervals(predicate: BoundExpr, timestampIndex: numbe
 export function microsCover(intervals: readonly NanoInterval[]): TimestampInterval[] {
   const micros = (value: bigint, open: bigint, infinite: number): number => (value === open ? infinite : Number(value >= 0n ? value / 1000n : (value - 999n) / 1000n));
   return intervals.map((range) => ({ lo: micros(range.lo, OPEN_LO, -Infinity), hi: micros(range.hi, OPEN_HI, Infinity) }));
-}
-
-function residualOf(expr: BoundExpr, timestampIndex: number, report: (found: NanoInterval[]) => void): BoundExpr | undefined {
-  if (expr.kind === 'call' && expr.name === 'and' && expr.args.length === 2) {
-    const left = expr.args[0] as BoundExpr;
-    const right = expr.args[1] as BoundExpr;
-    const keptLeft = residualOf(left, timestampIndex, report);
-    const keptRight = residualOf(right, timestampIndex, report);
-    if (keptLeft === undefined) return keptRight;
-    if (keptRight === undefined) return keptLeft;
-    return keptLeft === left && keptRight === right ? expr : { ...expr, args: [keptLeft, keptRight] };
-  }
-  const exact = exactNanoIntervals(expr, timestampIndex);
-  if (exact === undefined) return expr;
-  report(exact);
-  return undefined;
 }
 
 function exactNanoIntervals(expr: BoundExpr, timestampIndex: number): NanoInterval[] | undefined {

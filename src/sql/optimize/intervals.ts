@@ -22,28 +22,31 @@ const ALL_TIME: readonly TimestampInterval[] = [{ lo: -Infinity, hi: Infinity }]
 /** Splits `predicate` (over an input whose column `timestampIndex` is the designated timestamp). */
 export function extractIntervals(predicate: BoundExpr, timestampIndex: number): IntervalExtraction {
   let intervals: TimestampInterval[] | undefined;
-  const residual = residualOf(predicate, timestampIndex, (found) => {
+  const residual = residualOf(predicate, (conjunct) => exactIntervals(conjunct, timestampIndex), (found: TimestampInterval[]) => {
     intervals = intervals === undefined ? found : intersectIntervals(intervals, found);
   });
   if (intervals !== undefined) assertNormalized(intervals);
   return { intervals, residual };
 }
 
-/** Walks the AND tree: conjuncts with an exact interval form are reported and dropped, others kept. */
-function residualOf(expr: BoundExpr, timestampIndex: number, report: (found: TimestampInterval[]) => void): BoundExpr | undefined {
+/**
+ * Walks the AND tree: conjuncts `exact` gives a form for are reported and dropped, others kept (shared with the
+ * nanosecond intervals of intervals-ns.ts, whose forms are exact int64 ranges).
+ */
+export function residualOf<T>(expr: BoundExpr, exact: (conjunct: BoundExpr) => T | undefined, report: (found: T) => void): BoundExpr | undefined {
   if (expr.kind === 'call' && expr.name === 'and' && expr.args.length === 2) {
     const left = expr.args[0] as BoundExpr;
     const right = expr.args[1] as BoundExpr;
-    const keptLeft = residualOf(left, timestampIndex, report);
-    const keptRight = residualOf(right, timestampIndex, report);
+    const keptLeft = residualOf(left, exact, report);
+    const keptRight = residualOf(right, exact, report);
     if (keptLeft === undefined) return keptRight;
     if (keptRight === undefined) return keptLeft;
     // Spreading keeps the node's own emitter, so no function lookup is needed to rebuild the AND.
     return keptLeft === left && keptRight === right ? expr : { ...expr, args: [keptLeft, keptRight] };
   }
-  const exact = exactIntervals(expr, timestampIndex);
-  if (exact === undefined) return expr;
-  report(exact);
+  const found = exact(expr);
+  if (found === undefined) return expr;
+  report(found);
   return undefined;
 }
 

@@ -14,7 +14,7 @@ import { Catalog, isTableDirName } from '../storage/catalog.js';
 import { forgetMappings } from '../storage/mmap.js';
 import { walChannel } from '../core/diagnostics.js';
 import { clearGroupIntent, readCommittedGroups, type GroupCommitContext } from '../storage/group-commit.js';
-import { markDroppedColdTable } from './cold/cold-dropped-tables.js';
+import { hadColdManifest, markDroppedColdTable } from './cold/cold-dropped-tables.js';
 
 export interface EngineOptions {
   readonly rootDir: string;
@@ -143,8 +143,9 @@ export class Engine {
    * has in the cold store are retired by the cold-storage manager's sweeps.
    */
   dropTable(storedName: string): void {
-    const meta = this.writer(storedName)?.meta;
-    if (meta !== undefined) markDroppedColdTable(this.options.files, this.options.rootDir, join(this.dbDir, storedName), { table: meta.name, tableId: meta.tableId });
+    // The table's id names its objects' prefix; a writer is opened for it only when the table has objects.
+    const meta = hadColdManifest(this.options.files, join(this.dbDir, storedName)) ? this.writer(storedName)?.meta : undefined;
+    if (meta !== undefined) markDroppedColdTable(this.options.files, this.options.rootDir, { table: meta.name, tableId: meta.tableId });
     this.writers.get(storedName)?.close();
     this.writers.delete(storedName);
     const tombstone = join(this.dbDir, `.dropped-${Date.now()}-${storedName}`);

@@ -16,12 +16,13 @@ export interface DroppedColdTable {
   readonly tableId: number;
 }
 
-/**
- * Leaves the marker when the table ever had a cold manifest (its mirror file exists): a table that never
- * touched the store leaves nothing to retire.
- */
-export function markDroppedColdTable(files: FilesFacade, rootDir: string, tableDir: string, dropped: DroppedColdTable): void {
-  if (!files.exists(join(tableDir, COLD_MIRROR_FILE))) return;
+/** Whether the table ever had a cold manifest (its mirror file exists): only such a table leaves objects behind. */
+export function hadColdManifest(files: FilesFacade, tableDir: string): boolean {
+  return files.exists(join(tableDir, COLD_MIRROR_FILE));
+}
+
+/** Leaves the marker the sweeps retire the dropped table's objects from. */
+export function markDroppedColdTable(files: FilesFacade, rootDir: string, dropped: DroppedColdTable): void {
   const dir = join(rootDir, DROPPED_DIR);
   files.mkdirs(dir);
   files.writeFileAtomic(join(dir, markerName(dropped)), Buffer.from(coldTablePrefix(dropped.table, dropped.tableId)), true);

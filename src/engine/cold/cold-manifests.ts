@@ -11,7 +11,7 @@ import type { ColdManifestBody, ColdObjectEntry } from '../../storage/cold-manif
 import { COLD_MIRROR_FILE, encodeColdMirror, narrowColdManifestBody } from '../../storage/cold-manifest-file.js';
 import type { TxnState } from '../../storage/txn-file.js';
 import { coldTablePrefix } from './cold-object-key.js';
-import { reconcileColdEntries } from './cold-reconcile.js';
+import { reconcileColdEntries, type Reconciled } from './cold-reconcile.js';
 
 /** Manifest versions kept per table: readers in flight may still hold one a few versions old. */
 const MANIFEST_VERSIONS_KEPT = 16;
@@ -51,15 +51,24 @@ export class ColdManifests {
    * them); returns the partitions whose live copy was invalidated.
    */
   async reconcile(ref: ColdTableRef, txn: TxnState, nowMs: number, graceMs: number): Promise<readonly string[]> {
+    return (await this.align(ref, txn, nowMs, graceMs)).invalidated;
+  }
+
+  /** reconcileColdEntries applied: the new manifest committed, then the expired objects deleted. */
+  private async align(ref: ColdTableRef, txn: Pick<TxnState, 'partitions'>, nowMs: number, graceMs: number): Promise<Reconciled> {
     const body = await this.current(ref);
     const result = reconcileColdEntries(body.entries, txn, nowMs, graceMs);
-    if (!result.changed) return result.invalidated;
+    if (!result.changed) return result;
     await this.commit(ref, { ...body, entries: result.entries });
-    if (result.expiredKeys.length > 0) {
-      await this.lease.assertStillWriter();
-      await this.store.delete(result.expiredKeys);
-    }
-    return result.invalidated;
+    await this.deleteAsWriter(result.expiredKeys);
+    return result;
+  }
+
+  /** Deletes objects after checking this instance still holds the writer lease. */
+  private async deleteAsWriter(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.lease.assertStillWriter();
+    await this.store.delete(keys);
   }
 
   /**
@@ -70,9 +79,7 @@ export class ColdManifests {
     const named = new Set((await this.current(ref)).entries.map((entry) => entry.key));
     const listed = await this.store.list(coldTablePrefix(ref.table, ref.tableId));
     const unnamed = listed.filter((item) => DATA_OBJECT_KEY.test(item.key) && !named.has(item.key) && item.lastModifiedMs + graceMs <= nowMs).map((item) => item.key);
-    if (unnamed.length === 0) return 0;
-    await this.lease.assertStillWriter();
-    await this.store.delete(unnamed);
+    await this.deleteAsWriter(unnamed);
     return unnamed.length;
   }
 
@@ -82,18 +89,11 @@ export class ColdManifests {
    * (manifest versions, unnamed uploads), the last step.
    */
   async retire(ref: ColdTableRef, nowMs: number, graceMs: number): Promise<Retirement> {
-    const body = await this.current(ref);
-    const result = reconcileColdEntries(body.entries, { partitions: [] }, nowMs, graceMs);
-    if (result.changed) await this.commit(ref, { ...body, entries: result.entries });
-    if (result.expiredKeys.length > 0) {
-      await this.lease.assertStillWriter();
-      await this.store.delete(result.expiredKeys);
-    }
+    const result = await this.align(ref, { partitions: [] }, nowMs, graceMs);
     if (result.entries.length > 0) return { deleted: result.expiredKeys.length, done: false };
     const prefix = coldTablePrefix(ref.table, ref.tableId);
     const rest = (await this.store.list(prefix)).map((item) => item.key);
-    await this.lease.assertStillWriter();
-    await this.store.delete(rest);
+    await this.deleteAsWriter(rest);
     this.bodies.delete(prefix);
     return { deleted: result.expiredKeys.length + rest.filter((key) => DATA_OBJECT_KEY.test(key)).length, done: true };
   }

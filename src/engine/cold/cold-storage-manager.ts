@@ -17,8 +17,7 @@ import { selectInactivePartitions } from '../ddl-partitions.js';
 import { ColdManifests } from './cold-manifests.js';
 import { convertToParquet, dropLocalPartition, refOf, uploadPartition, type Exclusive, type MoverContext, type RemoteStore } from './cold-mover.js';
 import { sweepTable } from './policy-sweep.js';
-import { droppedColdTables, forgetDroppedColdTable } from './cold-dropped-tables.js';
-import { COLD_MIRROR_FILE } from '../../storage/cold-manifest-file.js';
+import { droppedColdTables, forgetDroppedColdTable, hadColdManifest } from './cold-dropped-tables.js';
 
 const log = getLogger('cold-storage');
 const INSTANCE_ID_FILE = '.cold-instance-id';
@@ -158,7 +157,7 @@ export class ColdStorageManager {
     const ref = await this.options.exclusive(() => {
       const writer = this.options.engine.writer(table);
       // A table that never had a manifest has nothing in the store: no listing for it.
-      return writer === undefined || !this.context.files.exists(join(writer.dir, COLD_MIRROR_FILE)) ? undefined : refOf(writer);
+      return writer === undefined || !hadColdManifest(this.context.files, writer.dir) ? undefined : refOf(writer);
     });
     if (ref === undefined) return;
     const collected = await remote.manifests.collectUnnamed(ref, Date.now(), this.options.deleteGraceMs);

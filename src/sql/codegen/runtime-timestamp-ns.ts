@@ -5,6 +5,7 @@ import { sqlRuntimeError } from '../../core/errors.js';
 import { formatTimestampNanosNumber, parseTimestampNanos } from '../../types/timestamp-ns.js';
 import { dateRuntime } from './runtime-date.js';
 import type { UnitSpec } from './runtime-date.js';
+import { LONG_NULL, int64Runtime } from './runtime-int64.js';
 
 function microsOfNs(nanos: number): number {
   return Math.floor(nanos / 1000);
@@ -15,14 +16,9 @@ function subMicros(nanos: number): number {
   return nanos - Math.floor(nanos / 1000) * 1000;
 }
 
-/** Long.MIN_VALUE, null in the exact (BigInt) domain. */
-const NULL_NS = -9223372036854775808n;
-
 /** The µs floor of exact nanoseconds as a number (µs fit a double exactly); NaN for null. */
 function microsOfNsX(nanos: bigint): number {
-  if (nanos === NULL_NS) return NaN;
-  const quotient = nanos / 1000n;
-  return Number(nanos % 1000n < 0n ? quotient - 1n : quotient);
+  return int64Runtime.nsFloorTo(nanos, 1000n);
 }
 
 /**
@@ -31,29 +27,29 @@ function microsOfNsX(nanos: bigint): number {
  */
 const exactNsRuntime = {
   microsOfNsX,
-  nsOfMicrosX: (micros: number, nanos: bigint): bigint => (micros !== micros || nanos === NULL_NS ? NULL_NS : BigInt(micros) * 1000n),
-  shiftNsX: (nanos: bigint, shiftedMicros: number): bigint => (nanos === NULL_NS || shiftedMicros !== shiftedMicros ? NULL_NS : nanos + (BigInt(shiftedMicros) - BigInt(microsOfNsX(nanos))) * 1000n),
+  nsOfMicrosX: (micros: number, nanos: bigint): bigint => (micros !== micros || nanos === LONG_NULL ? LONG_NULL : BigInt(micros) * 1000n),
+  shiftNsX: (nanos: bigint, shiftedMicros: number): bigint => (nanos === LONG_NULL || shiftedMicros !== shiftedMicros ? LONG_NULL : nanos + (BigInt(shiftedMicros) - BigInt(microsOfNsX(nanos))) * 1000n),
   ceilNsX(spec: UnitSpec, nanos: bigint): bigint {
-    if (nanos === NULL_NS) return NULL_NS;
+    if (nanos === LONG_NULL) return LONG_NULL;
     const micros = microsOfNsX(nanos);
     const exactMicros = BigInt(micros) * 1000n === nanos;
     return BigInt(dateRuntime.ceilUnit(spec, exactMicros ? micros : micros + 1)) * 1000n;
   },
   /** `count` is a BigInt when it is an int64 expression, a number (NaN null) for a narrower integer. */
   dateAddNsX(unit: string | null, count: bigint | number, nanos: bigint): bigint {
-    if (count === NULL_NS || count !== count || nanos === NULL_NS) return NULL_NS;
+    if (count === LONG_NULL || count !== count || nanos === LONG_NULL) return LONG_NULL;
     if (unit === 'n') return BigInt.asIntN(64, nanos + BigInt(count));
     const micros = microsOfNsX(nanos);
     const moved = dateRuntime.dateAdd(unit, Number(count), micros);
-    return moved !== moved ? NULL_NS : BigInt(moved) * 1000n + (nanos - BigInt(micros) * 1000n);
+    return moved !== moved ? LONG_NULL : BigInt(moved) * 1000n + (nanos - BigInt(micros) * 1000n);
   },
   dateDiffNsX(unit: string | null, a: bigint, b: bigint): bigint {
-    if (a === NULL_NS || b === NULL_NS) return NULL_NS;
+    if (a === LONG_NULL || b === LONG_NULL) return LONG_NULL;
     const span = a > b ? a - b : b - a;
     if (unit === 'n') return span;
     if (unit === 'u' || unit === 'U') return span / 1000n;
     const diff = dateRuntime.dateDiff(unit, microsOfNsX(a), microsOfNsX(b));
-    return diff !== diff ? NULL_NS : BigInt(diff);
+    return diff !== diff ? LONG_NULL : BigInt(diff);
   },
 };
 

@@ -3,7 +3,7 @@
 import type { ValueType } from '../../types/column-type.js';
 import { vectorKindOfType } from '../../types/column-type.js';
 import { int64WordsToNumbers } from '../../types/int64-words.js';
-import { INT64_NULL } from '../../types/timestamp-ns.js';
+import { int64Runtime } from '../codegen/runtime-int64.js';
 import type { ColumnBatch, NumericVectorData, Vector, VectorData } from './batch.js';
 import { allocateVectorData } from './batch.js';
 import { assert } from '../../core/assert.js';
@@ -119,10 +119,7 @@ export function concatBatches(batches: readonly ColumnBatch[], types: readonly V
 
 /** Int64 numbers within ±2^53 (NaN null) as their exact values, into `exact` from `offset`. */
 function exactFromNumbers(numbers: Float64Array, count: number, exact: BigInt64Array, offset: number): void {
-  for (let row = 0; row < count; row++) {
-    const value = numbers[row] as number;
-    exact[offset + row] = value !== value ? INT64_NULL : BigInt(value);
-  }
+  for (let row = 0; row < count; row++) exact[offset + row] = int64Runtime.lbig(numbers[row] as number);
 }
 
 function concatColumn(batches: readonly ColumnBatch[], column: number, type: ValueType, total: number): Vector {

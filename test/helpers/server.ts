@@ -9,7 +9,23 @@ import { createServer } from 'node:net';
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const mainScript = join(repoRoot, 'dist', 'main.js');
 
+/**
+ * Ports this test process has handed out. A port is free only until its server binds it, so two servers started
+ * together (Promise.all) could be given the same one: one's HTTP port was the other's ILP port, and the start
+ * failed. Each port goes out once per process.
+ */
+const portsHandedOut = new Set<number>();
+
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await ephemeralPort();
+    if (portsHandedOut.has(port)) continue;
+    portsHandedOut.add(port);
+    return port;
+  }
+}
+
+function ephemeralPort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);

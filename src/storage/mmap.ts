@@ -57,6 +57,13 @@ interface CachedMapping {
   readonly identity: string;
 }
 
+/**
+ * Every mapping's memory. Committed rows of a mapped column file never change while the file is the same
+ * inode (appends go past them; rewrites make new partition versions), so a fact computed over a range of such a
+ * buffer stays true for as long as the buffer lives: see isMappedColumnMemory.
+ */
+const mappedMemory = new WeakSet<ArrayBufferLike>();
+
 /** Mapped bytes currently referenced by the cache, for the memory metrics. */
 let mappedBytes = 0;
 const cache = new Map<string, CachedMapping>();
@@ -124,7 +131,9 @@ function mapWhole(path: string, fd: number, sizeBytes: number): Buffer {
     throw new StorageError(`cannot map ${path}: ${sizeBytes} bytes is more than this Node.js allows in one Buffer (${bufferConstants.MAX_LENGTH})`);
   }
   try {
-    return binding.map(sizeBytes, fd, 0, binding.advice.sequential);
+    const buffer = binding.map(sizeBytes, fd, 0, binding.advice.sequential);
+    mappedMemory.add(buffer.buffer);
+    return buffer;
   } catch (error) {
     throw new StorageError(`cannot map ${path} [${error instanceof Error ? error.message : String(error)}]`);
   }
@@ -138,6 +147,14 @@ export function forgetMappings(pathPrefix: string): void {
       cache.delete(path);
     }
   }
+}
+
+/**
+ * Whether `memory` is a column-file mapping made here, whose committed bytes are immutable for its lifetime (a
+ * pooled or decoded buffer may be reused for other values, so facts about its contents must not be cached).
+ */
+export function isMappedColumnMemory(memory: ArrayBufferLike): boolean {
+  return mappedMemory.has(memory);
 }
 
 export function currentMappedBytes(): number {

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServers, type TestServer } from '../helpers/server.js';
 import { exec, rows } from '../helpers/http.js';
 import { openSocket, sleep } from '../helpers/raw-http.js';
 import { ilpErrorBody, postIlp } from '../helpers/ilp-http.js';
@@ -19,9 +19,9 @@ let strict: TestServer;
 const LINE_BYTES_MAX = 1024;
 
 test.before(async () => {
-  [server, strict] = await Promise.all([
-    startServer({ workers: 2, env: { SVC_LINE_HTTP_MAX_LINE_SIZE: String(LINE_BYTES_MAX), SVC_METRICS_ENABLED: 'true' } }),
-    startServer({ workers: 1, env: { SVC_LINE_AUTO_CREATE_NEW_TABLES: 'false', SVC_LINE_AUTO_CREATE_NEW_COLUMNS: 'false' } }),
+  [server, strict] = await startServers([
+    { workers: 2, env: { SVC_LINE_HTTP_MAX_LINE_SIZE: String(LINE_BYTES_MAX), SVC_METRICS_ENABLED: 'true' } },
+    { workers: 1, env: { SVC_LINE_AUTO_CREATE_NEW_TABLES: 'false', SVC_LINE_AUTO_CREATE_NEW_COLUMNS: 'false' } },
   ]);
 });
 

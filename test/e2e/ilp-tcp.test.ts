@@ -9,7 +9,7 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer, startServers, type TestServer } from '../helpers/server.js';
 import { exec, rows } from '../helpers/http.js';
 import { openRawIlpSocket, readLogFiles, waitUntil, waitUntilListening, type RawIlpSocket } from '../helpers/ilp-tcp.js';
 
@@ -41,9 +41,9 @@ test.before(async () => {
   const authRoot = mkdtempSync(join(tmpdir(), 'svc-test-'));
   mkdirSync(join(authRoot, 'conf'));
   writeFileSync(join(authRoot, 'conf', 'ilp-auth.txt'), `# ILP TCP keys\n\n${KEY_ID} ec-p-256-sha256 ${key.x} ${key.y}  # the ingest service\n`);
-  [server, authServer] = await Promise.all([
-    startServer({ workers: 2, env: { SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms', SVC_LINE_TCP_MAX_UNCOMMITTED_SIZE: '64k' } }),
-    startServer({ workers: 1, rootDir: authRoot, env: { SVC_LINE_TCP_AUTH_DB_PATH: 'conf/ilp-auth.txt', SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms' } }),
+  [server, authServer] = await startServers([
+    { workers: 2, env: { SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms', SVC_LINE_TCP_MAX_UNCOMMITTED_SIZE: '64k' } },
+    { workers: 1, rootDir: authRoot, env: { SVC_LINE_TCP_AUTH_DB_PATH: 'conf/ilp-auth.txt', SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms' } },
   ]);
   await Promise.all([waitUntilListening(server.ilpTcpPort), waitUntilListening(authServer.ilpTcpPort)]);
 });

@@ -3,7 +3,7 @@
 // rejections, per-column errors, the line of an abort) and the same table. Compared against a server whose
 // parse threads are off (http.text.parse.thread.count=0), over real HTTP.
 import test from 'ava';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServers, type TestServer } from '../helpers/server.js';
 import { rows } from '../helpers/http.js';
 import { importCsv } from '../helpers/upload.js';
 
@@ -11,9 +11,9 @@ let threaded: TestServer;
 let single: TestServer;
 
 test.before(async () => {
-  [threaded, single] = await Promise.all([
-    startServer({ workers: 1, env: { SVC_HTTP_TEXT_PARSE_THREAD_COUNT: '2' } }),
-    startServer({ workers: 1, env: { SVC_HTTP_TEXT_PARSE_THREAD_COUNT: '0' } }),
+  [threaded, single] = await startServers([
+    { workers: 1, env: { SVC_HTTP_TEXT_PARSE_THREAD_COUNT: '2' } },
+    { workers: 1, env: { SVC_HTTP_TEXT_PARSE_THREAD_COUNT: '0' } },
   ]);
 });
 

@@ -6,7 +6,7 @@
 // thread that dies (out of its heap) fails its query with a clear error while the worker and the pool go on.
 import test from 'ava';
 import { request } from 'node:http';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer, startServers, type TestServer } from '../helpers/server.js';
 import { exec, execOk, sqlUrl } from '../helpers/http.js';
 
 /** Deterministic rows (no rnd_): symbols with nulls, a LONG with nulls, dyadic DOUBLEs (sums are exact). */
@@ -70,9 +70,9 @@ let parallel: TestServer;
 
 test.before(async () => {
   const common = { SVC_METRICS_ENABLED: 'true' };
-  [single, parallel] = await Promise.all([
-    startServer({ workers: 1, env: { ...common, SVC_QUERY_PARALLEL_THREAD_COUNT: '0' } }),
-    startServer({ workers: 1, env: { ...common, SVC_QUERY_PARALLEL_THREAD_COUNT: '2', SVC_QUERY_PARALLEL_MIN_ROWS: '1000' } }),
+  [single, parallel] = await startServers([
+    { workers: 1, env: { ...common, SVC_QUERY_PARALLEL_THREAD_COUNT: '0' } },
+    { workers: 1, env: { ...common, SVC_QUERY_PARALLEL_THREAD_COUNT: '2', SVC_QUERY_PARALLEL_MIN_ROWS: '1000' } },
   ]);
   await Promise.all([execOk(single.baseUrl, CREATE_TABLE), execOk(parallel.baseUrl, CREATE_TABLE)]);
   await execOk(parallel.baseUrl, `create table big as (select cast('s' || (x % 11) as symbol) s, x v, x / 4.0 d, timestamp_sequence(0, 1000000) ts

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer, startServers, type TestServer } from '../helpers/server.js';
 import { openRawPgSocket } from '../helpers/pg-messages.js';
 
 let scramServer: TestServer;
@@ -46,10 +46,10 @@ function logText(server: TestServer): string {
 }
 
 test.before(async () => {
-  [scramServer, md5Server, cleartextServer] = await Promise.all([
-    startServer({ workers: 1, env: { SVC_PG_READONLY_USER_ENABLED: 'true', SVC_PG_NET_CONNECTION_LIMIT: '3' } }),
-    startServer({ workers: 1, env: { SVC_PG_AUTH_METHOD: 'md5', SVC_PG_NET_HANDSHAKE_TIMEOUT: '500ms', SVC_PG_NET_IDLE_TIMEOUT: '1000ms' } }),
-    startServer({ workers: 1, env: { SVC_PG_AUTH_METHOD: 'cleartext' } }),
+  [scramServer, md5Server, cleartextServer] = await startServers([
+    { workers: 1, env: { SVC_PG_READONLY_USER_ENABLED: 'true', SVC_PG_NET_CONNECTION_LIMIT: '3' } },
+    { workers: 1, env: { SVC_PG_AUTH_METHOD: 'md5', SVC_PG_NET_HANDSHAKE_TIMEOUT: '500ms', SVC_PG_NET_IDLE_TIMEOUT: '1000ms' } },
+    { workers: 1, env: { SVC_PG_AUTH_METHOD: 'cleartext' } },
   ]);
 });
 

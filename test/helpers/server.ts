@@ -67,6 +67,23 @@ export interface TestServer {
   cleanup(): void;
 }
 
+/**
+ * Starts several servers at once. If any start fails, the ones that did start are stopped and removed before the
+ * error is thrown: a destructuring `[a, b] = await Promise.all([...])` assigns neither on a failure, so a started
+ * sibling would never be stopped by the after hook and would keep the test run from ending.
+ */
+export async function startServers<const T extends readonly StartOptions[]>(optionsList: T): Promise<{ -readonly [K in keyof T]: TestServer }> {
+  const settled = await Promise.allSettled(optionsList.map((options) => startServer(options)));
+  const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  const started = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  if (failure !== undefined) {
+    await Promise.allSettled(started.map((server) => server.stop()));
+    for (const server of started) server.cleanup();
+    throw failure.reason;
+  }
+  return started as { -readonly [K in keyof T]: TestServer };
+}
+
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const rootDir = options.rootDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const httpPort = options.httpPort ?? (await freePort());

@@ -3,6 +3,9 @@
 // (trades: ts, sym, price, amount); the same narrow rows imported as CSV through /imp in the same run as the
 // reference; /exec single-row INSERT throughput with 16 clients; peak RSS of every server process.
 // Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
+// BENCH_ILP_ONLY=exec runs only the /exec INSERT section; BENCH_EXEC_BASELINE=<main.js of another build> runs it
+// against that build too, alternating, so before and after meet the same machine load; BENCH_EXEC_COMMIT_MODE
+// sets cairo.commit.mode for that section (nosync, the server's default, unless set).
 import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -14,6 +17,13 @@ const narrowRows = Number(process.env['BENCH_ILP_NARROW_ROWS'] ?? 4_000_000);
 const tsbsRows = Number(process.env['BENCH_ILP_TSBS_ROWS'] ?? 1_000_000);
 const connections = Number(process.env['BENCH_ILP_CONNECTIONS'] ?? 8);
 const rowsPerBody = 50_000;
+const execOnly = process.env['BENCH_ILP_ONLY'] === 'exec';
+const execBaseline = process.env['BENCH_EXEC_BASELINE'];
+const execCommitMode = process.env['BENCH_EXEC_COMMIT_MODE'];
+/** Clients, duration in ms and target in rows/s of the /exec INSERT measure (issue #18). */
+const execClients = 16;
+const execDurationMs = Number(process.env['BENCH_EXEC_DURATION_MS'] ?? 5000);
+const execTargetRowsPerSecond = 3000;
 const tsbsHosts = 1000;
 
 function post(agent: Agent, port: number, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
@@ -87,7 +97,7 @@ async function importCsv(server: TestServer, rows: number): Promise<number> {
 
 /** Rows/s of single-row INSERTs from `clients` concurrent clients over `durationMs`. */
 async function execInserts(server: TestServer, clients: number, durationMs: number): Promise<number> {
-  await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent('create table ins (ts timestamp, sym symbol, v double) timestamp(ts) partition by DAY WAL')}`);
+  await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent('create table if not exists ins (ts timestamp, sym symbol, v double) timestamp(ts) partition by DAY WAL')}`);
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const deadline = Date.now() + durationMs;
   let rows = 0;
@@ -159,6 +169,38 @@ function line(measure: string, value: number, reference: number | undefined, not
   return `| ${measure} | ${Math.round(value).toLocaleString('en-US')} | ${reference === undefined ? '' : Math.round(reference).toLocaleString('en-US')} | ${ratio} | ${note} |`;
 }
 
+/** The /exec INSERT measure on a server of `entryScript` (this checkout's build when undefined), with its CPU per insert. */
+async function execInsertLine(name: string, entryScript: string | undefined): Promise<string> {
+  const env: Record<string, string> = execCommitMode === undefined ? {} : { SVC_CAIRO_COMMIT_MODE: execCommitMode };
+  const server = await startServer({ workers: 2, env, ...(entryScript === undefined ? {} : { entryScript }) });
+  try {
+    // A first short run warms both sides up (JIT, table files), as the ILP sections do in the full bench.
+    await execInserts(server, execClients, 1000);
+    const pids = serverPids(server.process.pid ?? 0);
+    const before = cpuSeconds(pids);
+    const rowsPerSecond = await execInserts(server, execClients, execDurationMs);
+    const used = cpuSeconds(pids).map((after, k) => after - (before[k] as number));
+    const inserts = rowsPerSecond * (execDurationMs / 1000);
+    const perInsert = (seconds: number): string => `${((seconds / inserts) * 1e6).toFixed(0)} µs`;
+    const workers = used.slice(1).reduce((sum, seconds) => sum + seconds, 0);
+    const note = `${name}; ratio to the target ${(rowsPerSecond / execTargetRowsPerSecond).toFixed(2)}; CPU per insert: primary ${perInsert(used[0] ?? 0)}, workers ${perInsert(workers)}`;
+    return line(`/exec single-row INSERT, ${execClients} clients`, rowsPerSecond, execTargetRowsPerSecond, note);
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+}
+
+/** Only the /exec INSERT measure, alternating this build and the baseline build three times when one is given. */
+async function mainExecOnly(): Promise<void> {
+  const lines = ['| measure | svc rows/s | target rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
+  for (let round = 0; round < (execBaseline === undefined ? 1 : 3); round++) {
+    if (execBaseline !== undefined) lines.push(await execInsertLine(`before (${execBaseline})`, execBaseline));
+    lines.push(await execInsertLine(execBaseline === undefined ? 'this build' : 'after (this build)', undefined));
+  }
+  process.stdout.write(`\n/exec INSERT, ${execClients} clients, ${execDurationMs} ms each, commit mode ${execCommitMode ?? 'nosync (default)'}\n${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const narrow = ilpBodies(narrowRows, rowsPerBody, standardIlpRow);
   const tsbs = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
@@ -180,7 +222,7 @@ async function main(): Promise<void> {
     const tcpTsbs = await withCpu(server, tsbsRows, () => sendTcp(server, server.ilpTcpPort, tsbsTcp, 'cpu_tcp', tsbsRows));
     lines.push(line('TSBS cpu-only rows, TCP 9009', tsbsRows / tcpTsbs.result, undefined, `until the last row is visible; ${tcpTsbs.cpu}`));
     if ((await count(server, 'trades')) !== narrowRows || (await count(server, 'cpu')) !== tsbsRows) throw new Error('row count mismatch');
-    lines.push(line('/exec single-row INSERT, 16 clients', await execInserts(server, 16, 5000), undefined, 'target ≥ 3,000 rows/s'));
+    lines.push(await execInsertLine('own server', undefined));
     lines.push(`\npeak RSS: ${peakRss(server.process.pid ?? 0)}`);
   } finally {
     await server.stop();
@@ -189,4 +231,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\nILP ingestion, ${connections} connections, ${rowsPerBody.toLocaleString('en-US')} rows per request, 2 workers\n${lines.join('\n')}\n`);
 }
 
-await main();
+await (execOnly ? mainExecOnly() : main());

@@ -3,11 +3,16 @@
 import type { ErrorPayload } from '../core/errors.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 
-export type WorkerToPrimary =
+/** A request the primary answers with a WriteReply of the same id. */
+export type WorkerRequest =
   /** `statement`: the parsed statement as encodeStatement wrote it (parameters filled in). */
   | { readonly type: 'svc:write'; readonly id: number; readonly statement: string; readonly timeoutMs: number }
   | { readonly type: 'svc:import-commit'; readonly id: number; readonly request: ImportCommitRequest }
-  | { readonly type: 'svc:ilp-commit'; readonly id: number; readonly request: IlpCommitRequest }
+  | { readonly type: 'svc:ilp-commit'; readonly id: number; readonly request: IlpCommitRequest };
+
+export type WorkerToPrimary =
+  /** The requests a worker made in one turn of its event loop, in order (ipc-writer-client.ts). */
+  | { readonly type: 'svc:requests'; readonly requests: readonly WorkerRequest[] }
   | { readonly type: 'svc:log'; readonly record: unknown }
   | { readonly type: 'svc:metrics-reply'; readonly requestId: number; readonly snapshot: unknown }
   | { readonly type: 'svc:unhandled-error'; readonly message: string }
@@ -16,9 +21,14 @@ export type WorkerToPrimary =
   | { readonly type: 'svc:pg-cancel'; readonly processId: number; readonly secretKey: number }
   | { readonly type: 'svc:ready' };
 
+/** The answer to one request (`id`) of a worker. */
+export type WriteReply =
+  | { readonly id: number; readonly ok: true; readonly result: WriteResult | ImportCommitResult | IlpCommitResult | null }
+  | { readonly id: number; readonly ok: false; readonly error: ErrorPayload };
+
 export type PrimaryToWorker =
-  | { readonly type: 'svc:reply'; readonly id: number; readonly ok: true; readonly result: WriteResult | ImportCommitResult | IlpCommitResult | null }
-  | { readonly type: 'svc:reply'; readonly id: number; readonly ok: false; readonly error: ErrorPayload }
+  /** Replies the primary settled together (a group commit's), in one message per worker (reply-batcher.ts). */
+  | { readonly type: 'svc:replies'; readonly replies: readonly WriteReply[] }
   | { readonly type: 'svc:metrics-request'; readonly requestId: number }
   /** The whole token list after a service-account change; `tokens` is narrowed by the worker (parseTokenEntries). */
   | { readonly type: 'svc:tokens'; readonly version: number; readonly tokens: unknown }
@@ -29,14 +39,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-const WORKER_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:ready']);
-const PRIMARY_TYPES = new Set(['svc:reply', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shutdown']);
+const REQUEST_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit']);
+const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:ready']);
+const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !WORKER_TYPES.has(value['type'])) return undefined;
-  if ((value['type'] === 'svc:write' || value['type'] === 'svc:import-commit' || value['type'] === 'svc:ilp-commit') && typeof value['id'] !== 'number') return undefined;
-  if (value['type'] === 'svc:write' && typeof value['statement'] !== 'string') return undefined;
+  if (value['type'] === 'svc:requests' && !(Array.isArray(value['requests']) && value['requests'].every(isWorkerRequest))) return undefined;
   if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
   return value as unknown as WorkerToPrimary;
@@ -44,10 +54,19 @@ export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined 
 
 export function parsePrimaryMessage(value: unknown): PrimaryToWorker | undefined {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !PRIMARY_TYPES.has(value['type'])) return undefined;
-  if (value['type'] === 'svc:reply' && typeof value['id'] !== 'number') return undefined;
+  if (value['type'] === 'svc:replies' && !(Array.isArray(value['replies']) && value['replies'].every(isReply))) return undefined;
   if (value['type'] === 'svc:tokens' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
   return value as unknown as PrimaryToWorker;
+}
+
+function isWorkerRequest(value: unknown): boolean {
+  if (!isRecord(value) || typeof value['type'] !== 'string' || !REQUEST_TYPES.has(value['type']) || typeof value['id'] !== 'number') return false;
+  return value['type'] !== 'svc:write' || typeof value['statement'] === 'string';
+}
+
+function isReply(value: unknown): boolean {
+  return isRecord(value) && typeof value['id'] === 'number' && typeof value['ok'] === 'boolean';
 }
 
 function isPgCancel(value: Record<string, unknown>): boolean {

@@ -15,7 +15,7 @@ import { LocalWriterClient } from './local-writer-client.js';
 import { WorkerPool } from './worker-pool.js';
 import type { WorkerSlot } from './worker-pool.js';
 import { parseWorkerMessage } from './ipc.js';
-import type { WorkerToPrimary } from './ipc.js';
+import type { WorkerRequest, WorkerToPrimary } from './ipc.js';
 import { errorToPayload } from '../core/errors.js';
 import { createHttpHandler } from '../http/app.js';
 import { startHttpServer } from './http-server.js';
@@ -32,6 +32,8 @@ import type { MetricsRuntime } from '../metrics/metrics-runtime.js';
 import { createClusterMetricsCollector } from '../metrics/cluster-collector.js';
 import { currentMappedBytes } from '../storage/mmap.js';
 import { MetricsRequests } from './metrics-requests.js';
+import { ReplyBatcher } from './reply-batcher.js';
+import type { IlpCommitResult, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 import { buildHttpDeps } from './http-deps.js';
 import { ilpTcpAuthDbOf, ilpTcpListening, startIlpTcpListener } from './ilp-tcp-listener.js';
 import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
@@ -108,6 +110,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   const activeImports = new ActiveImports();
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
+  const replies = new ReplyBatcher((slot, message) => pool?.send(slot, message));
   let pool: WorkerPool | undefined;
   let stopping = false;
   let localHttp: RunningHttpServer | undefined;
@@ -115,7 +118,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   const onWorkerMessage = (slot: WorkerSlot, raw: unknown): void => {
     const message = parseWorkerMessage(raw);
     if (message !== undefined && message.type === 'svc:tokens-ack') broadcast?.onAck(slot.slot, message.version);
-    else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, pool, service, metricsRequests);
+    else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, { pool, replies, service, metricsRequests });
   };
   let localTcp: RunningIlpTcpServer | undefined;
   let localPg: PgListener | undefined;
@@ -233,25 +236,40 @@ function logListening(config: ServerConfig, adminPort: number | undefined, local
   log.advisory(`listening: http ${config.httpBindHost}:${config.httpBindPort} (${config.httpWorkerCount} workers), min http ${config.httpMinBindHost}:${adminPort ?? 'disabled'}, ilp tcp ${tcpAddress}, pg ${pgAddress}`);
 }
 
-function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, pool: WorkerPool, service: WriterService, metricsRequests: MetricsRequests): void {
-  switch (message.type) {
+interface WorkerMessageDeps {
+  readonly pool: WorkerPool;
+  readonly replies: ReplyBatcher;
+  readonly service: WriterService;
+  readonly metricsRequests: MetricsRequests;
+}
+
+/** Answers request `id` of the worker in `slot` once `outcome` settles (in that worker's next batch of replies). */
+function replyWhenSettled(replies: ReplyBatcher, slot: WorkerSlot, id: number, outcome: Promise<WriteResult | ImportCommitResult | IlpCommitResult>): void {
+  outcome.then(
+    (result) => replies.reply(slot, { id, ok: true, result }),
+    (error: unknown) => replies.reply(slot, { id, ok: false, error: replyError(error) }),
+  );
+}
+
+/** Runs one request of a worker; a statement that cannot be decoded fails alone. */
+function serve(service: WriterService, request: WorkerRequest): Promise<WriteResult | ImportCommitResult | IlpCommitResult> {
+  switch (request.type) {
     case 'svc:write':
-      service.executeWrite(decodeStatement(message.statement), message.timeoutMs).then(
-        (result) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result }),
-        (error: unknown) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: false, error: replyError(error) }),
-      );
-      return;
-    case 'svc:import-commit':
-      service.importCommit(message.request).then(
-        (result) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result }),
-        (error: unknown) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: false, error: replyError(error) }),
-      );
-      return;
-    case 'svc:ilp-commit':
-      service.ilpCommit(message.request).then(
-        (result) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: true, result }),
-        (error: unknown) => pool.send(slot, { type: 'svc:reply', id: message.id, ok: false, error: replyError(error) }),
-      );
+      try {
+        return service.executeWrite(decodeStatement(request.statement), request.timeoutMs);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    case 'svc:import-commit': return service.importCommit(request.request);
+    case 'svc:ilp-commit': return service.ilpCommit(request.request);
+  }
+}
+
+function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: WorkerMessageDeps): void {
+  const { pool, replies, service, metricsRequests } = deps;
+  switch (message.type) {
+    case 'svc:requests':
+      for (const request of message.requests) replyWhenSettled(replies, slot, request.id, serve(service, request));
       return;
     case 'svc:unhandled-error':
       // The worker already logged its C record (forwarded here); this only feeds metrics and health.

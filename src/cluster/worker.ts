@@ -69,7 +69,9 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   process.on('message', (raw: unknown) => {
     const message = parsePrimaryMessage(raw);
     if (message === undefined) return;
-    if (message.type === 'svc:reply') writer.onReply(message);
+    if (message.type === 'svc:replies') {
+      for (const reply of message.replies) writer.onReply(reply);
+    }
     else if (message.type === 'svc:shutdown') void stop();
     else if (message.type === 'svc:pg-cancel') void startingPg.then((pg) => pg?.cancels.cancel(message.processId, message.secretKey)).catch(() => undefined);
     else if (message.type === 'svc:tokens') {

@@ -51,7 +51,19 @@ export class WriterService {
     const schedule = (turn: () => void): void => {
       void this.enqueue(turn).catch(() => undefined);
     };
-    this.inserts = new CommitGroup(schedule, (statements) => commitInsertGroup(this.engine, statements), (error) => asLimitError(asStorageError(error)));
+    // An INSERT group's turn holds the queue for the rest of this event-loop turn before it takes its statements:
+    // requests that both workers' IPC messages (read in the same poll phase) carry then commit together,
+    // instead of the first worker's commit running before the second worker's message is read.
+    const scheduleAfterPoll = (turn: () => void): void => {
+      void this.enqueue(() => new Promise<void>((resolveTurn) => setImmediate(() => {
+        try {
+          turn();
+        } finally {
+          resolveTurn();
+        }
+      }))).catch(() => undefined);
+    };
+    this.inserts = new CommitGroup(scheduleAfterPoll, (statements) => commitInsertGroup(this.engine, statements), (error) => asLimitError(asStorageError(error)));
     this.ilpRequests = new CommitGroup(schedule, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
   }
 

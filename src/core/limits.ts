@@ -8,6 +8,8 @@ export const exprDepthMax = 200;
 export const queryTextLengthMax = 1 << 20;
 /** Requests a worker may have waiting on the primary at once. */
 export const ipcInFlightMax = 1024;
+/** Requests or replies one IPC message carries: those gathered in one turn of the event loop go in messages of this many. */
+export const ipcBatchEntriesMax = 256;
 /** How long a worker waits for the primary to answer a write request. */
 export const ipcTimeoutMs = 600_000;
 /** Rows one INSERT ... VALUES may carry. */

@@ -29,9 +29,12 @@ export function commitInsertGroup(engine: Engine, statements: readonly InsertVal
   const outcomes: (WriteResult | Error)[] = statements.map(() => ({ kind: 'insert', rows: 0 }));
   const byWriter = new Map<TableWriter, { indexes: number[]; chunks: RowChunk[] }>();
   const nowMicros = Date.now() * 1000;
+  // A name is resolved once per group (a look-up of the table's _txn on disk), not once per statement.
+  const writers = new Map<string, TableWriter>();
   statements.forEach((statement, k) => {
     try {
-      const writer = writerOf(engine, statement);
+      const writer = writers.get(statement.table.name) ?? writerOf(engine, statement);
+      writers.set(statement.table.name, writer);
       const chunk = insertValuesChunk(statement, writer, nowMicros);
       const group = byWriter.get(writer) ?? { indexes: [], chunks: [] };
       group.indexes.push(k);

@@ -7,15 +7,27 @@ import { createColdReadSession, runWithColdReadSession } from '../sql/compiler.j
 const TIMER_DELAY_MS_MAX = 2_147_483_647;
 
 export function runWithColdReads<T>(res: ServerResponse, timeoutMs: number, body: () => Promise<T>): Promise<T> {
+  const startedMs = Date.now();
   // One controller and one cleared timer per statement: AbortSignal.timeout/any would keep every statement's
   // signal alive until its timer fired, which grows a busy worker's memory by the statement rate × timeout.
-  const stop = new AbortController();
-  const onClose = (): void => { if (!res.writableFinished) stop.abort(new Error('the client went away')); };
-  res.on('close', onClose);
-  const timer = setTimeout(() => stop.abort(new Error(`the statement timed out after ${timeoutMs} ms`)), Math.min(timeoutMs, TIMER_DELAY_MS_MAX));
-  const session = createColdReadSession(stop.signal);
+  // They are made only when the statement first waits for a cold read: most statements never do (an INSERT,
+  // a query of hot partitions), and making them took about a tenth of a worker's time per single-row INSERT.
+  let stop: AbortController | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const onClose = (): void => { if (!res.writableFinished) stop?.abort(new Error('the client went away')); };
+  const signalOf = (): AbortSignal => {
+    if (stop !== undefined) return stop.signal;
+    const controller = new AbortController();
+    stop = controller;
+    if (res.destroyed && !res.writableFinished) controller.abort(new Error('the client went away'));
+    res.on('close', onClose);
+    const remainingMs = Math.max(0, timeoutMs - (Date.now() - startedMs));
+    timer = setTimeout(() => controller.abort(new Error(`the statement timed out after ${timeoutMs} ms`)), Math.min(remainingMs, TIMER_DELAY_MS_MAX));
+    return controller.signal;
+  };
+  const session = createColdReadSession(signalOf);
   return runWithColdReadSession(session, body).finally(() => {
-    clearTimeout(timer);
-    res.off('close', onClose);
+    if (timer !== undefined) clearTimeout(timer);
+    if (stop !== undefined) res.off('close', onClose);
   });
 }

@@ -4,9 +4,20 @@
 // this call; only a miss builds the string. The table lives for one call, so a rolled-back key never leaks.
 import type { VarColumnData } from './row-chunk.js';
 
-/** Entries of the per-call byte cache (a power of two), and the longest value it holds. */
-const CACHE_ENTRIES = 4096;
+/**
+ * Entries of the per-call byte cache (powers of two): at most CACHE_ENTRIES_MAX, else twice the rows rounded up,
+ * at least CACHE_ENTRIES_MIN; and the longest value it holds. A commit of a few rows (a group of single-row
+ * INSERTs) allocated and filled the full 80 KB of tables, ~200 µs, for a handful of lookups.
+ */
+const CACHE_ENTRIES_MAX = 4096;
+const CACHE_ENTRIES_MIN = 16;
 const CACHE_VALUE_BYTES_MAX = 64;
+
+function cacheEntriesFor(rowCount: number): number {
+  let entries = CACHE_ENTRIES_MIN;
+  while (entries < rowCount * 2 && entries < CACHE_ENTRIES_MAX) entries *= 2;
+  return entries;
+}
 
 /** Keys (int32 little-endian, -1 for null) of every record of a text column. */
 export function symbolKeysOf(text: VarColumnData, keyOf: (value: string) => number): Buffer {
@@ -14,10 +25,11 @@ export function symbolKeysOf(text: VarColumnData, keyOf: (value: string) => numb
   const bytes = text.bytes;
   const offsets = text.offsets;
   const keys = new Int32Array(rowCount);
-  const cachedHash = new Int32Array(CACHE_ENTRIES);
-  const cachedKey = new Int32Array(CACHE_ENTRIES).fill(-1);
-  const cachedStart = new Float64Array(CACHE_ENTRIES);
-  const cachedLength = new Int32Array(CACHE_ENTRIES);
+  const cacheEntries = cacheEntriesFor(rowCount);
+  const cachedHash = new Int32Array(cacheEntries);
+  const cachedKey = new Int32Array(cacheEntries).fill(-1);
+  const cachedStart = new Float64Array(cacheEntries);
+  const cachedLength = new Int32Array(cacheEntries);
   for (let row = 0; row < rowCount; row++) {
     const start = offsets[row] as number;
     const length = bytes.readInt32LE(start);
@@ -33,7 +45,7 @@ export function symbolKeysOf(text: VarColumnData, keyOf: (value: string) => numb
     // FNV-1a over the value's bytes; a hit must also match byte for byte (cached values live in `bytes`).
     let hash = -2128831035;
     for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ (bytes[i] as number), 16777619);
-    const slot = (hash ^ (hash >>> 15)) & (CACHE_ENTRIES - 1);
+    const slot = (hash ^ (hash >>> 15)) & (cacheEntries - 1);
     const key = cachedKey[slot] as number;
     if (key >= 0 && cachedHash[slot] === hash && cachedLength[slot] === length && sameBytes(bytes, cachedStart[slot] as number, from, length)) {
       keys[row] = key;

@@ -1,8 +1,9 @@
 // Concurrent writers and readers through 2 workers: each INSERT commits 10 rows of one batch atomically,
-// so a reader must never see a batch with fewer than 10 rows, and counts only grow.
+// so a reader must never see a batch with fewer than 10 rows, and counts only grow. Single-row INSERTs sent
+// at once commit in shared groups, and a bad one fails alone.
 import test from 'ava';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { execOk, rows } from '../helpers/http.js';
+import { exec, execOk, rows } from '../helpers/http.js';
 
 let server: TestServer;
 
@@ -41,4 +42,17 @@ test('readers never see a partial commit', async (t) => {
   await Promise.all([...writers, reader]);
   t.deepEqual(await rows(server.baseUrl, 'select count(*) from conc'), [[600]]);
   t.true(checks > 3);
+});
+
+test('single-row INSERTs sent at once are acknowledged each with its own outcome; a bad one fails alone', async (t) => {
+  await execOk(server.baseUrl, 'create table burst (ts timestamp, sym symbol, v double) timestamp(ts) partition by DAY WAL');
+  const good = (k: number): string => `insert into burst values('2024-01-01T00:00:${String(k % 60).padStart(2, '0')}Z', 's${k % 7}', ${k})`;
+  // Every sixth statement fails in its own way: a value the column cannot hold, an unknown column, an unknown table.
+  const bad = ["insert into burst values('2024-01-01', 'x', 'not a number')", 'insert into burst (nope) values(1)', 'insert into no_such_table values(1)'];
+  const statements = Array.from({ length: 60 }, (_, k) => (k % 6 === 5 ? (bad[(k / 6 | 0) % bad.length] as string) : good(k)));
+  for (let round = 0; round < 3; round++) {
+    const answers = await Promise.all(statements.map((statement) => exec(server.baseUrl, statement)));
+    answers.forEach((answer, k) => t.is(answer.status, k % 6 === 5 ? 400 : 200, `${statements[k] ?? ''} → ${answer.text}`));
+  }
+  t.deepEqual(await rows(server.baseUrl, 'select count(*), sum(v) from burst'), [[150, 3 * statements.reduce((sum, _, k) => sum + (k % 6 === 5 ? 0 : k), 0)]]);
 });

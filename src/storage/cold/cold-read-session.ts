@@ -36,7 +36,8 @@ export class ColdReadSession {
   private readonly planners: (() => ColdNeed[])[] = [];
   private pinnedBytes = 0;
 
-  constructor(private readonly coordinator: () => ColdChunkCoordinator, private readonly signal: AbortSignal, private readonly memoryBytesMax: number) {}
+  /** `signalOf` gives the signal that ends the statement's waits; it is asked only when a read is waited for. */
+  constructor(private readonly coordinator: () => ColdChunkCoordinator, private readonly signalOf: () => AbortSignal, private readonly memoryBytesMax: number) {}
 
   /** A snapshot with cold partitions registers what its scans will need (asked again before every fetch). */
   addPlanner(planner: () => ColdNeed[]): void {
@@ -70,7 +71,9 @@ export class ColdReadSession {
       }
       wanted.push({ object: need.object, ranges });
     }
+    if (wanted.length === 0) return;
     const coordinator = this.coordinator();
+    const signal = this.signalOf();
     let failure: { reason: unknown } | undefined;
     let next = 0;
     // A few reads at a time per statement: each waiting read is a pending batch of the process, so one query
@@ -79,7 +82,7 @@ export class ColdReadSession {
       while (next < wanted.length && failure === undefined) {
         const need = wanted[next++] as ColdNeed;
         try {
-          this.keep(await coordinator.acquire(need.object, need.ranges, this.signal));
+          this.keep(await coordinator.acquire(need.object, need.ranges, signal));
         } catch (error) {
           failure ??= { reason: error };
         }

@@ -55,7 +55,7 @@ export function warmColdStore(): void {
   if (settings.connection !== null) void openStore().catch(() => undefined);
 }
 
-/** A session for one statement; `signal` ends its waits (the statement's timeout or cancel). */
-export function createColdReadSession(signal: AbortSignal): ColdReadSession {
-  return new ColdReadSession(processCoordinator, signal, settings.queryMemoryBytesMax);
+/** A session for one statement; the signal `signalOf` gives ends its waits (the statement's timeout or cancel). */
+export function createColdReadSession(signalOf: () => AbortSignal): ColdReadSession {
+  return new ColdReadSession(processCoordinator, signalOf, settings.queryMemoryBytesMax);
 }

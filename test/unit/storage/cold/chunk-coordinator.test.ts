@@ -183,7 +183,7 @@ test.serial('a read pinned to another version fails and returns no bytes', async
 test.serial('a statement session counts its leased bytes against the query memory budget and releases them all', async (t) => {
   const env = await setUp();
   try {
-    const session = new ColdReadSession(() => env.coordinator, signal(), 300);
+    const session = new ColdReadSession(() => env.coordinator, signal, 300);
     await session.fetch([{ object: env.object, ranges: [{ offset: 0, length: 100 }, { offset: 100, length: 100 }] }]);
     t.deepEqual(session.bytesOf(env.object, 100, 100), env.body.subarray(100, 200));
     await session.fetch([{ object: env.object, ranges: [{ offset: 0, length: 100 }] }]);
@@ -221,7 +221,7 @@ test.serial('a statement reads the objects it needs at once, not one after anoth
   try {
     let open = (): void => undefined;
     env.gated.hold = new Promise((resolve) => { open = resolve; });
-    const session = new ColdReadSession(() => env.coordinator, signal(), 1 << 20);
+    const session = new ColdReadSession(() => env.coordinator, signal, 1 << 20);
     // Two reads of the object (as two partitions' needs would be): both requests are in flight together.
     const fetched = session.fetch([{ object: env.object, ranges: [{ offset: 0, length: 64 }] }, { object: env.object, ranges: [{ offset: 2000, length: 64 }] }]);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -9,11 +9,11 @@ import { indent } from '../exec/operator.js';
 export function explainWriteLines(statement: Statement, env: SourceEnv): string[] | undefined {
   switch (statement.kind) {
     case 'insert': {
-      const plan = statement.query === undefined ? [] : env.bindQuery(statement.query).explain(1);
+      const plan = statement.query === undefined ? [] : env.compileQuery(statement.query).explain(1);
       return [`Insert into table: ${statement.table.name}`, ...plan];
     }
     case 'createTable': {
-      const plan = statement.asSelect === undefined ? [] : env.bindQuery(statement.asSelect).explain(1);
+      const plan = statement.asSelect === undefined ? [] : env.compileQuery(statement.asSelect).explain(1);
       return [`Create table: ${statement.table.name}`, ...plan];
     }
     case 'update': {
@@ -26,7 +26,7 @@ export function explainWriteLines(statement: Statement, env: SourceEnv): string[
         ...(statement.where === undefined ? {} : { where: statement.where }),
         groupBy: [], orderBy: [],
       };
-      return [`Update table: ${statement.table.name}`, ...env.bindQuery(query).explain(1)];
+      return [`Update table: ${statement.table.name}`, ...env.compileQuery(query).explain(1)];
     }
     default:
       return undefined;

@@ -3,7 +3,6 @@
 // Queries and SHOW statements explain their own factories; DDL without a query has no plan to show.
 import type { SelectQuery, Statement } from '../syntax/ast.js';
 import type { SourceEnv } from './bind-source.js';
-import { indent } from '../exec/operator.js';
 
 /** Plan lines of a write statement, or undefined when the statement is not one EXPLAIN describes this way. */
 export function explainWriteLines(statement: Statement, env: SourceEnv): string[] | undefined {
@@ -17,7 +16,7 @@ export function explainWriteLines(statement: Statement, env: SourceEnv): string[
       return [`Create table: ${statement.table.name}`, ...plan];
     }
     case 'update': {
-      if (statement.from !== undefined) return [`Update table: ${statement.table.name}`, indent(1, 'Join')];
+      if (statement.from !== undefined) return [`Update table: ${statement.table.name}`, '    Join'];
       // The rows UPDATE reads: its SET expressions over the table, filtered by WHERE.
       const query: SelectQuery = {
         kind: 'select', position: statement.position, with: [], distinct: false,

@@ -1,16 +1,16 @@
 // The physical planner: an optimized logical plan → the tree of exec factories that runs it, one node kind at a
 // time, in one switch. It chooses no rewrite of its own: what to compute was settled by the binder and the
-// optimizer passes; here only each node's operator is picked (a top-N sort when LIMIT keeps few rows).
+// optimizer passes; here only each node's operator is picked (a top-N sort when LIMIT keeps few rows, a backward
+// scan for LATEST ON over its table's designated timestamp).
 // Ownership: a function that receives child factories owns them from entry, including when it throws.
 import type { QueryFactory } from './operator.js';
-import type { AggregatePlan, LatestPlan, LimitPlan, LogicalPlan, SamplePlan, ScanPlan } from '../plan/logical-plan.js';
-import { LongSequenceFactory, ProjectFactory, SingleRowFactory } from './basic-operators.js';
+import type { CountRowsPlan, LatestPlan, LimitPlan, LogicalPlan, SamplePlan, ScanPlan } from '../plan/logical-plan.js';
+import { FilterFactory, LongSequenceFactory, ProjectFactory, SingleRowFactory } from './basic-operators.js';
 import { TableScanFactory } from './scan.js';
 import { ParquetFileScanFactory } from './parquet-file-scan.js';
 import { MaterializedFactory } from './materialized.js';
 import { GroupByFactory } from './group-by.js';
-import { countFromFilter, countFromMetadata, tailScan } from './scan-shortcuts.js';
-import { filterSource, pruneScan } from './filtered-scan.js';
+import { FilteredCountFactory, RowCountFactory } from './scan-shortcuts.js';
 import { SampleByFactory } from './sample-by.js';
 import { SampleFillFactory } from './sample-fill.js';
 import { NanosBucketFactory } from './sample-by-nanos.js';
@@ -22,6 +22,7 @@ import { WindowFactory } from './window.js';
 import { orderBy } from './top-n.js';
 import { LimitFactory, limitRange } from './limit.js';
 import { SetOperationFactory } from './set-operations.js';
+import { latestReadsScanBackwards } from '../plan/plan-builders.js';
 import { assert, assertNever } from '../../core/assert.js';
 
 export function physicalPlan(plan: LogicalPlan): QueryFactory {
@@ -37,9 +38,10 @@ function physicalNode(plan: LogicalPlan): QueryFactory {
     case 'values': return new MaterializedFactory(plan.columns, plan.rows, plan.label);
     case 'longSequence': return new LongSequenceFactory(plan.count);
     case 'singleRow': return new SingleRowFactory();
-    case 'filter': return filterSource(physicalPlan(plan.input), plan.predicate);
+    case 'filter': return new FilterFactory(physicalPlan(plan.input), plan.predicate);
     case 'project': return new ProjectFactory(physicalPlan(plan.input), plan.exprs, plan.columns.map((column) => column.name), plan.timestampIndex);
-    case 'aggregate': return aggregateFactory(plan);
+    case 'aggregate': return new GroupByFactory(physicalPlan(plan.input), plan.keyCount, plan.aggregates);
+    case 'countRows': return countRowsFactory(plan);
     case 'sample': return sampleFactory(plan);
     case 'latest': return latestFactory(plan);
     case 'hashJoin': return new HashJoinFactory(physicalPlan(plan.left), physicalPlan(plan.right), plan.spec, plan.columns, plan.timestampIndex);
@@ -48,6 +50,7 @@ function physicalNode(plan: LogicalPlan): QueryFactory {
     case 'window': return new WindowFactory(physicalPlan(plan.input), plan.exprs, plan.windows, plan.calls);
     case 'sort': return orderBy(physicalPlan(plan.input), plan.keys, plan.keepRows);
     case 'limit': return limitFactory(plan);
+    case 'tail': return scanFactory(plan.input).tail(plan.rows);
     case 'setOperation': return new SetOperationFactory(physicalPlan(plan.left), physicalPlan(plan.right), plan.op, plan.all, plan.columns, plan.timestampIndex);
     default: return assertNever(plan, 'logical plan node');
   }
@@ -57,16 +60,11 @@ function scanFactory(plan: ScanPlan): TableScanFactory {
   return new TableScanFactory(plan.snapshot, plan.columnIndexes, plan.ranges, plan.intervals);
 }
 
-/** GROUP BY over the pre-aggregation projection; count(*)-only aggregates without keys count instead of grouping. */
-function aggregateFactory(plan: AggregatePlan): QueryFactory {
-  const pre = plan.input;
-  if (pre.kind === 'project' && plan.keyCount === 0) {
-    const input = physicalPlan(pre.input);
-    const shortcut = countFromMetadata(input, 0, plan.aggregates) ?? countFromFilter(input, 0, plan.aggregates);
-    if (shortcut !== undefined) return shortcut;
-    return new GroupByFactory(new ProjectFactory(input, pre.exprs, pre.columns.map((column) => column.name), pre.timestampIndex), 0, plan.aggregates);
-  }
-  return new GroupByFactory(physicalPlan(pre), plan.keyCount, plan.aggregates);
+/** count(*) from the scanned ranges' row counts, or from a filter's match count. */
+function countRowsFactory(plan: CountRowsPlan): QueryFactory {
+  const input = plan.input;
+  if (input.kind === 'scan') return new RowCountFactory(scanFactory(input), plan.columns);
+  return new FilteredCountFactory(new FilterFactory(physicalPlan(input.input), input.predicate), plan.columns);
 }
 
 /** SampleBy, then Fill unless FILL(NONE), then ns buckets widened back when the timestamp is TIMESTAMP_NS. */
@@ -80,17 +78,13 @@ function sampleFactory(plan: SamplePlan): QueryFactory {
 
 /** Over a table scan by its designated timestamp, LATEST ON reads backwards; other inputs take a max-by-timestamp pass. */
 function latestFactory(plan: LatestPlan): QueryFactory {
-  const input = plan.input;
-  if (plan.designated && input.kind === 'scan' && input.timestampIndex === plan.timestampSlot) {
-    const scan = scanFactory(input);
-    const pruned = plan.predicate === undefined ? undefined : pruneScan(scan, plan.predicate);
-    return new LatestOnScanFactory(pruned?.scan ?? scan, plan.keySlots, pruned === undefined ? plan.predicate : pruned.residual);
-  }
-  return new LatestOnFactory(filterSource(physicalPlan(input), plan.predicate), plan.keySlots, plan.timestampSlot);
+  if (latestReadsScanBackwards(plan)) return new LatestOnScanFactory(scanFactory(plan.input), plan.keySlots, plan.predicate);
+  const child = physicalPlan(plan.input);
+  return new LatestOnFactory(plan.predicate === undefined ? child : new FilterFactory(child, plan.predicate), plan.keySlots, plan.timestampSlot);
 }
 
 function limitFactory(plan: LimitPlan): QueryFactory {
   const child = physicalPlan(plan.input);
   const text = plan.hi === undefined ? `${plan.lo}` : `${plan.lo},${plan.hi}`;
-  return new LimitFactory(tailScan(child, plan.lo, plan.hi) ?? child, limitRange(plan.lo, plan.hi), text);
+  return new LimitFactory(child, limitRange(plan.lo, plan.hi), text);
 }

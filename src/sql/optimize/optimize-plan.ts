@@ -2,13 +2,17 @@
 // statement after binding. Order matters where a pass creates what a later one matches; each entry says why it
 // sits where it does.
 import type { LogicalPlan } from '../plan/logical-plan.js';
+import { intervalScanPass } from './interval-scan.js';
+import { countRowsPass } from './count-rows.js';
+import { tailLimitPass } from './tail-limit.js';
+import type { OptimizerPass } from './optimizer-pass.js';
 
-export interface OptimizerPass {
-  readonly name: string;
-  readonly apply: (plan: LogicalPlan) => LogicalPlan;
-}
-
-export const OPTIMIZER_PASSES: readonly OptimizerPass[] = [];
+export const OPTIMIZER_PASSES: readonly OptimizerPass[] = [
+  // First: the passes below match scans, and a WHERE on the designated timestamp alone becomes scan ranges here.
+  intervalScanPass,
+  countRowsPass,
+  tailLimitPass,
+];
 
 export function optimizePlan(plan: LogicalPlan, passes: readonly OptimizerPass[] = OPTIMIZER_PASSES): LogicalPlan {
   let current = plan;

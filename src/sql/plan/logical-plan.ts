@@ -71,6 +71,12 @@ export interface AggregatePlan extends PlanSchema {
   readonly aggregates: readonly AggregateSpec[];
 }
 
+/** Answers count(*)-only aggregates without reading rows: the scan's row count, or a filter's match count. */
+export interface CountRowsPlan extends PlanSchema {
+  readonly kind: 'countRows';
+  readonly input: ScanPlan | FilterPlan;
+}
+
 /** SAMPLE BY: input column 0 is the timestamp, 1..keyCount the keys, then aggregate arguments. */
 export interface SamplePlan extends PlanSchema {
   readonly kind: 'sample';
@@ -145,6 +151,13 @@ export interface LimitPlan extends PlanSchema {
   readonly hi: number | undefined;
 }
 
+/** The last `rows` rows of a table scan in storage order (what LIMIT -n over a scan can return). */
+export interface TailPlan extends PlanSchema {
+  readonly kind: 'tail';
+  readonly input: ScanPlan;
+  readonly rows: number;
+}
+
 export interface SetOperationPlan extends PlanSchema {
   readonly kind: 'setOperation';
   readonly left: LogicalPlan;
@@ -155,8 +168,8 @@ export interface SetOperationPlan extends PlanSchema {
 
 export type LogicalPlan =
   | ScanPlan | ParquetFilePlan | ValuesPlan | LongSequencePlan | SingleRowPlan
-  | FilterPlan | ProjectPlan | AggregatePlan | SamplePlan | LatestPlan
+  | FilterPlan | ProjectPlan | AggregatePlan | CountRowsPlan | SamplePlan | LatestPlan
   | HashJoinPlan | AsofJoinPlan | SpliceJoinPlan | WindowPlan
-  | SortPlan | LimitPlan | SetOperationPlan;
+  | SortPlan | LimitPlan | TailPlan | SetOperationPlan;
 
 export type PlanKind = LogicalPlan['kind'];

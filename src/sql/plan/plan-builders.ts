@@ -70,6 +70,11 @@ export function latestPlan(input: LogicalPlan, options: Omit<LatestPlan, 'kind' 
   return { kind: 'latest', input, ...options, columns: input.columns, timestampIndex: input.timestampIndex };
 }
 
+/** Whether LATEST ON reads `plan.input` as a scan backwards (the interval pass prunes that scan; the physical planner picks the backward scan). */
+export function latestReadsScanBackwards(plan: LatestPlan): plan is LatestPlan & { readonly input: ScanPlan } {
+  return plan.designated && plan.input.kind === 'scan' && plan.input.timestampIndex === plan.timestampSlot;
+}
+
 export function hashJoinPlan(left: LogicalPlan, right: LogicalPlan, spec: HashJoinSpec, columns: readonly OutputColumn[], timestampIndex: number): HashJoinPlan {
   return { kind: 'hashJoin', left, right, spec, columns, timestampIndex };
 }

@@ -10,7 +10,8 @@ import type { TableSnapshot } from '../storage/table-reader.js';
 import type { SourceEnv } from './bind/bind-source.js';
 import { bindQueryWith } from './bind/bind-query.js';
 import { SortFactory } from './exec/sort.js';
-import { finishPlan } from './exec/plan-query.js';
+import { finishPlan, finishPlanExplained } from './exec/plan-query.js';
+import { explainLogical } from './plan/explain-logical.js';
 import { physicalPlan } from './exec/physical-planner.js';
 import { LimitFactory, limitRange } from './exec/limit.js';
 import { showCreateTableRelation, showSettingRelation, showTablesRelation, tableColumnsRelation, tablePartitionsRelation } from './bind/meta-sources.js';
@@ -84,6 +85,10 @@ export function compileStatement(statement: Statement, catalog: Catalog): Compil
     case 'explain': {
       const writeLines = explainWriteLines(statement.statement, env);
       if (writeLines !== undefined) return { kind: 'explain', factory: explainLinesFactory(() => writeLines), statement };
+      if (statement.verbose === true && statement.statement.kind === 'query') {
+        const { factory, optimized } = finishPlanExplained(bindQueryWith(statement.statement.query, env));
+        return { kind: 'explain', factory: explainLinesFactory(() => [...factory.explain(0), 'Logical plan (optimized):', ...explainLogical(optimized, 1)]), statement };
+      }
       const inner = compileStatement(statement.statement, catalog);
       if (inner.kind === 'write') throw sqlSemanticError('EXPLAIN supports queries only', statement.position);
       return { kind: 'explain', factory: explainFactory(inner.factory), statement };

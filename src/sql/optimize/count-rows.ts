@@ -11,10 +11,12 @@ export const countRowsPass: OptimizerPass = { name: 'count rows', apply: (plan) 
 
 function countRowsNode(plan: LogicalPlan): LogicalPlan {
   if (plan.kind !== 'aggregate' || !countsRowsOnly(plan)) return plan;
-  // The binder projects the aggregate arguments below the aggregation; count(*) reads none of them.
-  const projection = plan.input;
-  const source = projection.kind === 'project' ? projection.input : undefined;
-  if (source === undefined || (source.kind !== 'scan' && source.kind !== 'filter')) return plan;
+  // Projections that only pick columns keep every row, and count(*) reads none of them (the binder's projection
+  // of aggregate arguments, empty here, or a subquery's select list). One that computes a value stays: its
+  // evaluation can fail, and the count must not skip that.
+  let source = plan.input;
+  while (source.kind === 'project' && source.exprs.every((expr) => expr.kind === 'column')) source = source.input;
+  if (source.kind !== 'scan' && source.kind !== 'filter') return plan;
   assert(plan.aggregates.every((spec) => spec.resultType === 'LONG'), 'count(*) is LONG');
   return { kind: 'countRows', input: source, columns: plan.columns, timestampIndex: -1 };
 }

@@ -2,13 +2,16 @@
 // statement after binding. Order matters where a pass creates what a later one matches; each entry says why it
 // sits where it does.
 import type { LogicalPlan } from '../plan/logical-plan.js';
+import { predicatePushDownPass } from './predicate-push-down.js';
 import { intervalScanPass } from './interval-scan.js';
 import { countRowsPass } from './count-rows.js';
 import { tailLimitPass } from './tail-limit.js';
 import type { OptimizerPass } from './optimizer-pass.js';
 
 export const OPTIMIZER_PASSES: readonly OptimizerPass[] = [
-  // First: the passes below match scans, and a WHERE on the designated timestamp alone becomes scan ranges here.
+  // First: filters of outer queries move down to the scans of subqueries and CTEs, where the next pass finds them.
+  predicatePushDownPass,
+  // The passes below match scans, and a WHERE on the designated timestamp alone becomes scan ranges here.
   intervalScanPass,
   countRowsPass,
   tailLimitPass,

@@ -5,6 +5,7 @@
 import type { BoundExpr, OutputColumn } from '../bind/bound.js';
 import type { LogicalPlan } from './logical-plan.js';
 import { inputsOf } from './plan-walk.js';
+import { symbolColumnsOf } from './expression-refs.js';
 import { assert, assertNever } from '../../core/assert.js';
 
 export function assertPlanInvariants(plan: LogicalPlan): void {
@@ -52,7 +53,9 @@ function assertBound(expr: BoundExpr, input: readonly OutputColumn[], what: stri
   switch (expr.kind) {
     case 'column': return assert(expr.index >= 0 && expr.index < input.length, `${what} reads input column ${expr.index} of ${input.length}`);
     case 'constant': return;
-    case 'call': return expr.args.forEach((arg) => assertBound(arg, input, what));
+    case 'call':
+      for (const index of symbolColumnsOf(expr) ?? []) assert(index >= 0 && index < input.length, `${what} reads symbol column ${index} of ${input.length}`);
+      return expr.args.forEach((arg) => assertBound(arg, input, what));
     default: return assertNever(expr, 'bound expression');
   }
 }

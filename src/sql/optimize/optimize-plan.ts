@@ -6,6 +6,7 @@ import { predicatePushDownPass } from './predicate-push-down.js';
 import { intervalScanPass } from './interval-scan.js';
 import { countRowsPass } from './count-rows.js';
 import { tailLimitPass } from './tail-limit.js';
+import { projectionPruningPass } from './projection-pruning.js';
 import type { OptimizerPass } from './optimizer-pass.js';
 
 export const OPTIMIZER_PASSES: readonly OptimizerPass[] = [
@@ -15,6 +16,8 @@ export const OPTIMIZER_PASSES: readonly OptimizerPass[] = [
   intervalScanPass,
   countRowsPass,
   tailLimitPass,
+  // Last: filters have moved and shrunk, so the columns still read under each projection are final.
+  projectionPruningPass,
 ];
 
 export function optimizePlan(plan: LogicalPlan, passes: readonly OptimizerPass[] = OPTIMIZER_PASSES): LogicalPlan {

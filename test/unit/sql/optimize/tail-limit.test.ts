@@ -2,7 +2,7 @@
 // leading rows, and limits over anything but a scan, are left alone.
 import test from 'ava';
 import type { LogicalPlan } from '../../../../src/sql/plan/logical-plan.js';
-import { filterPlan, limitPlan, scanPlan } from '../../../../src/sql/plan/plan-builders.js';
+import { filterPlan, limitPlan, projectPlan, scanPlan } from '../../../../src/sql/plan/plan-builders.js';
 import { explainLogical } from '../../../../src/sql/plan/explain-logical.js';
 import { assertPlanInvariants } from '../../../../src/sql/plan/plan-invariants.js';
 import { tailLimitPass } from '../../../../src/sql/optimize/tail-limit.js';
@@ -30,4 +30,10 @@ test('leading-row limits and limits over a filter are unchanged', (t) => {
   t.deepEqual(optimized(limitPlan(scan, 5, undefined)), ['Limit 5', '    Scan t [ts, x]']);
   t.deepEqual(optimized(limitPlan(scan, 2, -1)), ['Limit 2,-1', '    Scan t [ts, x]']);
   t.deepEqual(optimized(limitPlan(filterPlan(scan, boundWhere('x > 1', COLUMNS)), -5, undefined))[1], '    Filter >(x, 1)');
+});
+
+test('a tail LIMIT moves below a projection that only picks columns to reach the scan', (t) => {
+  const picked = projectPlan(scan, [{ kind: 'column', type: 'LONG', index: 1, position: 0 }], ['xx'], -1);
+  t.deepEqual(optimized(limitPlan(picked, -3, undefined)), ['Project x as xx', '    Limit -3', '        Tail 3', '            Scan t [ts, x]']);
+  t.deepEqual(optimized(limitPlan(picked, 3, undefined)), ['Limit 3', '    Project x as xx', '        Scan t [ts, x]']);
 });

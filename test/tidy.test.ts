@@ -1,5 +1,6 @@
 // Style gates (STYLE.md): file length, function length and no `any` / ts-ignore (src/ and the console's
-// console/), the import layering between src/ folders, and the README listing every error code.
+// console/), the import layering between src/ folders and between the stages of sql/, and the README listing
+// every error code.
 import test from 'ava';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, dirname, resolve } from 'node:path';
@@ -79,6 +80,61 @@ test('imports respect the layers', (t) => {
     }
   }
   t.deepEqual(violations, []);
+});
+
+/**
+ * Stage order inside sql/ (STYLE.md "Dependency rules" 1): syntax → bind → plan → optimize → exec, and no
+ * stage imports a later one. The plan's node types sit just above the binder's expression types: plan/ imports
+ * from bind/ only those type modules, and the binder imports plan/ to build nodes. Each stage lists the sql/
+ * folders it must not import.
+ */
+const SQL_STAGE_FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
+  syntax: ['bind', 'plan', 'optimize', 'exec', 'parallel', 'codegen', 'functions'],
+  bind: ['optimize', 'exec', 'parallel'],
+  plan: ['optimize', 'exec', 'parallel', 'codegen'],
+  optimize: ['exec', 'parallel', 'codegen'],
+};
+
+/** The bind/ modules plan/ may import: bound expression and window kind types, nothing that binds. */
+const PLAN_BIND_IMPORTS = new Set(['sql/bind/bound.ts', 'sql/bind/window-functions.ts']);
+
+/** Backward imports that remain, each with its reason; a ratchet: entries may go, none may be added. */
+const SQL_STAGE_EXCEPTIONS: Readonly<Record<string, string>> = {
+  // Expression subqueries run their factory when the compiled expression first needs the values (execution, not planning).
+  'sql/bind/bind-subquery.ts → sql/exec/operator.ts': 'runs the subquery',
+  'sql/bind/bind-subquery.ts → sql/exec/batch.ts': 'reads the subquery rows',
+  'sql/bind/pg-casts.ts → sql/exec/operator.ts': 'runs the catalog query of a regclass cast',
+  // The QueryFactory type of SourceEnv.compileQuery / BindContext.bindQuery (subqueries inside expressions).
+  'sql/bind/bind-expression.ts → sql/exec/operator.ts': 'QueryFactory type',
+  'sql/bind/bind-source.ts → sql/exec/operator.ts': 'QueryFactory type',
+  // GROUP BY over a time bucket is still rewritten on the AST before binding; it is to become a plan pass.
+  'sql/bind/bind-select.ts → sql/optimize/time-bucket-group-by.ts': 'AST rewrite before binding',
+};
+
+function sqlStageOf(path: string): string | undefined {
+  const parts = relative(srcDir, path).split('/');
+  return parts[0] === 'sql' && parts.length > 2 ? parts[1] : undefined;
+}
+
+test('sql stages import only earlier stages', (t) => {
+  const violations: string[] = [];
+  const used = new Set<string>();
+  for (const path of files) {
+    const stage = sqlStageOf(path);
+    if (stage === undefined) continue;
+    for (const target of importsOf(path)) {
+      const targetStage = sqlStageOf(target);
+      if (targetStage === undefined || targetStage === stage) continue;
+      const edge = `${relative(srcDir, path)} → ${relative(srcDir, target)}`;
+      const forbidden = (SQL_STAGE_FORBIDDEN[stage] ?? []).includes(targetStage)
+        || (stage === 'plan' && targetStage === 'bind' && !PLAN_BIND_IMPORTS.has(relative(srcDir, target)));
+      if (!forbidden) continue;
+      if (SQL_STAGE_EXCEPTIONS[edge] !== undefined) used.add(edge);
+      else violations.push(edge);
+    }
+  }
+  t.deepEqual(violations, [], 'a stage imports a later one');
+  t.deepEqual(Object.keys(SQL_STAGE_EXCEPTIONS).filter((edge) => !used.has(edge)), [], 'these exceptions are gone: remove them from SQL_STAGE_EXCEPTIONS');
 });
 
 test('the README documents every error code', (t) => {

@@ -78,7 +78,7 @@ export function executeUpdate(statement: UpdateStatement, engine: Engine, writer
     ...(loaded?.names ?? []).map((column) => ({ name: column.name, type: column.type, qualifiers: loaded?.qualifiers ?? [] })),
   ], false);
   const where = statement.where;
-  const bindQuery = createSourceEnv(engine.catalog).bindQuery;
+  const bindQuery = createSourceEnv(engine.catalog).compileQuery;
   const predicate = where === undefined ? undefined : bindExpression(where, { scope, clause: 'WHERE', bindQuery });
   if (predicate !== undefined && predicate.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', where?.position ?? 0);
   const assignments: Assignment[] = statement.assignments.map((assignment, k) => {

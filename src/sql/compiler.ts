@@ -5,14 +5,17 @@ import type { QueryExpr, Statement } from './syntax/ast.js';
 import { parseStatement } from './syntax/parser.js';
 import type { QueryFactory } from './exec/operator.js';
 import type { Catalog } from '../storage/catalog.js';
+import type { ValuesPlan } from './plan/logical-plan.js';
 import type { TableSnapshot } from '../storage/table-reader.js';
 import type { SourceEnv } from './bind/bind-source.js';
-import { applyLimit } from './bind/bind-select.js';
 import { bindQueryWith } from './bind/bind-query.js';
 import { SortFactory } from './exec/sort.js';
+import { finishPlan, finishPlanExplained } from './exec/plan-query.js';
+import { explainLogical } from './plan/explain-logical.js';
+import { physicalPlan } from './exec/physical-planner.js';
 import { LimitFactory, limitRange } from './exec/limit.js';
-import { showCreateTableFactory, showSettingFactory, showTablesFactory, tableColumnsFactory, tablePartitionsFactory } from './bind/meta-sources.js';
-import { showAllSettingsFactory, showPgSettingFactory } from './bind/show-settings.js';
+import { showCreateTableRelation, showSettingRelation, showTablesRelation, tableColumnsRelation, tablePartitionsRelation } from './bind/meta-sources.js';
+import { showAllSettingsRelation, showPgSettingRelation } from './bind/show-settings.js';
 import { explainWriteLines } from './bind/bind-explain.js';
 import { MaterializedFactory } from './exec/materialized.js';
 import { sqlSemanticError } from '../core/errors.js';
@@ -54,7 +57,9 @@ export function queryTypeOf(statement: Statement): string {
 export function createSourceEnv(catalog: Catalog, opened = new Map<string, TableSnapshot>()): SourceEnv {
   const env: SourceEnv = {
     catalog,
-    bindQuery: (query) => bindQueryExpr(query, env),
+    bindQuery: (query) => bindQueryWith(query, env),
+    compileQuery: (query) => finishPlan(bindQueryWith(query, env)),
+    finishPlan,
     openTable(name, position) {
       const stored = catalog.resolveName(name);
       const snapshot = stored === undefined ? undefined : (opened.get(stored) ?? catalog.openSnapshot(stored));
@@ -66,8 +71,9 @@ export function createSourceEnv(catalog: Catalog, opened = new Map<string, Table
   return env;
 }
 
+/** A query's factory: bound into a logical plan, optimized, planned into operators. */
 export function bindQueryExpr(query: QueryExpr, env: SourceEnv): QueryFactory {
-  return bindQueryWith(query, env);
+  return finishPlan(bindQueryWith(query, env));
 }
 
 export function compileStatement(statement: Statement, catalog: Catalog): CompiledStatement {
@@ -79,6 +85,10 @@ export function compileStatement(statement: Statement, catalog: Catalog): Compil
     case 'explain': {
       const writeLines = explainWriteLines(statement.statement, env);
       if (writeLines !== undefined) return { kind: 'explain', factory: explainLinesFactory(() => writeLines), statement };
+      if (statement.verbose === true && statement.statement.kind === 'query') {
+        const { factory, optimized } = finishPlanExplained(bindQueryWith(statement.statement.query, env));
+        return { kind: 'explain', factory: explainLinesFactory(() => [...factory.explain(0), 'Logical plan (optimized):', ...explainLogical(optimized, 1)]), statement };
+      }
       const inner = compileStatement(statement.statement, catalog);
       if (inner.kind === 'write') throw sqlSemanticError('EXPLAIN supports queries only', statement.position);
       return { kind: 'explain', factory: explainFactory(inner.factory), statement };
@@ -100,15 +110,19 @@ export function compile(text: string, catalog: Catalog): CompiledStatement {
 }
 
 function bindShow(statement: Extract<Statement, { kind: 'show' }>, catalog: Catalog): QueryFactory {
+  return statement.what === 'tables' ? new SortFactory(physicalPlan(showTablesRelation(catalog)), [{ index: 0, descending: false }]) : physicalPlan(showRelation(statement, catalog));
+}
+
+function showRelation(statement: Extract<Statement, { kind: 'show' }>, catalog: Catalog): ValuesPlan {
   const table = statement.table;
   switch (statement.what) {
-    case 'tables': return new SortFactory(showTablesFactory(catalog), [{ index: 0, descending: false }]);
-    case 'columns': return tableColumnsFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
-    case 'partitions': return tablePartitionsFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
-    case 'createTable': return showCreateTableFactory(catalog, table?.name ?? '', table?.position ?? statement.position);
-    case 'setting': return showPgSettingFactory(statement.setting?.name ?? '', statement.setting?.position ?? statement.position);
-    case 'all': return showAllSettingsFactory();
-    default: return showSettingFactory(statement.what);
+    case 'tables': return showTablesRelation(catalog);
+    case 'columns': return tableColumnsRelation(catalog, table?.name ?? '', table?.position ?? statement.position);
+    case 'partitions': return tablePartitionsRelation(catalog, table?.name ?? '', table?.position ?? statement.position);
+    case 'createTable': return showCreateTableRelation(catalog, table?.name ?? '', table?.position ?? statement.position);
+    case 'setting': return showPgSettingRelation(statement.setting?.name ?? '', statement.setting?.position ?? statement.position);
+    case 'all': return showAllSettingsRelation();
+    default: return showSettingRelation(statement.what);
   }
 }
 
@@ -121,7 +135,7 @@ function explainLinesFactory(lines: () => readonly string[]): QueryFactory {
   return new MaterializedFactory([{ name: 'QUERY PLAN', type: 'STRING' }], () => lines().map((line) => [line]), 'explain');
 }
 
-export { applyLimit, checkWriteTargets };
+export { checkWriteTargets };
 
 /** Wraps a factory in QuestDB LIMIT semantics (`n`, `-n`, `lo,hi`), as /exp's `limit` parameter needs. */
 export function limitFactory(factory: QueryFactory, lo: number, hi: number | undefined): QueryFactory {

@@ -4,13 +4,13 @@
 // relation (inner or cross joined, or the left side of a left join) has no rows, whatever its other clauses say.
 // It is applied only when ordinary binding fails, so every query svc can bind keeps its exact semantics.
 import type { FromSource, QueryExpr, SelectQuery, TableSource } from '../syntax/ast.js';
-import type { QueryFactory } from '../exec/operator.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { valuesPlan } from '../plan/plan-builders.js';
 import type { Catalog } from '../../storage/catalog.js';
 import type { JoinInput } from './bind-join.js';
 import type { CatalogRelation } from './information-schema.js';
 import { catalogRelationFor } from './information-schema.js';
 import { Scope } from './scope.js';
-import { MaterializedFactory } from '../exec/materialized.js';
 import { OutputNames, defaultColumnName } from './output-names.js';
 import { containsAggregate } from './select-items.js';
 import { SqlError } from '../../core/errors.js';
@@ -25,7 +25,7 @@ export function bindCatalogSource(relation: CatalogRelation, source: TableSource
   const qualifiers = source.alias === undefined ? [bare, source.name] : [source.alias.name];
   const scope = new Scope(relation.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), false);
   const label = `catalog relation ${source.name}`;
-  return { scope, timestampIndex: -1, build: () => new MaterializedFactory(relation.columns, () => relation.rows(catalog), label) };
+  return { scope, timestampIndex: -1, build: () => valuesPlan(relation.columns, () => relation.rows(catalog), label) };
 }
 
 /** Whether every row of `source` must come from an always-empty catalog relation. */
@@ -51,13 +51,13 @@ export function queryIsProvablyEmpty(query: QueryExpr, catalog: Catalog): boolea
 }
 
 /** The empty result of a provably empty query: its output names, every column VARCHAR (there is no value to type). */
-function emptyResult(query: QueryExpr): QueryFactory {
+function emptyResult(query: QueryExpr): LogicalPlan {
   const first: SelectQuery = leftmostSelect(query);
   const names = new OutputNames();
   const columns = first.columns.map((item) => ({
     name: names.claim(item.alias?.name ?? defaultColumnName(item.expr)), type: 'VARCHAR' as const,
   }));
-  return new MaterializedFactory(columns, () => [], 'empty catalog query');
+  return valuesPlan(columns, () => [], 'empty catalog query');
 }
 
 function leftmostSelect(query: QueryExpr): SelectQuery {
@@ -65,7 +65,7 @@ function leftmostSelect(query: QueryExpr): SelectQuery {
 }
 
 /** Binds with `bind`; a query that fails to bind but provably returns no rows gets an empty result instead. */
-export function bindOrEmpty(query: QueryExpr, catalog: Catalog, bind: () => QueryFactory): QueryFactory {
+export function bindOrEmpty(query: QueryExpr, catalog: Catalog, bind: () => LogicalPlan): LogicalPlan {
   try {
     return bind();
   } catch (error) {

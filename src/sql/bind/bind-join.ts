@@ -7,17 +7,15 @@
 import { isArrayType } from '../../types/double-array.js';
 import type { ColumnRefExpr, Expr, JoinSource } from '../syntax/ast.js';
 import type { BoundExpr } from './bound.js';
-import type { QueryFactory } from '../exec/operator.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { asofJoinPlan, hashJoinPlan, spliceJoinPlan } from '../plan/plan-builders.js';
 import type { ValueType } from '../../types/column-type.js';
 import { isNumericType } from '../../types/column-type.js';
 import { isTextType } from '../../types/casts.js';
 import { Scope } from './scope.js';
 import { bindExpression } from './bind-expression.js';
 import { collectColumnRefs } from './expression-walk.js';
-import type { JoinOutputColumn } from '../exec/join-output.js';
-import { HashJoinFactory } from '../exec/hash-join.js';
-import { AsofJoinFactory } from '../exec/asof-join.js';
-import { SpliceJoinFactory } from '../exec/splice-join.js';
+import type { JoinOutputColumn } from '../plan/plan-specs.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
 /** What a FROM item offers the join binder (the shape of bind-source's BoundSource). */
@@ -25,7 +23,7 @@ export interface JoinInput {
   readonly scope: Scope;
   /** Scope index of the designated timestamp, or -1. */
   readonly timestampIndex: number;
-  build(): QueryFactory;
+  build(): LogicalPlan;
 }
 
 /** Equi-keys bound over each side's own columns, and the rest of ON bound over the join's columns. */
@@ -145,7 +143,7 @@ function checkKeyTypes(left: BoundExpr, right: BoundExpr, position: number): voi
   }
 }
 
-function buildJoin(join: JoinSource, left: JoinInput, right: JoinInput, scope: Scope, condition: JoinCondition, toleranceMicros: number | undefined): QueryFactory {
+function buildJoin(join: JoinSource, left: JoinInput, right: JoinInput, scope: Scope, condition: JoinCondition, toleranceMicros: number | undefined): LogicalPlan {
   const leftCount = left.scope.columns.length;
   const used = scope.usedColumns();
   // Side slots must all be taken before the sides are built: a side scan reads the columns its scope handed out.
@@ -163,16 +161,16 @@ function buildJoin(join: JoinSource, left: JoinInput, right: JoinInput, scope: S
       const leftTimestamp = left.scope.slotOf(left.timestampIndex);
       const rightTimestamp = right.scope.slotOf(right.timestampIndex);
       const spec = { joinType: join.joinType, leftKeys, rightKeys, leftTimestamp, rightTimestamp, outputs, toleranceMicros };
-      return new AsofJoinFactory(left.build(), right.build(), spec, columns, timestampIndex);
+      return asofJoinPlan(left.build(), right.build(), spec, columns, timestampIndex);
     }
     case 'splice': {
       const leftTimestamp = left.scope.slotOf(left.timestampIndex);
       const rightTimestamp = right.scope.slotOf(right.timestampIndex);
-      return new SpliceJoinFactory(left.build(), right.build(), { leftKeys, rightKeys, leftTimestamp, rightTimestamp, outputs }, columns);
+      return spliceJoinPlan(left.build(), right.build(), { leftKeys, rightKeys, leftTimestamp, rightTimestamp, outputs }, columns);
     }
     default: {
       const joinType = join.joinType === 'left' ? 'left' : leftKeys.length === 0 && residual === undefined ? 'cross' : 'inner';
-      return new HashJoinFactory(left.build(), right.build(), { joinType, leftKeys, rightKeys, outputs, residual }, columns, timestampIndex);
+      return hashJoinPlan(left.build(), right.build(), { joinType, leftKeys, rightKeys, outputs, residual }, columns, timestampIndex);
     }
   }
 }

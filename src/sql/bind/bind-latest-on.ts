@@ -1,15 +1,13 @@
 // LATEST ON ts PARTITION BY k1[, k2] (and legacy LATEST BY k): wraps the FROM source so that it yields only the
 // newest row per key tuple. The WHERE predicate is consumed here, because QuestDB filters before picking the
-// newest row. Over a table whose designated timestamp is the LATEST ON column the result comes from a backward
-// scan (with interval pruning of the predicate); other sources use a forward max-by-timestamp pass.
+// newest row. The physical planner reads a table whose designated timestamp is the LATEST ON column backwards
+// (with interval pruning of the predicate); other sources take a forward max-by-timestamp pass.
 import type { SelectQuery } from '../syntax/ast.js';
 import type { BoundExpr } from './bound.js';
 import type { BoundSource } from './bind-source.js';
-import type { QueryFactory } from '../exec/operator.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { latestPlan } from '../plan/plan-builders.js';
 import { bindExpression } from './bind-expression.js';
-import { TableScanFactory } from '../exec/scan.js';
-import { LatestOnFactory, LatestOnScanFactory } from '../exec/latest-on.js';
-import { filterSource, pruneScan } from '../exec/filtered-scan.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { assert } from '../../core/assert.js';
 
@@ -44,16 +42,7 @@ export function bindLatestOn(query: SelectQuery, source: BoundSource, predicate:
     source: {
       scope,
       timestampIndex: source.timestampIndex,
-      build: (): QueryFactory => buildLatestOn(source.build(), predicate, keySlots, timestampSlot, designated),
+      build: (): LogicalPlan => latestPlan(source.build(), { predicate, keySlots, timestampSlot, designated }),
     },
   };
-}
-
-/** Owns `base`. */
-function buildLatestOn(base: QueryFactory, predicate: BoundExpr | undefined, keySlots: readonly number[], timestampSlot: number, designated: boolean): QueryFactory {
-  if (designated && base instanceof TableScanFactory && base.timestampIndex === timestampSlot) {
-    const pruned = predicate === undefined ? undefined : pruneScan(base, predicate);
-    return new LatestOnScanFactory(pruned?.scan ?? base, keySlots, pruned === undefined ? predicate : pruned.residual);
-  }
-  return new LatestOnFactory(filterSource(base, predicate), keySlots, timestampSlot);
 }

@@ -2,42 +2,43 @@
 // included) and set operations (UNION [ALL], EXCEPT [ALL], INTERSECT [ALL]) with QuestDB's column rules:
 // names from the first operand, each column widened to the type both operands share.
 import type { Expr, OrderItem, QueryExpr, SetOperationQuery } from '../syntax/ast.js';
-import type { QueryFactory } from '../exec/operator.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { projectPlan, setOperationPlan, sortPlan } from '../plan/plan-builders.js';
+import { limitKeepRows } from '../plan/limit-rows.js';
 import type { BoundExpr } from './bound.js';
 import type { SourceEnv } from './bind-source.js';
 import type { ValueType } from '../../types/column-type.js';
 import { bindSelect, applyLimit } from './bind-select.js';
 import { bindCast, commonType } from './bind-expression.js';
-import { ProjectFactory } from '../exec/basic-operators.js';
-import { SetOperationFactory } from '../exec/set-operations.js';
-import { orderBy, limitKeepRows } from '../exec/top-n.js';
 import { bindLiteral } from './bind-expression.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { bindOrEmpty } from './bind-catalog.js';
 
-export function bindQueryWith(query: QueryExpr, env: SourceEnv): QueryFactory {
+export function bindQueryWith(query: QueryExpr, env: SourceEnv): LogicalPlan {
   let scoped = env;
   for (const cte of query.with) {
     const ctes = new Map(scoped.ctes ?? []);
     ctes.set(cte.name.name.toLowerCase(), { query: cte.query, env: scoped });
-    const next: SourceEnv = { ...scoped, ctes, bindQuery: (inner) => bindQueryWith(inner, next) };
+    const next: SourceEnv = {
+      ...scoped, ctes, bindQuery: (inner) => bindQueryWith(inner, next), compileQuery: (inner) => next.finishPlan(bindQueryWith(inner, next)),
+    };
     scoped = next;
   }
   const bodyEnv = scoped;
   return bindOrEmpty(query, env.catalog, () => (query.kind === 'select' ? bindSelect(query, bodyEnv) : bindSetOperation(query, bodyEnv)));
 }
 
-function bindSetOperation(query: SetOperationQuery, env: SourceEnv): QueryFactory {
+function bindSetOperation(query: SetOperationQuery, env: SourceEnv): LogicalPlan {
   const left = env.bindQuery(query.left);
   const right = env.bindQuery(query.right);
   if (left.columns.length !== right.columns.length) throw sqlSemanticError('queries have different number of columns', query.position);
   const types = left.columns.map((column, k) => setColumnType(column.type, right.columns[k]?.type ?? 'NULL', query.position));
   const names = left.columns.map((column) => column.name);
   const columns = names.map((name, k) => ({ name, type: types[k] as ValueType }));
-  let factory: QueryFactory = new SetOperationFactory(widen(left, types, names), widen(right, types, names), query.op, query.all, columns, -1);
+  let plan: LogicalPlan = setOperationPlan(widen(left, types, names), widen(right, types, names), query.op, query.all, columns);
   const keys = query.orderBy.map((item) => ({ index: setOrderIndex(item, names), descending: item.descending, ...(item.nulls === undefined ? {} : { nullsFirst: item.nulls === 'first' }) }));
-  if (keys.length > 0) factory = orderBy(factory, keys, keepRows(query));
-  return applyLimit(factory, query);
+  if (keys.length > 0) plan = sortPlan(plan, keys, keepRows(query));
+  return applyLimit(plan, query);
 }
 
 function setColumnType(left: ValueType, right: ValueType, position: number): ValueType {
@@ -51,16 +52,16 @@ function setColumnType(left: ValueType, right: ValueType, position: number): Val
   return commonType([left, right], position);
 }
 
-function widen(factory: QueryFactory, types: readonly ValueType[], names: readonly string[]): QueryFactory {
-  if (factory.columns.every((column, k) => column.type === types[k] && column.name === names[k])) return factory;
-  const exprs = factory.columns.map((column, k): BoundExpr => {
+function widen(plan: LogicalPlan, types: readonly ValueType[], names: readonly string[]): LogicalPlan {
+  if (plan.columns.every((column, k) => column.type === types[k] && column.name === names[k])) return plan;
+  const exprs = plan.columns.map((column, k): BoundExpr => {
     const ref: BoundExpr = { kind: 'column', type: column.type, index: k, position: 0 };
     const target = types[k] as ValueType;
     if (column.type === target) return ref;
     if (column.type === 'NULL') return { kind: 'constant', type: target, value: null, position: 0 };
     return bindCast(ref, target, 0, 0);
   });
-  return new ProjectFactory(factory, exprs, names, -1);
+  return projectPlan(plan, exprs, names, -1);
 }
 
 function setOrderIndex(item: OrderItem, names: readonly string[]): number {

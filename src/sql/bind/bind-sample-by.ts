@@ -10,16 +10,9 @@ import type { ProjectedItem, ProjectionPlan } from './select-items.js';
 import { bindAggregation } from './select-items.js';
 import { bindCast, bindExpression } from './bind-expression.js';
 import { Scope } from './scope.js';
-import { ProjectFactory } from '../exec/basic-operators.js';
-import { TableScanFactory } from '../exec/scan.js';
-import { filterSource } from '../exec/filtered-scan.js';
-import { SampleByFactory } from '../exec/sample-by.js';
-import { NanosBucketFactory } from '../exec/sample-by-nanos.js';
-import type { FillMode } from '../exec/sample-fill.js';
-import { SampleFillFactory } from '../exec/sample-fill.js';
-import type { SamplerSpec } from '../exec/sample-by-sampler.js';
-import { resolveTimeZone } from '../exec/time-zone-rules.js';
-import type { AggregateSpec } from '../exec/group-by.js';
+import type { AggregateSpec, FillMode, SamplerSpec } from '../plan/plan-specs.js';
+import { filterPlan, projectPlan, samplePlan } from '../plan/plan-builders.js';
+import { resolveTimeZone } from '../../types/time-zone-rules.js';
 import { isTimeUnit } from '../../types/timestamp.js';
 import { MICROS_PER_HOUR, MICROS_PER_MINUTE } from '../../types/timestamp-calendar.js';
 import { sqlSemanticError } from '../../core/errors.js';
@@ -84,12 +77,12 @@ export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: 
       const fills = withHiddenFills(bindFills(clause, specs.slice(0, selectedAggregates)), specs.length, clause);
       const base = source.build();
       // A table scan yields ascending timestamps, so bucket ends are found by binary search.
-      const ordered = base instanceof TableScanFactory;
-      const input = new ProjectFactory(filterSource(base, predicate), pre, pre.map((_, k) => (k === 0 ? 'ts' : `p${k}`)), 0);
+      const ordered = base.kind === 'scan';
+      const filteredBase = predicate === undefined ? base : filterPlan(base, predicate);
+      const input = projectPlan(filteredBase, pre, pre.map((_, k) => (k === 0 ? 'ts' : `p${k}`)), 0);
       const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
-      let sampled: SampleByFactory | SampleFillFactory = new SampleByFactory(input, { keyCount, aggregates: specs, sampler, ordered, ...range });
-      if (fills !== undefined) sampled = new SampleFillFactory(sampled, { keyCount, fills, sampler, ...range });
-      return new ProjectFactory(nanos ? new NanosBucketFactory(sampled) : sampled, post, names, timestampOutput);
+      const sampled = samplePlan(input, { keyCount, aggregates: specs, sampler, fills, ordered, ...range });
+      return projectPlan(sampled, post, names, timestampOutput);
     },
   };
 }

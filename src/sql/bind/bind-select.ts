@@ -1,24 +1,21 @@
-// SELECT → QueryFactory: source, WHERE filter, projection, (implicit) aggregation, SAMPLE BY or window
+// SELECT → logical plan: source, WHERE filter, projection, (implicit) aggregation, SAMPLE BY or window
 // functions, DISTINCT, ORDER BY, LIMIT. Column pruning: table scans are built after binding, with only the
 // columns the query referenced.
 import type { Expr, OrderItem, SelectItem, SelectQuery } from '../syntax/ast.js';
 import type { BoundExpr, OutputColumn } from './bound.js';
-import type { QueryFactory } from '../exec/operator.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { aggregatePlan, filterPlan, limitPlan, projectPlan, sortPlan } from '../plan/plan-builders.js';
+import type { SortKey } from '../plan/plan-specs.js';
 import type { BindContext } from './bind-expression.js';
 import { bindExpression, bindLiteral } from './bind-expression.js';
 import { bindParameter } from './bind-parameters.js';
 import type { BoundSource, SourceEnv } from './bind-source.js';
 import { bindSource } from './bind-source.js';
 import { OutputNames, defaultColumnName } from './output-names.js';
-import { FilterFactory, ProjectFactory } from '../exec/basic-operators.js';
-import { GroupByFactory } from '../exec/group-by.js';
-import type { SortKey } from '../exec/sort.js';
-import { LimitFactory, limitRange } from '../exec/limit.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { typeDisplayName } from '../../types/column-type.js';
 import { isArrayType } from '../../types/double-array.js';
-import { countFromFilter, countFromMetadata, tailScan } from '../exec/scan-shortcuts.js';
-import { limitKeepRows, orderBy } from '../exec/top-n.js';
+import { limitKeepRows } from '../plan/limit-rows.js';
 import { bindLatestOn } from './bind-latest-on.js';
 import { firstWindowCall, planWindow } from './bind-window.js';
 import { planSampleBy, sampleRangeWhere } from './bind-sample-by.js';
@@ -27,9 +24,9 @@ import { timeBucketGroupBy } from '../optimize/time-bucket-group-by.js';
 import type { ProjectedItem, ProjectionPlan } from './select-items.js';
 import { bindAggregation, bindItem, containsAggregate, exprKey, filtered } from './select-items.js';
 
-export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
+export function bindSelect(query: SelectQuery, env: SourceEnv): LogicalPlan {
   const from = bindSource(query.from, env);
-  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE', bindQuery: env.bindQuery };
+  const whereContext: BindContext = { scope: from.scope, clause: 'WHERE', bindQuery: env.compileQuery };
   const whereExpr = sampleRangeWhere(query, from);
   const where = whereExpr === undefined ? undefined : bindExpression(whereExpr, whereContext);
   if (where !== undefined && where.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', whereExpr?.position ?? 0);
@@ -48,15 +45,15 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): QueryFactory {
   // DISTINCT rows are the selected columns only: ordering by anything else would split them again.
   const orderPlan: ProjectionPlan = query.distinct ? { ...plan, addHidden: (expr) => { throw distinctOrderError(expr); } } : plan;
   const orderKeys = bindOrderBy(query.orderBy, orderPlan, items);
-  let factory = plan.build(predicate);
+  let logical = plan.build(predicate);
   if (query.distinct) {
-    const array = factory.columns.find((column) => isArrayType(column.type));
+    const array = logical.columns.find((column) => isArrayType(column.type));
     if (array !== undefined) throw sqlSemanticError(`DISTINCT is not supported for ${typeDisplayName(array.type)} columns [column=${array.name}]`, query.position);
-    factory = new GroupByFactory(factory, factory.columns.length, []);
+    logical = aggregatePlan(logical, logical.columns.length, []);
   }
-  if (orderKeys.keys.length > 0) factory = orderBy(factory, orderKeys.keys, rowsKeptByLimit(query));
-  if (orderKeys.hidden > 0) factory = dropHidden(factory, factory.columns.length - orderKeys.hidden);
-  return applyLimit(factory, query);
+  if (orderKeys.keys.length > 0) logical = sortPlan(logical, orderKeys.keys, rowsKeptByLimit(query));
+  if (orderKeys.hidden > 0) logical = dropHidden(logical, logical.columns.length - orderKeys.hidden);
+  return applyLimit(logical, query);
 }
 
 /** GROUP BY a calendar bucket of a table's designated timestamp, planned as SAMPLE BY (optimize/time-bucket-group-by.ts). */
@@ -74,11 +71,11 @@ function distinctOrderError(expr: Expr): Error {
   return sqlSemanticError('ORDER BY of SELECT DISTINCT must name a selected column', expr.position);
 }
 
-export function applyLimit(factory: QueryFactory, query: { readonly limit?: SelectQuery['limit'] }): QueryFactory {
-  if (query.limit === undefined) return factory;
+export function applyLimit(plan: LogicalPlan, query: { readonly limit?: SelectQuery['limit'] }): LogicalPlan {
+  if (query.limit === undefined) return plan;
   const lo = limitValue(query.limit.lo);
   const hi = query.limit.hi === undefined ? undefined : limitValue(query.limit.hi);
-  return new LimitFactory(tailScan(factory, lo, hi) ?? factory, limitRange(lo, hi), hi === undefined ? `${lo}` : `${lo},${hi}`);
+  return limitPlan(plan, lo, hi);
 }
 
 /** Leading rows of the ordered result the LIMIT reads (a top-N sort keeps only these); undefined: all. */
@@ -120,7 +117,7 @@ function expandItems(columns: readonly SelectItem[], source: BoundSource): Proje
 }
 
 function planProjection(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv): ProjectionPlan {
-  const context: BindContext = { scope: source.scope, clause: 'SELECT', bindQuery: env.bindQuery };
+  const context: BindContext = { scope: source.scope, clause: 'SELECT', bindQuery: env.compileQuery };
   const exprs: BoundExpr[] = items.map((item) => bindItem(item, context));
   const names: string[] = items.map((item) => item.name);
   const outputs = exprs.map((expr, k) => ({ name: names[k] as string, type: expr.type }));
@@ -138,15 +135,15 @@ function planProjection(items: readonly ProjectedItem[], source: BoundSource, en
       if (exprs.every((expr, k) => expr.kind === 'column' && expr.index === k) && exprs.length === input.columns.length && names.every((name, k) => name === input.columns[k]?.name)) {
         return input;
       }
-      return new ProjectFactory(input, exprs, names, timestampIndex);
+      return projectPlan(input, exprs, names, timestampIndex);
     },
   };
 }
 
 function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env: SourceEnv, query: SelectQuery): ProjectionPlan {
-  const clauses = query.having === undefined ? { groupBy: query.groupBy, bindQuery: env.bindQuery } : { groupBy: query.groupBy, having: query.having, bindQuery: env.bindQuery };
+  const clauses = query.having === undefined ? { groupBy: query.groupBy, bindQuery: env.compileQuery } : { groupBy: query.groupBy, having: query.having, bindQuery: env.compileQuery };
   const aggregation = bindAggregation(items, source, [], () => -1, clauses);
-  const { pre, keyCount, visibleKeys, specs, having } = aggregation;
+  const { pre, keyCount, specs, having } = aggregation;
   const post = [...aggregation.post];
   const names = items.map((item) => item.name);
   return {
@@ -160,10 +157,9 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env
     build(predicate) {
       const input = filtered(source, predicate);
       const preNames = pre.map((_, k) => `p${k}`);
-      const shortcut = having === undefined && keyCount === visibleKeys ? countFromMetadata(input, keyCount, specs) ?? countFromFilter(input, keyCount, specs) : undefined;
-      let grouped: QueryFactory = shortcut ?? new GroupByFactory(new ProjectFactory(input, pre, preNames, -1), keyCount, specs);
-      if (having !== undefined) grouped = new FilterFactory(grouped, having);
-      return new ProjectFactory(grouped, post, names, -1);
+      let grouped: LogicalPlan = aggregatePlan(projectPlan(input, pre, preNames, -1), keyCount, specs);
+      if (having !== undefined) grouped = filterPlan(grouped, having);
+      return projectPlan(grouped, post, names, -1);
     },
   };
 }
@@ -209,7 +205,7 @@ function outputIndexOf(expr: Expr, outputs: readonly OutputColumn[]): number | u
   return undefined;
 }
 
-function dropHidden(factory: QueryFactory, keep: number): QueryFactory {
-  const exprs: BoundExpr[] = factory.columns.slice(0, keep).map((column, index) => ({ kind: 'column', type: column.type, index, position: 0 }));
-  return new ProjectFactory(factory, exprs, factory.columns.slice(0, keep).map((column) => column.name), factory.timestampIndex < keep ? factory.timestampIndex : -1);
+function dropHidden(plan: LogicalPlan, keep: number): LogicalPlan {
+  const exprs: BoundExpr[] = plan.columns.slice(0, keep).map((column, index) => ({ kind: 'column', type: column.type, index, position: 0 }));
+  return projectPlan(plan, exprs, plan.columns.slice(0, keep).map((column) => column.name), plan.timestampIndex < keep ? plan.timestampIndex : -1);
 }

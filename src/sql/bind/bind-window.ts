@@ -7,11 +7,9 @@ import type { BoundExpr, OutputColumn } from './bound.js';
 import type { BindContext } from './bind-expression.js';
 import { bindCast, bindExpression } from './bind-expression.js';
 import type { BoundSource } from './bind-source.js';
-import type { QueryFactory } from '../exec/operator.js';
-import { ProjectFactory } from '../exec/basic-operators.js';
-import { filterSource } from '../exec/filtered-scan.js';
-import { WindowFactory } from '../exec/window.js';
-import type { WindowCallPlan, WindowOrderKey, WindowSpecPlan } from '../exec/window-plan.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { filterPlan, projectPlan, windowPlan } from '../plan/plan-builders.js';
+import type { WindowCallPlan, WindowOrderKey, WindowSpecPlan } from '../plan/window-plan.js';
 import { isWindowOnlyName, usesFrame, windowFunction } from './window-functions.js';
 import { resolveWindowFrame } from './window-frame-binding.js';
 import { exprText } from './expr-text.js';
@@ -32,7 +30,7 @@ export interface WindowProjectedItem {
 export interface WindowProjectionPlan {
   readonly outputs: readonly OutputColumn[];
   addHidden(expr: Expr): number;
-  build(predicate: BoundExpr | undefined): QueryFactory;
+  build(predicate: BoundExpr | undefined): LogicalPlan;
 }
 
 export function containsWindow(expr: Expr): boolean {
@@ -188,12 +186,13 @@ export function planWindow(items: readonly WindowProjectedItem[], source: BoundS
       return exprs.length - 1;
     },
     build(predicate) {
-      const input = filterSource(source.build(), predicate);
-      const windowed = new WindowFactory(input, collector.exprs, collector.windows, collector.calls);
+      const base = source.build();
+      const input = predicate === undefined ? base : filterPlan(base, predicate);
+      const windowed = windowPlan(input, collector.exprs, collector.windows, collector.calls);
       const projected = exprs.map((expr) => resolvePlaceholders(expr, input.columns.length));
       const timestampSlot = source.timestampIndex >= 0 ? source.scope.slotOf(source.timestampIndex) : -1;
       const timestampIndex = projected.findIndex((expr) => expr.kind === 'column' && expr.index === timestampSlot && timestampSlot >= 0);
-      return new ProjectFactory(windowed, projected, names, timestampIndex);
+      return projectPlan(windowed, projected, names, timestampIndex);
     },
   };
 }

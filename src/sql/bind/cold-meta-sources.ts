@@ -5,9 +5,9 @@
 import type { Catalog } from '../../storage/catalog.js';
 import type { LifecycleDuration } from '../../storage/table-meta.js';
 import { readColdMirror } from '../../storage/cold-manifest-file.js';
-import type { QueryFactory } from '../exec/operator.js';
-import { MaterializedFactory } from '../exec/materialized.js';
-import type { CellValue } from '../exec/materialized.js';
+import type { ValuesPlan } from '../plan/logical-plan.js';
+import { valuesPlan } from '../plan/plan-builders.js';
+import type { CellValue } from '../plan/plan-specs.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
 const DISPLAY_LETTERS: Readonly<Record<LifecycleDuration['unit'], string>> = { HOUR: 'h', DAY: 'd', WEEK: 'W', MONTH: 'M', YEAR: 'Y' };
@@ -16,12 +16,12 @@ function durationText(duration: LifecycleDuration | undefined): string | null {
   return duration === undefined ? null : `${duration.value}${DISPLAY_LETTERS[duration.unit]}`;
 }
 
-export function storagePoliciesFactory(catalog: Catalog): QueryFactory {
+export function storagePoliciesRelation(catalog: Catalog): ValuesPlan {
   const columns = [
     { name: 'table_name', type: 'STRING' }, { name: 'to_parquet', type: 'STRING' }, { name: 'to_remote', type: 'STRING' },
     { name: 'drop_local', type: 'STRING' }, { name: 'drop_remote', type: 'STRING' }, { name: 'status', type: 'STRING' },
   ] as const;
-  return new MaterializedFactory(columns, () => catalog.listTableNames().flatMap((name): CellValue[][] => {
+  return valuesPlan(columns, () => catalog.listTableNames().flatMap((name): CellValue[][] => {
     const policy = catalog.openSnapshot(name)?.meta.storagePolicy;
     if (policy === undefined) return [];
     return [[
@@ -31,7 +31,7 @@ export function storagePoliciesFactory(catalog: Catalog): QueryFactory {
   }), 'storage_policies');
 }
 
-export function tableColdPartitionsFactory(catalog: Catalog, table: string, position: number): QueryFactory {
+export function tableColdPartitionsRelation(catalog: Catalog, table: string, position: number): ValuesPlan {
   const stored = catalog.resolveName(table);
   if (stored === undefined) throw sqlSemanticError(`table does not exist [table=${table}]`, position);
   const columns = [
@@ -39,7 +39,7 @@ export function tableColdPartitionsFactory(catalog: Catalog, table: string, posi
     { name: 'objectKey', type: 'STRING' }, { name: 'etag', type: 'STRING' }, { name: 'sizeBytes', type: 'LONG' },
     { name: 'changedAt', type: 'TIMESTAMP' }, { name: 'deleteAfter', type: 'TIMESTAMP' },
   ] as const;
-  return new MaterializedFactory(columns, () => {
+  return valuesPlan(columns, () => {
     const snapshot = catalog.openSnapshot(stored);
     const mirror = snapshot === undefined ? undefined : readColdMirror(snapshot.dir);
     if (mirror === undefined) return [];

@@ -3,7 +3,7 @@
 // catalog; an unqualified `pg_x` means it unless a table of that name exists (PostgreSQL searches pg_catalog
 // first, but svc's own tables keep their names).
 import type { Catalog } from '../../storage/catalog.js';
-import type { CellValue } from '../exec/materialized.js';
+import type { CellValue } from '../plan/plan-specs.js';
 import type { CatalogRelation } from './pg-catalog.js';
 
 export type { CatalogRelation };

@@ -5,9 +5,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../../storage/catalog.js';
 import type { TableMeta } from '../../storage/table-meta.js';
-import type { QueryFactory } from '../exec/operator.js';
-import { MaterializedFactory } from '../exec/materialized.js';
-import type { CellValue } from '../exec/materialized.js';
+import type { ValuesPlan } from '../plan/logical-plan.js';
+import { valuesPlan } from '../plan/plan-builders.js';
+import type { CellValue } from '../plan/plan-specs.js';
 import { typeDisplayName } from '../../types/column-type.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { PG_SERVER_VERSION } from '../../types/pg-types.js';
@@ -25,14 +25,14 @@ function metaOf(catalog: Catalog, stored: string): TableMeta | undefined {
   return catalog.openSnapshot(stored)?.meta;
 }
 
-export function tablesFactory(catalog: Catalog): QueryFactory {
+export function tablesRelation(catalog: Catalog): ValuesPlan {
   const columns = [
     { name: 'id', type: 'INT' }, { name: 'table_name', type: 'STRING' }, { name: 'designatedTimestamp', type: 'STRING' },
     { name: 'partitionBy', type: 'STRING' }, { name: 'walEnabled', type: 'BOOLEAN' }, { name: 'dedup', type: 'BOOLEAN' },
     { name: 'ttlValue', type: 'INT' }, { name: 'ttlUnit', type: 'STRING' }, { name: 'matView', type: 'BOOLEAN' },
     { name: 'directoryName', type: 'STRING' }, { name: 'maxUncommittedRows', type: 'INT' }, { name: 'o3MaxLag', type: 'LONG' },
   ] as const;
-  return new MaterializedFactory(columns, () => catalog.listTableNames().flatMap((name): CellValue[][] => {
+  return valuesPlan(columns, () => catalog.listTableNames().flatMap((name): CellValue[][] => {
     const meta = metaOf(catalog, name);
     if (meta === undefined) return [];
     const timestamp = meta.timestampIndex >= 0 ? (meta.columns[meta.timestampIndex]?.name ?? null) : null;
@@ -43,18 +43,18 @@ export function tablesFactory(catalog: Catalog): QueryFactory {
   }), 'tables()');
 }
 
-export function showTablesFactory(catalog: Catalog): QueryFactory {
-  return new MaterializedFactory([{ name: 'table_name', type: 'STRING' }], () => catalog.listTableNames().map((name) => [name]), 'show tables');
+export function showTablesRelation(catalog: Catalog): ValuesPlan {
+  return valuesPlan([{ name: 'table_name', type: 'STRING' }], () => catalog.listTableNames().map((name) => [name]), 'show tables');
 }
 
-export function tableColumnsFactory(catalog: Catalog, table: string, position: number): QueryFactory {
+export function tableColumnsRelation(catalog: Catalog, table: string, position: number): ValuesPlan {
   const stored = resolveTable(catalog, table, position);
   const columns = [
     { name: 'column', type: 'STRING' }, { name: 'type', type: 'STRING' }, { name: 'indexed', type: 'BOOLEAN' },
     { name: 'indexBlockCapacity', type: 'INT' }, { name: 'symbolCached', type: 'BOOLEAN' }, { name: 'symbolCapacity', type: 'INT' },
     { name: 'designated', type: 'BOOLEAN' }, { name: 'upsertKey', type: 'BOOLEAN' },
   ] as const;
-  return new MaterializedFactory(columns, () => {
+  return valuesPlan(columns, () => {
     const meta = metaOf(catalog, stored);
     if (meta === undefined) return [];
     return meta.columns.map((column, k): CellValue[] => {
@@ -88,7 +88,7 @@ export function humanSize(bytes: number): string {
   return `${value.toFixed(1)} ${units[unit] as string}`;
 }
 
-export function tablePartitionsFactory(catalog: Catalog, table: string, position: number): QueryFactory {
+export function tablePartitionsRelation(catalog: Catalog, table: string, position: number): ValuesPlan {
   const stored = resolveTable(catalog, table, position);
   const columns = [
     { name: 'index', type: 'INT' }, { name: 'partitionBy', type: 'STRING' }, { name: 'name', type: 'STRING' },
@@ -98,7 +98,7 @@ export function tablePartitionsFactory(catalog: Catalog, table: string, position
     { name: 'attachable', type: 'BOOLEAN' }, { name: 'isParquet', type: 'BOOLEAN' }, { name: 'parquetFileSize', type: 'LONG' },
     { name: 'isRemotelyServed', type: 'BOOLEAN' },
   ] as const;
-  return new MaterializedFactory(columns, () => {
+  return valuesPlan(columns, () => {
     const snapshot = catalog.openSnapshot(stored);
     if (snapshot === undefined) return [];
     const hasTimestamp = snapshot.meta.timestampIndex >= 0;
@@ -118,9 +118,9 @@ export function tablePartitionsFactory(catalog: Catalog, table: string, position
   }, `table_partitions('${stored}')`);
 }
 
-export function showCreateTableFactory(catalog: Catalog, table: string, position: number): QueryFactory {
+export function showCreateTableRelation(catalog: Catalog, table: string, position: number): ValuesPlan {
   const stored = resolveTable(catalog, table, position);
-  return new MaterializedFactory([{ name: 'ddl', type: 'VARCHAR' }], () => {
+  return valuesPlan([{ name: 'ddl', type: 'VARCHAR' }], () => {
     const meta = metaOf(catalog, stored);
     return meta === undefined ? [] : [[createTableText(meta)]];
   }, `show_create_table of: ${stored}`);
@@ -149,11 +149,11 @@ export function createTableText(meta: TableMeta): string {
 }
 
 /** SHOW server_version / SHOW TIME ZONE / SHOW PARAMETERS: the fixed answers PostgreSQL tools ask for. */
-export function showSettingFactory(what: 'serverVersion' | 'timeZone' | 'parameters'): QueryFactory {
+export function showSettingRelation(what: 'serverVersion' | 'timeZone' | 'parameters'): ValuesPlan {
   switch (what) {
-    case 'serverVersion': return new MaterializedFactory([{ name: 'server_version', type: 'STRING' }], () => [[PG_SERVER_VERSION]], 'show server_version');
-    case 'timeZone': return new MaterializedFactory([{ name: 'TimeZone', type: 'STRING' }], () => [['UTC']], 'show time zone');
-    case 'parameters': return new MaterializedFactory([
+    case 'serverVersion': return valuesPlan([{ name: 'server_version', type: 'STRING' }], () => [[PG_SERVER_VERSION]], 'show server_version');
+    case 'timeZone': return valuesPlan([{ name: 'TimeZone', type: 'STRING' }], () => [['UTC']], 'show time zone');
+    case 'parameters': return valuesPlan([
       { name: 'property_path', type: 'STRING' }, { name: 'env_var_name', type: 'STRING' }, { name: 'value', type: 'STRING' },
       { name: 'value_source', type: 'STRING' }, { name: 'sensitive', type: 'BOOLEAN' }, { name: 'reloadable', type: 'BOOLEAN' },
     ], () => [], 'show parameters');

@@ -5,7 +5,7 @@
 import type { Catalog } from '../../storage/catalog.js';
 import type { TableMeta } from '../../storage/table-meta.js';
 import type { OutputColumn } from './bound.js';
-import type { CellValue } from '../exec/materialized.js';
+import type { CellValue } from '../plan/plan-specs.js';
 import { DATABASE_NAME, OWNER_ROLE_NAME, OWNER_ROLE_OID, PG_TYPES, pgColumnType } from '../../types/pg-types.js';
 
 export { DATABASE_NAME, OWNER_ROLE_NAME };

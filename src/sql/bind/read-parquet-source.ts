@@ -9,7 +9,7 @@ import type { ColumnType } from '../../types/column-type.js';
 import { StorageError, sqlSemanticError } from '../../core/errors.js';
 import { LocalFileSource } from '../../storage/parquet/byte-range-source.js';
 import { ParquetPartitionReader } from '../../storage/parquet/parquet-partition-reader.js';
-import { ParquetFileScanFactory, type ParquetFileColumn } from '../exec/parquet-file-scan.js';
+import { parquetFilePlan } from '../plan/plan-builders.js';
 import { Scope } from './scope.js';
 import type { BoundSource } from './bind-source.js';
 
@@ -88,7 +88,7 @@ export function bindReadParquet(copyRoot: string | undefined, pathArgument: unkn
     if (error instanceof StorageError) throw sqlSemanticError(error.message, position);
     throw error;
   }
-  const columns: ParquetFileColumn[] = reader.footer.leaves.map((leaf) => {
+  const columns: { name: string; type: ColumnType }[] = reader.footer.leaves.map((leaf) => {
     const type = columnTypeOf(leaf.element);
     if (type === undefined) throw sqlSemanticError(`unsupported parquet column type [column=${leaf.name}, type=${leaf.element.type ?? 'group'}]`, position);
     return { name: leaf.name, type };
@@ -102,7 +102,7 @@ export function bindReadParquet(copyRoot: string | undefined, pathArgument: unkn
     timestampIndex: fileTimestamp,
     build: () => {
       const used = scope.usedColumns();
-      return new ParquetFileScanFactory(pathArgument, reader, columns, used, used.indexOf(fileTimestamp));
+      return parquetFilePlan(pathArgument, reader, columns, used, used.indexOf(fileTimestamp));
     },
   };
 }

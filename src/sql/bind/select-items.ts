@@ -3,14 +3,14 @@
 // ([leading..., keys..., aggregate arguments...]) and the expressions above it that rebuild the select list.
 import type { CallExpr, Expr } from '../syntax/ast.js';
 import type { BoundExpr, OutputColumn } from './bound.js';
-import type { QueryFactory } from '../exec/operator.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { filterPlan } from '../plan/plan-builders.js';
 import type { BindContext } from './bind-expression.js';
 import { bindExpression } from './bind-expression.js';
 import type { BoundSource } from './bind-source.js';
-import type { AggregateSpec } from '../exec/group-by.js';
+import type { AggregateSpec } from '../plan/plan-specs.js';
 import { Scope } from './scope.js';
 import { isAggregateName, resolveAggregate, resolvedReturnType } from '../functions/registry.js';
-import { filterSource } from '../exec/filtered-scan.js';
 import { sqlSemanticError } from '../../core/errors.js';
 import { typeDisplayName } from '../../types/column-type.js';
 import { isArrayType } from '../../types/double-array.js';
@@ -27,11 +27,12 @@ export interface ProjectionPlan {
   readonly outputs: readonly OutputColumn[];
   /** Adds a hidden sort column bound over the source (non-aggregate queries only); returns its output index. */
   addHidden(expr: Expr): number;
-  build(predicate: BoundExpr | undefined): QueryFactory;
+  build(predicate: BoundExpr | undefined): LogicalPlan;
 }
 
-export function filtered(source: BoundSource, predicate: BoundExpr | undefined): QueryFactory {
-  return filterSource(source.build(), predicate);
+export function filtered(source: BoundSource, predicate: BoundExpr | undefined): LogicalPlan {
+  const input = source.build();
+  return predicate === undefined ? input : filterPlan(input, predicate);
 }
 
 export function bindItem(item: ProjectedItem, context: BindContext): BoundExpr {

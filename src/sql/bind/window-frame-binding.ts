@@ -2,8 +2,8 @@
 // frame is the whole partition; with ORDER BY it is RANGE UNBOUNDED PRECEDING .. CURRENT ROW (peers included).
 // RANGE offsets are measured on the designated timestamp in µs (`'1' HOUR PRECEDING`); bounds are inclusive.
 import type { FrameBound, OrderItem, WindowFrame } from '../syntax/ast.js';
-import type { FrameBoundPlan, FramePlan } from '../exec/window-plan.js';
-import { RANGE_TO_CURRENT_ROW, WHOLE_PARTITION } from '../exec/window-plan.js';
+import type { FrameBoundPlan, FramePlan } from '../plan/window-plan.js';
+import { RANGE_TO_CURRENT_ROW, WHOLE_PARTITION } from '../plan/window-plan.js';
 import { sqlSemanticError } from '../../core/errors.js';
 
 /** Microseconds per RANGE offset unit, as the parser normalises them. */

@@ -7,26 +7,15 @@ import type { ColumnBatch, Vector } from './batch.js';
 import { applyToleranceNanos, matchKeyedNanos, matchUnkeyedNanos, nanosOfTimestampVector } from './asof-nanos.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { drain, indent, openBothSides } from './operator.js';
-import type { BoundExpr, OutputColumn } from '../bind/bound.js';
+import type { OutputColumn } from '../bind/bound.js';
 import type { CompiledProjection } from '../codegen/compile.js';
 import { compileProjection } from '../codegen/compile.js';
-import type { JoinOutputColumn } from './join-output.js';
 import { assembleJoinBatch } from './join-output.js';
 import { JoinKeyIndex } from './join-keys.js';
 import { concatBatches } from './vector-ops.js';
 import { assert } from '../../core/assert.js';
-
-export interface AsofJoinSpec {
-  readonly joinType: 'asof' | 'lt';
-  readonly leftKeys: readonly BoundExpr[];
-  readonly rightKeys: readonly BoundExpr[];
-  /** Designated timestamp column of each input. */
-  readonly leftTimestamp: number;
-  readonly rightTimestamp: number;
-  readonly outputs: readonly JoinOutputColumn[];
-  /** Oldest acceptable match, as left.ts − right.ts in µs; undefined: no limit. */
-  readonly toleranceMicros: number | undefined;
-}
+import type { AsofJoinSpec } from '../plan/plan-specs.js';
+export type { AsofJoinSpec };
 
 /** The materialised right side: timestamps as numbers, key ids (undefined without keys). */
 interface RightSide {

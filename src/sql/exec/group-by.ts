@@ -6,7 +6,6 @@ import { allocateVectorData } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { indent } from './operator.js';
 import type { OutputColumn } from '../bind/bound.js';
-import type { AggregateKind } from '../functions/signature.js';
 import type { ValueType } from '../../types/column-type.js';
 import type { AggregateKernel } from './aggregate-kernels.js';
 import { createKernel, isNullAt } from './aggregate-kernels.js';
@@ -14,20 +13,11 @@ import { dictionaryEncode } from '../codegen/symbol-output.js';
 import { computedResultCursor } from './result-cursor.js';
 import { isTextHeldType } from '../../types/column-type.js';
 import { LONG_NULL_BIG } from '../../types/nulls.js';
+import type { AggregateSpec } from '../plan/plan-specs.js';
+export type { AggregateSpec };
 
 /** Beyond ±(2^53 - 1) equal doubles may stand for different 64-bit integers. */
 const SAFE = Number.MAX_SAFE_INTEGER;
-
-export interface AggregateSpec {
-  readonly kind: AggregateKind;
-  /** Input column of the argument, or -1 for count(*). */
-  readonly argIndex: number;
-  readonly argType: ValueType | undefined;
-  readonly resultType: ValueType;
-  readonly name: string;
-  /** Constant arguments after the first (string_agg's separator, approx_percentile's percentile). */
-  readonly params?: readonly unknown[];
-}
 
 class GroupIndex {
   readonly keyValues: unknown[][];

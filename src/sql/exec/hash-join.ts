@@ -5,25 +5,16 @@
 import type { ColumnBatch } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { drain, indent, openBothSides } from './operator.js';
-import type { BoundExpr, OutputColumn } from '../bind/bound.js';
+import type { OutputColumn } from '../bind/bound.js';
 import type { CompiledFilter, CompiledProjection } from '../codegen/compile.js';
 import { compileFilter, compileProjection } from '../codegen/compile.js';
-import type { JoinOutputColumn } from './join-output.js';
 import { RowPairs, assembleJoinBatch } from './join-output.js';
 import { JoinKeyIndex } from './join-keys.js';
 import { concatBatches, gatherBatch } from './vector-ops.js';
 import { batchRowsMax } from '../../core/limits.js';
 import { assert } from '../../core/assert.js';
-
-export interface HashJoinSpec {
-  readonly joinType: 'inner' | 'left' | 'cross';
-  /** Equi-join keys over the left input's columns, pairwise with `rightKeys`; empty: every pair is a candidate. */
-  readonly leftKeys: readonly BoundExpr[];
-  readonly rightKeys: readonly BoundExpr[];
-  readonly outputs: readonly JoinOutputColumn[];
-  /** Non-equi part of ON, over the join's output columns. */
-  readonly residual: BoundExpr | undefined;
-}
+import type { HashJoinSpec } from '../plan/plan-specs.js';
+export type { HashJoinSpec };
 
 /** The materialised right side with its rows chained by key id. */
 interface BuildTable {

@@ -6,12 +6,8 @@ import { vectorKindOfType } from '../../types/column-type.js';
 import type { ColumnBatch, NumericVectorData, Vector, VectorData } from './batch.js';
 import { allocateVectorData } from './batch.js';
 import { assert } from '../../core/assert.js';
-
-/** Where one join output column comes from: a column index of the left or of the right input. */
-export interface JoinOutputColumn {
-  readonly side: 'left' | 'right';
-  readonly index: number;
-}
+import type { JoinOutputColumn } from '../plan/plan-specs.js';
+export type { JoinOutputColumn };
 
 const INT64_NULL = -(2n ** 63n);
 

@@ -6,29 +6,9 @@ import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { drain, indent } from './operator.js';
 import type { OutputColumn } from '../bind/bound.js';
 import { concatBatches, sliceBatch } from './vector-ops.js';
-
-/** Rows to return as [from, to) of the full result; `total` is needed only for negative forms. */
-export interface LimitRange {
-  readonly needsTotal: boolean;
-  range(total: number): { from: number; to: number };
-}
-
-export function limitRange(lo: number, hi: number | undefined): LimitRange {
-  if (hi === undefined) {
-    if (lo >= 0) return { needsTotal: false, range: () => ({ from: 0, to: lo }) };
-    return { needsTotal: true, range: (total) => ({ from: Math.max(0, total + lo), to: total }) };
-  }
-  if (lo >= 0 && hi >= 0) {
-    const [a, b] = hi === 0 ? [0, lo] : lo > hi ? [hi, lo] : [lo, hi];
-    return { needsTotal: false, range: () => ({ from: a, to: b }) };
-  }
-  if (lo < 0 && hi < 0) {
-    const [m, n] = -lo < -hi ? [-hi, -lo] : [-lo, -hi];
-    return { needsTotal: true, range: (total) => ({ from: Math.max(0, total - m), to: Math.max(0, total - n) }) };
-  }
-  if (lo >= 0) return { needsTotal: true, range: (total) => ({ from: lo, to: Math.max(lo, total + hi) }) };
-  return { needsTotal: false, range: () => ({ from: 0, to: hi }) };
-}
+import type { LimitRange } from '../plan/limit-rows.js';
+export { limitRange } from '../plan/limit-rows.js';
+export type { LimitRange };
 
 export class LimitFactory implements QueryFactory {
   readonly columns: readonly OutputColumn[];

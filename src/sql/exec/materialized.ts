@@ -6,8 +6,8 @@ import type { Cursor, QueryFactory } from './operator.js';
 import { indent } from './operator.js';
 import type { OutputColumn } from '../bind/bound.js';
 import { dictionaryEncode } from '../codegen/symbol-output.js';
-
-export type CellValue = number | string | boolean | null;
+import type { CellValue } from '../plan/plan-specs.js';
+export type { CellValue };
 
 export function vectorFromValues(type: OutputColumn['type'], values: readonly CellValue[]): Vector {
   if (type === 'SYMBOL') return dictionaryEncode(values.map((value) => (value === null ? null : String(value))), values.length);

@@ -4,20 +4,12 @@
 // the first observation. In a time zone with daylight saving every stride floors local wall-clock time (hours
 // follow the local clock; days, weeks, months and years follow local midnight, so a day bucket lasts 23h/25h
 // at DST changes, and the repeated local hour of a fall-back change is one bucket); the result goes back to UTC.
-import type { TimeUnit } from '../../types/timestamp.js';
 import { addUnits, floorToUnit, unitMicros } from '../../types/timestamp.js';
 import { MICROS_PER_DAY, addMonths, floorMod, monthOf, yearOf } from '../../types/timestamp-calendar.js';
-import type { TimeZoneRules } from './time-zone-rules.js';
+import type { TimeZoneRules } from '../../types/time-zone-rules.js';
 import { assert } from '../../core/assert.js';
-
-export interface SamplerSpec {
-  readonly count: number;
-  readonly unit: TimeUnit;
-  readonly alignFirstObservation: boolean;
-  readonly timeZone?: TimeZoneRules;
-  /** WITH OFFSET, µs (applied in local time when a time zone is given). */
-  readonly offsetMicros: number;
-}
+import type { SamplerSpec } from '../plan/plan-specs.js';
+export type { SamplerSpec };
 
 export interface Sampler {
   /** Start (UTC) of the bucket holding `micros`. */

@@ -20,10 +20,8 @@ import { sampleFillRowsMax } from '../../core/limits.js';
 import { SqlError } from '../../core/errors.js';
 import { assert } from '../../core/assert.js';
 import { computedResultCursor } from './result-cursor.js';
-
-export type FillMode =
-  | { readonly kind: 'null' | 'prev' | 'linear' }
-  | { readonly kind: 'value'; readonly value: BoundExpr };
+import type { FillMode } from '../plan/plan-specs.js';
+export type { FillMode };
 
 export interface SampleFillOptions {
   readonly keyCount: number;

@@ -1,23 +1,20 @@
-// Answers that come from the table layout instead of its data: count(*) without keys over a (possibly
-// interval-pruned) table scan is the number of rows in the scanned ranges, read from _txn metadata; over a
-// filter it is the filter's match count, with no rows gathered; LIMIT -n over a scan reads only the last n rows
-// of sorted storage.
+// Answers that come from the table layout instead of its data (chosen by optimize/count-rows.ts): count(*)
+// without keys over a (possibly interval-pruned) table scan is the number of rows in the scanned ranges, read
+// from _txn metadata; over a filter it is the filter's match count, with no rows gathered.
 import type { ColumnBatch } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
-import { FilterFactory } from './basic-operators.js';
+import type { FilterFactory } from './basic-operators.js';
 import { indent } from './operator.js';
 import type { OutputColumn } from '../bind/bound.js';
-import type { AggregateSpec } from './group-by.js';
-import { TableScanFactory } from './scan.js';
+import type { TableScanFactory } from './scan.js';
 import { assert } from '../../core/assert.js';
 
 /** One row of count(*) values taken from the scan's row ranges; same columns as the GroupBy it replaces. */
-class RowCountFactory implements QueryFactory {
-  readonly columns: readonly OutputColumn[];
+export class RowCountFactory implements QueryFactory {
   readonly timestampIndex = -1;
 
-  constructor(private readonly scan: TableScanFactory, aggregates: readonly AggregateSpec[]) {
-    this.columns = aggregates.map((spec) => ({ name: spec.name, type: spec.resultType }));
+  constructor(private readonly scan: TableScanFactory, readonly columns: readonly OutputColumn[]) {
+    assert(columns.every((column) => column.type === 'LONG'), 'count(*) is LONG');
   }
 
   open(): Cursor {
@@ -42,24 +39,13 @@ class RowCountFactory implements QueryFactory {
   }
 }
 
-/**
- * A replacement for `GroupBy(input, keyCount, aggregates)` when every aggregate is count(*), there are no keys and
- * the input is a plain table scan (no residual filter); undefined otherwise. Takes ownership of nothing.
- */
-export function countFromMetadata(input: QueryFactory, keyCount: number, aggregates: readonly AggregateSpec[]): QueryFactory | undefined {
-  if (keyCount !== 0 || aggregates.length === 0 || !(input instanceof TableScanFactory)) return undefined;
-  if (!aggregates.every((spec) => spec.kind === 'count' && spec.argIndex < 0)) return undefined;
-  assert(aggregates.every((spec) => spec.resultType === 'LONG'), 'count(*) is LONG');
-  return new RowCountFactory(input, aggregates);
-}
 
 /** One row of count(*) values: the rows a filter matches, counted without gathering them. */
-class FilteredCountFactory implements QueryFactory {
-  readonly columns: readonly OutputColumn[];
+export class FilteredCountFactory implements QueryFactory {
   readonly timestampIndex = -1;
 
-  constructor(private readonly filter: FilterFactory, aggregates: readonly AggregateSpec[]) {
-    this.columns = aggregates.map((spec) => ({ name: spec.name, type: spec.resultType }));
+  constructor(private readonly filter: FilterFactory, readonly columns: readonly OutputColumn[]) {
+    assert(columns.every((column) => column.type === 'LONG'), 'count(*) is LONG');
   }
 
   open(ctx: ExecContext): Cursor {
@@ -83,22 +69,4 @@ class FilteredCountFactory implements QueryFactory {
   }
 }
 
-/**
- * A replacement for `GroupBy(input, 0, aggregates)` when every aggregate is count(*) and the input is a filter:
- * the filter's matches are counted, never gathered into batches. Takes ownership of nothing.
- */
-export function countFromFilter(input: QueryFactory, keyCount: number, aggregates: readonly AggregateSpec[]): QueryFactory | undefined {
-  if (keyCount !== 0 || aggregates.length === 0 || !(input instanceof FilterFactory)) return undefined;
-  if (!aggregates.every((spec) => spec.kind === 'count' && spec.argIndex < 0)) return undefined;
-  return new FilteredCountFactory(input, aggregates);
-}
 
-/**
- * For LIMIT forms that keep only rows from the end (`-n`, `-m,-n`) directly over a table scan: the scan of just
- * the rows those forms can return. The LIMIT itself still applies on top. Undefined when the shortcut does not fit.
- */
-export function tailScan(input: QueryFactory, lo: number, hi: number | undefined): QueryFactory | undefined {
-  if (!(input instanceof TableScanFactory) || lo >= 0 || (hi !== undefined && hi >= 0)) return undefined;
-  const rows = Math.max(-lo, hi === undefined ? 0 : -hi);
-  return input.tail(rows);
-}

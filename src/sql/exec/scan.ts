@@ -17,13 +17,8 @@ import { int64WordsToNumbers } from '../../types/int64-words.js';
 import { assert } from '../../core/assert.js';
 import { isTextCodedType, readTextCoded } from '../../types/coded-columns.js';
 import { BatchPacer } from './batch-pacer.js';
-
-/** Rows [lo, hi) of one partition to scan (binary-searched from intervals by the optimizer). */
-export interface PartitionRange {
-  readonly partitionIndex: number;
-  readonly lo: number;
-  readonly hi: number;
-}
+import type { PartitionRange } from '../plan/plan-specs.js';
+export type { PartitionRange };
 
 export class TableScanFactory implements QueryFactory {
   readonly columns: readonly OutputColumn[];

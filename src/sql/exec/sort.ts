@@ -8,13 +8,8 @@ import { concatBatches, gatherBatch } from './vector-ops.js';
 import { isNullAt } from './aggregate-kernels.js';
 import { batchRowsMax } from '../../core/limits.js';
 import { decimalUnscaled, isDecimalType } from '../../types/decimal.js';
-
-export interface SortKey {
-  readonly index: number;
-  readonly descending: boolean;
-  /** Explicit placement of nulls; undefined means nulls sort as the smallest value. */
-  readonly nullsFirst?: boolean;
-}
+import type { SortKey } from '../plan/plan-specs.js';
+export type { SortKey };
 
 type Comparator = (a: number, b: number) => number;
 

@@ -6,21 +6,14 @@ import type { ColumnBatch } from './batch.js';
 import type { Cursor, ExecContext, QueryFactory } from './operator.js';
 import { drain, indent, openBothSides } from './operator.js';
 import type { BoundExpr, OutputColumn } from '../bind/bound.js';
-import type { JoinOutputColumn } from './join-output.js';
 import { RowPairs, assembleJoinBatch } from './join-output.js';
 import { JoinKeyIndex } from './join-keys.js';
 import { concatBatches } from './vector-ops.js';
 import { compileProjection } from '../codegen/compile.js';
 import { batchRowsMax } from '../../core/limits.js';
 import { assert } from '../../core/assert.js';
-
-export interface SpliceJoinSpec {
-  readonly leftKeys: readonly BoundExpr[];
-  readonly rightKeys: readonly BoundExpr[];
-  readonly leftTimestamp: number;
-  readonly rightTimestamp: number;
-  readonly outputs: readonly JoinOutputColumn[];
-}
+import type { SpliceJoinSpec } from '../plan/plan-specs.js';
+export type { SpliceJoinSpec };
 
 /** Key ids of a materialised side; all zero without keys. */
 function sideIds(batch: ColumnBatch, keys: readonly BoundExpr[], index: JoinKeyIndex, ctx: ExecContext): Int32Array {

@@ -9,7 +9,7 @@ import type { OutputColumn } from '../bind/bound.js';
 import type { SortKey } from './sort.js';
 import { SortFactory, sortPermutation } from './sort.js';
 import { concatBatches, gatherBatch } from './vector-ops.js';
-import { limitRange } from './limit.js';
+export { limitKeepRows } from '../plan/limit-rows.js';
 import { assert } from '../../core/assert.js';
 import { computedResultCursor } from './result-cursor.js';
 
@@ -23,12 +23,6 @@ const topRowsMax = 100_000;
 export function orderBy(child: QueryFactory, keys: readonly SortKey[], keepRows: number | undefined): QueryFactory {
   if (keepRows === undefined || keepRows > topRowsMax) return new SortFactory(child, keys);
   return new TopNFactory(child, keys, keepRows);
-}
-
-/** How many leading rows of the ordered result a LIMIT reads; undefined when it needs the total (negative forms). */
-export function limitKeepRows(lo: number, hi: number | undefined): number | undefined {
-  const range = limitRange(lo, hi);
-  return range.needsTotal ? undefined : Math.max(0, range.range(0).to);
 }
 
 export class TopNFactory implements QueryFactory {

@@ -4,7 +4,7 @@
 // Invariant the kernels rely on: within a partition, lo and hi never decrease (bounds are monotone in the
 // current row for ROWS offsets, and for RANGE offsets because keys are sorted).
 import type { Vector } from './batch.js';
-import type { FrameBoundPlan, FramePlan } from './window-plan.js';
+import type { FrameBoundPlan, FramePlan } from '../plan/window-plan.js';
 import { isNullAt } from './aggregate-kernels.js';
 
 /** True when rows a and b hold equal values in every vector (NULL equals NULL, as for grouping). */

@@ -12,7 +12,7 @@ import { compileProjection } from '../codegen/compile.js';
 import type { SortKey } from './sort.js';
 import { sortPermutation } from './sort.js';
 import { concatBatches } from './vector-ops.js';
-import type { WindowCallPlan, WindowSpecPlan } from './window-plan.js';
+import type { WindowCallPlan, WindowSpecPlan } from '../plan/window-plan.js';
 import type { FrameInputs } from './window-frames.js';
 import { fillFrameBounds, fillPeers, partitionStarts } from './window-frames.js';
 import { frameEdgeRows, frameExtremes, frameSums, offsetRows, rankings } from './window-kernels.js';

@@ -8,7 +8,7 @@
 import type { CallExpr, Expr, SampleByClause } from '../syntax/ast.js';
 import type { TimeUnit } from '../../types/timestamp.js';
 import { isAggregateName } from '../functions/registry.js';
-import { resolveTimeZone } from '../exec/time-zone-rules.js';
+import { resolveTimeZone } from '../../types/time-zone-rules.js';
 import { childrenOf } from '../bind/expression-walk.js';
 
 /** A select-list item as the SELECT planner holds it: its expression and output name. */

@@ -9,6 +9,7 @@ import { createExecContext, drain } from '../exec/operator.js';
 import type { QueryFactory } from '../exec/operator.js';
 import type { SourceEnv } from '../bind/bind-source.js';
 import { bindQueryWith } from '../bind/bind-query.js';
+import { finishPlan } from '../exec/plan-query.js';
 import { createRuntime } from '../codegen/runtime.js';
 import { Catalog } from '../../storage/catalog.js';
 import { TableSnapshot } from '../../storage/table-reader.js';
@@ -65,6 +66,8 @@ function fragmentEnv(request: FragmentRequest): SourceEnv {
   const env: SourceEnv = {
     catalog,
     bindQuery: (query) => bindQueryWith(query, env),
+    compileQuery: (query) => finishPlan(bindQueryWith(query, env)),
+    finishPlan,
     openTable(name, position) {
       const stored = catalog.resolveName(name);
       if (stored === undefined || join(dbDir, stored) !== request.snapshot.dir) throw sqlSemanticError(`table does not exist [table=${name}]`, position);
@@ -88,7 +91,7 @@ function runFragment(request: FragmentRequest): ColumnBatch[] {
   };
   const ctx = createExecContext(createRuntime(request.queryNowMicros), cancellation, request.timeoutMs);
   if (request.statement.kind !== 'query') throw new SqlError('a parallel fragment must be a query', 0, 'SVC_INTERNAL', 500);
-  const factory: QueryFactory = bindQueryWith(request.statement.query, fragmentEnv(request));
+  const factory: QueryFactory = finishPlan(bindQueryWith(request.statement.query, fragmentEnv(request)));
   const cursor = factory.open(ctx);
   try {
     return drain(cursor, ctx);

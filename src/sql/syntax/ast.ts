@@ -495,6 +495,8 @@ export interface ExplainStatement {
   readonly statement: Statement;
   /** `EXPLAIN (FORMAT JSON) ...`; undefined when not written (text). */
   readonly format?: 'text' | 'json';
+  /** `EXPLAIN (VERBOSE) ...`: the optimized logical plan follows the physical one. */
+  readonly verbose?: boolean;
 }
 
 /** Statements accepted and answered with `{"ddl":"OK"}` without effect (SET, BEGIN, COMMIT, ROLLBACK, VACUUM...). */

@@ -113,11 +113,17 @@ function parseWithStatement(c: ParseCursor, first: Token): Statement {
   return { ...insert, position: first.start, query: { ...insert.query, with: [...ctes, ...insert.query.with] } };
 }
 
-/** `EXPLAIN [(FORMAT TEXT | JSON)] statement`; the explained statement cannot be another EXPLAIN. */
+/** `EXPLAIN [(FORMAT TEXT | JSON) | (VERBOSE)] statement`; the explained statement cannot be another EXPLAIN. */
 function parseExplain(c: ParseCursor, explainToken: Token): ExplainStatement {
   c.next();
   let format: 'text' | 'json' | undefined;
-  if (c.isOperator('(') && c.isWord('format', 1)) {
+  let verbose = false;
+  if (c.isOperator('(') && c.isWord('verbose', 1)) {
+    c.next();
+    c.next();
+    verbose = true;
+    c.expectOperator(')', 'unexpected explain option found');
+  } else if (c.isOperator('(') && c.isWord('format', 1)) {
     c.next();
     c.next();
     if (c.acceptWord('json')) format = 'json';
@@ -127,6 +133,6 @@ function parseExplain(c: ParseCursor, explainToken: Token): ExplainStatement {
   }
   if (c.atStatementEnd()) throw c.error("'create', 'format', 'insert', 'update', 'select' or 'with' expected");
   const statement = parseStatementBody(c, false);
-  const explain: ExplainStatement = { kind: 'explain', position: explainToken.start, statement };
+  const explain: ExplainStatement = { kind: 'explain', position: explainToken.start, statement, ...(verbose ? { verbose } : {}) };
   return format === undefined ? explain : { ...explain, format };
 }

@@ -65,6 +65,7 @@ for (const [sql, expected] of SHOWS) {
 const EXPLAINS: [string, Record<string, unknown>][] = [
   ['explain select * from t', { statement: { kind: 'query', position: 8 } }],
   ['explain (format json) select 1', { format: 'json', statement: { kind: 'query' } }],
+  ['explain (verbose) select 1', { verbose: true, statement: { kind: 'query' } }],
   ['EXPLAIN insert into t values (1)', { statement: { kind: 'insert' } }],
   ['explain trades where x > 1', { statement: { kind: 'query' } }],
   ['explain create table t (a int)', { statement: { kind: 'createTable' } }],

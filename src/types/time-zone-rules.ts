@@ -1,7 +1,7 @@
 // Time zone offsets for SAMPLE BY ... ALIGN TO CALENDAR TIME ZONE: IANA names through the runtime's ICU data
 // (Intl), fixed offsets written as '±HH:mm', '±HHmm', '±HH' (optionally after UTC/GMT), and 'UTC'/'Z'. Offsets are
 // µs to add to UTC to get local wall-clock time. Lookups cost a few µs through Intl, so they are cached per hour.
-import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE } from '../../types/timestamp-calendar.js';
+import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE } from './timestamp-calendar.js';
 
 /** The largest |milliseconds| a JS Date holds, less a day so a transition search around it stays in range. */
 const JS_DATE_MILLIS_MAX = 8.64e15 - 86_400_000;

@@ -1,0 +1,27 @@
+// The optimizer: an ordered list of pure passes over the logical plan, each plan in → plan out, applied once per
+// statement after binding. Order matters where a pass creates what a later one matches; each entry says why it
+// sits where it does.
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { predicatePushDownPass } from './predicate-push-down.js';
+import { intervalScanPass } from './interval-scan.js';
+import { countRowsPass } from './count-rows.js';
+import { tailLimitPass } from './tail-limit.js';
+import { projectionPruningPass } from './projection-pruning.js';
+import type { OptimizerPass } from './optimizer-pass.js';
+
+export const OPTIMIZER_PASSES: readonly OptimizerPass[] = [
+  // First: filters of outer queries move down to the scans of subqueries and CTEs, where the next pass finds them.
+  predicatePushDownPass,
+  // The passes below match scans, and a WHERE on the designated timestamp alone becomes scan ranges here.
+  intervalScanPass,
+  countRowsPass,
+  tailLimitPass,
+  // Last: filters have moved and shrunk, so the columns still read under each projection are final.
+  projectionPruningPass,
+];
+
+export function optimizePlan(plan: LogicalPlan, passes: readonly OptimizerPass[] = OPTIMIZER_PASSES): LogicalPlan {
+  let current = plan;
+  for (const pass of passes) current = pass.apply(current);
+  return current;
+}

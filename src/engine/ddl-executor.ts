@@ -63,11 +63,11 @@ function columnsFromQuery(factory: QueryFactory, statement: CreateTableStatement
     const type = parseColumnType(cast.typeName);
     if (type === undefined) throw sqlSemanticError(`unsupported column type: ${cast.typeName}`, cast.typePosition);
     const index = indexOf(cast.column);
-    columns[index] = { ...(columns[index] as ColumnMeta), type };
+    columns[index] = { ...columns[index], type };
   }
   for (const index of statement.indexes ?? []) {
     const k = indexOf(index.column);
-    columns[k] = { ...(columns[k] as ColumnMeta), indexed: true, ...(index.capacity === undefined ? {} : { indexCapacity: index.capacity }) };
+    columns[k] = { ...columns[k], indexed: true, ...(index.capacity === undefined ? {} : { indexCapacity: index.capacity }) };
   }
   return columns;
 }
@@ -194,7 +194,7 @@ function alterColumns(writer: TableWriter, action: ColumnAction): void {
       const index = findColumnIndex(meta, action.from.name);
       if (index < 0) throw sqlSemanticError(`Invalid column: ${action.from.name}`, action.from.position);
       if (findColumnIndex(meta, action.to.name) >= 0) throw sqlSemanticError(`Duplicate column [name=${action.to.name}]`, action.to.position);
-      const old = columns[index] as ColumnMeta;
+      const old = columns[index];
       dedupKeys = dedupKeys.map((key) => (key === old.name ? action.to.name : key));
       columns[index] = { ...old, name: action.to.name };
       break;

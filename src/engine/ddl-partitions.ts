@@ -47,7 +47,7 @@ function matchingPartitions(writer: TableWriter, where: Expr, nowMicros: number)
   const starts = Float64Array.from(entries, (entry) => partitionFloor(entry.minTimestamp, meta.partitionBy));
   const selection = new Int32Array(entries.length);
   const count = compileFilter(predicate).run({ rowCount: entries.length, vectors: [{ type: 'TIMESTAMP', data: starts }] }, createRuntime(nowMicros), selection);
-  return Array.from(selection.subarray(0, count), (index) => entries[index] as PartitionEntry);
+  return Array.from(selection.subarray(0, count), (index) => entries[index]);
 }
 
 /** Partitions a LIST or WHERE selects (LIST names must exist), without the newest (active) one. */

@@ -163,7 +163,7 @@ function writeInt64(bytes: Buffer, offset: number, value: number): void {
 
 function encodeInt64Numbers(data: Float64Array, rowCount: number): ColumnData {
   const words = new Int32Array(rowCount * 2);
-  for (let row = 0; row < rowCount; row++) writeInt64Words(words, row, Math.trunc(data[row] as number));
+  for (let row = 0; row < rowCount; row++) writeInt64Words(words, row, Math.trunc(data[row]));
   return { kind: 'fixed', width: 8, bytes: Buffer.from(words.buffer) };
 }
 

@@ -19,7 +19,7 @@ export function encodeTimestampNsColumn(vector: Vector, rowCount: number, positi
   const scale = nanosPerUnitOf(from);
   if (vector.exact !== undefined) {
     for (let row = 0; row < rowCount; row++) {
-      const value = vector.exact[row] as bigint;
+      const value = vector.exact[row];
       out[row] = value === INT64_NULL ? INT64_NULL : BigInt.asIntN(64, value * scale);
     }
   } else {
@@ -49,7 +49,7 @@ export function timestampNsValuesVector(
 ): Vector {
   const exact = new BigInt64Array(values.length);
   for (let row = 0; row < values.length; row++) {
-    const type = types[row] as Vector['type'];
+    const type = types[row];
     const known = exacts[row];
     exact[row] = known !== undefined && type !== 'STRING' && type !== 'VARCHAR'
       ? (known === INT64_NULL ? INT64_NULL : BigInt.asIntN(64, known * nanosPerUnitOf(type)))

@@ -31,7 +31,7 @@ function buildChunk(writer: TableWriter, targets: readonly number[], vectors: re
   const columns: ColumnData[] = writer.meta.columns.map((column, k) => {
     const source = targets.indexOf(k);
     if (source < 0) return nullColumnData(column.type, rowCount);
-    return encodeColumn(vectors[source] as Vector, rowCount, column.type, position);
+    return encodeColumn(vectors[source], rowCount, column.type, position);
   });
   const chunk = { rowCount, columns };
   checkDesignatedTimestamps(writer, chunk, targets, position);
@@ -42,9 +42,9 @@ function checkDesignatedTimestamps(writer: TableWriter, chunk: RowChunk, targets
   const tsIndex = writer.meta.timestampIndex;
   if (tsIndex < 0) return;
   if (!targets.includes(tsIndex)) throw sqlRuntimeError('designated timestamp column cannot be NULL', position);
-  const timestamps = timestampsOf(chunk.columns[tsIndex] as ColumnData, chunk.rowCount);
+  const timestamps = timestampsOf(chunk.columns[tsIndex], chunk.rowCount);
   for (let row = 0; row < timestamps.length; row++) {
-    const value = timestamps[row] as number;
+    const value = timestamps[row];
     if (value === -9223372036854775808) throw sqlRuntimeError('designated timestamp column cannot be NULL', position);
     if (value < 0) throw sqlRuntimeError('timestamp before 1970-01-01 is not allowed', position);
   }

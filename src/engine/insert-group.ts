@@ -44,7 +44,7 @@ export function commitInsertGroup(engine: Engine, statements: readonly InsertVal
   for (const [writer, group] of byWriter) {
     try {
       commitChunk(writer, concatChunkList(group.chunks));
-      group.indexes.forEach((k, index) => { outcomes[k] = { kind: 'insert', rows: (group.chunks[index] as RowChunk).rowCount }; });
+      group.indexes.forEach((k, index) => { outcomes[k] = { kind: 'insert', rows: group.chunks[index].rowCount }; });
     } catch (error) {
       for (const k of group.indexes) outcomes[k] = asError(asStorageError(error));
     }

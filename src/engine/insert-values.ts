@@ -52,23 +52,23 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
     row.forEach((expr, k) => {
       const bound = bindExpression(expr, { scope, clause: 'VALUES' });
       const { value, exact } = evaluate(bound, nowMicros);
-      const target = targets[k] as ColumnType;
+      const target = targets[k];
       if (isArrayType(target) && isArrayType(bound.type) && bound.type !== target) {
         throw sqlSemanticError(`inconvertible types: ${bound.type} -> ${target}`, expr.position);
       }
       // Text for an array column is parsed here, where its position is known; the column then holds only arrays.
-      (perColumn[k] as Value[]).push(isArrayType(target) && typeof value === 'string' ? arrayFromText(value, target, bound.type, expr.position) : value);
-      (exacts[k] as (bigint | undefined)[]).push(exact);
-      (valueTypes[k] as string[]).push(isArrayType(target) && typeof value === 'string' ? target : bound.type);
-      (sources[k] as Expr[]).push(expr);
+      perColumn[k].push(isArrayType(target) && typeof value === 'string' ? arrayFromText(value, target, bound.type, expr.position) : value);
+      exacts[k].push(exact);
+      valueTypes[k].push(isArrayType(target) && typeof value === 'string' ? target : bound.type);
+      sources[k].push(expr);
     });
   });
   return targets.map((target, k) => {
-    const values = perColumn[k] as Value[];
+    const values = perColumn[k];
     const types = valueTypes[k] as ValueType[];
-    if (target === 'TIMESTAMP_NS') return timestampNsValuesVector(values, exacts[k] as (bigint | undefined)[], types, (sources[k] as Expr[]).map((source) => source.position));
-    if (isTextCodedType(target)) return textCodedVector({ type: target, name: targetNames[k] ?? '' }, values, types, sources[k] as Expr[]);
-    return toVector(values, exacts[k] as (bigint | undefined)[], types);
+    if (target === 'TIMESTAMP_NS') return timestampNsValuesVector(values, exacts[k], types, sources[k].map((source) => source.position));
+    if (isTextCodedType(target)) return textCodedVector({ type: target, name: targetNames[k] ?? '' }, values, types, sources[k]);
+    return toVector(values, exacts[k], types);
   });
 }
 
@@ -79,8 +79,8 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
 function textCodedVector(target: { type: ColumnType; name: string }, values: readonly Value[], types: readonly ValueType[], sources: readonly Expr[]): Vector {
   const to = target.type;
   const data = values.map((value, row) => {
-    const type = types[row] as ValueType;
-    const source = sources[row] as Expr;
+    const type = types[row];
+    const source = sources[row];
     const text = value === null || (typeof value === 'number' && Number.isNaN(value)) ? null : String(value);
     // Integers go into DECIMAL columns as QuestDB converts them implicitly (DOUBLE does not).
     const integerToDecimal = isDecimalType(to) && (type === 'BYTE' || type === 'SHORT' || type === 'INT' || type === 'LONG');
@@ -115,9 +115,9 @@ function int64Of(value: number | null): bigint {
 function toVector(values: readonly Value[], exacts: readonly (bigint | undefined)[], types: readonly ValueType[]): Vector {
   const numeric = values.every((value) => typeof value === 'number' || value === null) && types.some((type) => type !== 'NULL');
   if (numeric) {
-    const data = Float64Array.from(values, (value) => (value === null ? NaN : (value as number)));
+    const data = Float64Array.from(values, (value) => (value === null ? NaN : value));
     const timestampLike = types.every((type) => type === 'TIMESTAMP' || type === 'NULL');
-    const exact = BigInt64Array.from(values, (value, row) => exacts[row] ?? int64Of(value as number | null));
+    const exact = BigInt64Array.from(values, (value, row) => exacts[row] ?? int64Of(value));
     return { type: timestampLike ? 'TIMESTAMP' : 'LONG', data, exact };
   }
   if (values.every((value) => typeof value === 'boolean' || value === null) && types.some((type) => type === 'BOOLEAN')) {

@@ -83,7 +83,7 @@ export function executeUpdate(statement: UpdateStatement, engine: Engine, writer
   if (predicate !== undefined && predicate.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', where?.position ?? 0);
   const assignments: Assignment[] = statement.assignments.map((assignment, k) => {
     const value = bindExpression(assignment.value, { scope, clause: 'SET', bindQuery });
-    const column = targets[k] as number;
+    const column = targets[k];
     const target = meta.columns[column];
     if (value.kind !== 'constant' && target !== undefined && narrows(value.type, target.type)) {
       throw sqlSemanticError(`inconvertible types: ${typeDisplayName(value.type)} -> ${typeDisplayName(target.type)} [from=, to=${target.name}]`, assignment.value.position);
@@ -108,8 +108,8 @@ export function executeUpdate(statement: UpdateStatement, engine: Engine, writer
     const columns: ColumnData[] = [...symbolsAsText(chunk, writer).columns];
     assignments.forEach((assignment, k) => {
       const type = meta.columns[assignment.column]?.type ?? 'STRING';
-      const encoded = encodeColumn(values[k] as Vector, matched.count, type, assignment.position);
-      columns[assignment.column] = spliceRows(columns[assignment.column] as ColumnData, chunk.rowCount, matched.rows, matched.count, encoded);
+      const encoded = encodeColumn(values[k], matched.count, type, assignment.position);
+      columns[assignment.column] = spliceRows(columns[assignment.column], chunk.rowCount, matched.rows, matched.count, encoded);
     });
     replacements.set(entry.name, { rowCount: chunk.rowCount, columns });
     updated += matched.count;

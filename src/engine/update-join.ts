@@ -116,8 +116,8 @@ export function matchRows(target: ColumnBatch, source: UpdateSource | undefined,
   const rows = new Int32Array(selected);
   let count = 0;
   for (let k = 0; k < selected; k++) {
-    const pair = selection[k] as number;
-    const row = pairs.target[pair] as number;
+    const pair = selection[k];
+    const row = pairs.target[pair];
     if (count > 0 && rows[count - 1] === row) continue;
     rows[count] = row;
     chosen[count++] = pair;
@@ -138,7 +138,7 @@ function candidatePairs(target: ColumnBatch, source: UpdateSource, rt: Runtime):
     }
     for (let k = 0; k < count; k++) {
       targetRows.push(row);
-      sourceRows.push(matches === undefined ? k : (matches[k] as number));
+      sourceRows.push(matches === undefined ? k : matches[k]);
     }
   }
   return { target: Int32Array.from(targetRows), source: Int32Array.from(sourceRows), count: targetRows.length };

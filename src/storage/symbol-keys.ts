@@ -19,7 +19,7 @@ export function symbolKeysOf(text: VarColumnData, keyOf: (value: string) => numb
   const cachedStart = new Float64Array(CACHE_ENTRIES);
   const cachedLength = new Int32Array(CACHE_ENTRIES);
   for (let row = 0; row < rowCount; row++) {
-    const start = offsets[row] as number;
+    const start = offsets[row];
     const length = bytes.readInt32LE(start);
     if (length < 0) {
       keys[row] = -1;
@@ -32,10 +32,10 @@ export function symbolKeysOf(text: VarColumnData, keyOf: (value: string) => numb
     }
     // FNV-1a over the value's bytes; a hit must also match byte for byte (cached values live in `bytes`).
     let hash = -2128831035;
-    for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ (bytes[i] as number), 16777619);
+    for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ bytes[i], 16777619);
     const slot = (hash ^ (hash >>> 15)) & (CACHE_ENTRIES - 1);
-    const key = cachedKey[slot] as number;
-    if (key >= 0 && cachedHash[slot] === hash && cachedLength[slot] === length && sameBytes(bytes, cachedStart[slot] as number, from, length)) {
+    const key = cachedKey[slot];
+    if (key >= 0 && cachedHash[slot] === hash && cachedLength[slot] === length && sameBytes(bytes, cachedStart[slot], from, length)) {
       keys[row] = key;
       continue;
     }

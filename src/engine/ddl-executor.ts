@@ -9,7 +9,7 @@ import type { TableWriter } from '../storage/table-writer.js';
 import type { Engine } from './engine.js';
 import type { ColumnType } from '../types/column-type.js';
 import { parseColumnType } from '../types/column-type.js';
-import { bindQueryExpr, createSourceEnv } from '../sql/compiler.js';
+import { bindCreateTableQuery } from '../sql/compiler.js';
 import type { QueryFactory } from '../sql/compiler.js';
 import { applySettings, dedupKeyNames } from './ddl-table-settings.js';
 import { alterColumnType } from './ddl-column-type.js';
@@ -80,7 +80,7 @@ export function executeCreateTable(statement: CreateTableStatement, engine: Engi
     throw sqlSemanticError('table already exists', statement.table.position);
   }
   const like = statement.like === undefined ? undefined : likeTable(statement.like, engine);
-  const query = statement.asSelect === undefined ? undefined : bindQueryExpr(statement.asSelect, createSourceEnv(engine.catalog));
+  const query = bindCreateTableQuery(statement, engine.catalog);
   const columns = like?.columns.slice() ?? (query === undefined ? columnsFromDefs(statement.columns) : columnsFromQuery(query, statement));
   let timestampIndex = like?.timestampIndex ?? -1;
   if (statement.timestamp !== undefined) {

@@ -32,7 +32,7 @@ export function commitInsertGroup(engine: Engine, statements: readonly InsertVal
   statements.forEach((statement, k) => {
     try {
       const writer = writerOf(engine, statement);
-      const chunk = insertValuesChunk(statement, writer, nowMicros);
+      const chunk = insertValuesChunk(statement, writer, engine.catalog, nowMicros);
       const group = byWriter.get(writer) ?? { indexes: [], chunks: [] };
       group.indexes.push(k);
       group.chunks.push(chunk);

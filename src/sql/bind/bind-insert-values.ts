@@ -1,25 +1,27 @@
-// INSERT ... VALUES: evaluates each row's expressions (constants directly, other expressions through
-// compiled code over a one-row batch) and lays the values out as one vector per target column.
-import type { Expr, InsertStatement, BoundExpr } from '../sql/compiler.js';
-import type { ColumnType, ValueType } from '../types/column-type.js';
-import { isTextHeldType, typeDisplayName } from '../types/column-type.js';
-import { isTextType } from '../types/casts.js';
-import { isTextCodedType, toTextCoded } from '../types/coded-columns.js';
-import { isDecimalType } from '../types/decimal.js';
-import type { DoubleArrayType } from '../types/double-array.js';
-import { arrayTypeDimCount, isArrayType } from '../types/double-array.js';
-import { parseArrayText } from '../types/double-array-parse.js';
-import type { Vector } from '../sql/compiler.js';
-import { bindExpression, compileProjection, createRuntime, exprText, Scope } from '../sql/compiler.js';
-import { vectorValue } from './encode-batch.js';
-import { timestampNsValuesVector } from './encode-timestamp-ns.js';
-import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
-
-export interface ColumnValues {
-  readonly vector: Vector;
-  /** Position of each row's expression, for conversion errors. */
-  readonly positions: readonly number[];
-}
+// INSERT ... VALUES: binds each row's expressions and evaluates them (constants directly, other expressions
+// through compiled code over a one-row batch), laying the values out as one vector per target column, typed
+// for the engine's column encoder. Binding and evaluation go row by row, so the first bad value of the
+// statement is the one reported, whichever kind of error it is.
+import type { Expr, InsertStatement } from '../syntax/ast.js';
+import type { BoundExpr } from './bound.js';
+import type { ColumnType, ValueType } from '../../types/column-type.js';
+import { isTextHeldType, typeDisplayName } from '../../types/column-type.js';
+import { isTextType } from '../../types/casts.js';
+import { isTextCodedType, toTextCoded } from '../../types/coded-columns.js';
+import { isDecimalType } from '../../types/decimal.js';
+import type { DoubleArrayType } from '../../types/double-array.js';
+import { arrayTypeDimCount, isArrayType } from '../../types/double-array.js';
+import { parseArrayText } from '../../types/double-array-parse.js';
+import { INT64_NULL } from '../../types/timestamp-ns.js';
+import { nanosOfValue, nanosPerUnitOf } from '../../types/timestamp-ns-convert.js';
+import type { Vector } from '../exec/batch.js';
+import { vectorValue } from '../exec/vector-value.js';
+import { bindExpression } from './bind-expression.js';
+import { exprText } from './expr-text.js';
+import { Scope } from './scope.js';
+import { compileProjection } from '../codegen/compile.js';
+import { createRuntime } from '../codegen/runtime.js';
+import { sqlRuntimeError, sqlSemanticError } from '../../core/errors.js';
 
 type Value = number | string | boolean | null | Uint8Array;
 
@@ -37,8 +39,8 @@ function evaluate(expr: BoundExpr, nowMicros: number): { value: Value; exact?: b
   return exact === undefined || value === null ? { value } : { value, exact };
 }
 
-/** One vector per target column, typed for encodeColumn (numbers, text or booleans). */
-export function evaluateValues(statement: InsertStatement, targets: readonly ColumnType[], nowMicros: number, targetNames: readonly string[] = []): Vector[] {
+/** One vector per target column, typed for the engine's encodeColumn (numbers, text or booleans). */
+export function bindInsertValues(statement: InsertStatement, targets: readonly ColumnType[], nowMicros: number, targetNames: readonly string[] = []): Vector[] {
   const rows = statement.rows ?? [];
   const scope = new Scope([], false);
   const perColumn: Value[][] = targets.map(() => []);
@@ -129,4 +131,22 @@ function toVector(values: readonly Value[], exacts: readonly (bigint | undefined
     return { type: bytesType as ValueType, data: values.map((value) => (value instanceof Uint8Array ? value : null)) };
   }
   return { type: 'STRING', data: values.map((value) => (value === null ? null : value instanceof Uint8Array ? null : typeof value === 'number' ? (Number.isNaN(value) ? null : String(value)) : String(value))) };
+}
+
+/**
+ * A TIMESTAMP_NS target: each row's value converted on its own (its own type decides the scale, its own
+ * position reports a bad text), exact where the value came with its 64-bit form.
+ */
+function timestampNsValuesVector(values: readonly Value[], exacts: readonly (bigint | undefined)[], types: readonly ValueType[], positions: readonly number[]): Vector {
+  const exact = new BigInt64Array(values.length);
+  for (let row = 0; row < values.length; row++) {
+    const type = types[row];
+    const known = exacts[row];
+    exact[row] = known !== undefined && type !== 'STRING' && type !== 'VARCHAR'
+      ? (known === INT64_NULL ? INT64_NULL : BigInt.asIntN(64, known * nanosPerUnitOf(type)))
+      : nanosOfValue(values[row] ?? null, type, nanosPerUnitOf(type), positions[row] ?? 0);
+  }
+  const data = new Float64Array(values.length);
+  for (let row = 0; row < values.length; row++) data[row] = exact[row] === INT64_NULL ? NaN : Number(exact[row]);
+  return { type: 'TIMESTAMP_NS', data, exact };
 }

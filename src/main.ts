@@ -27,8 +27,8 @@ function parseCommandLine(args: readonly string[]): CommandLine {
   let logConfPath: string | undefined;
   let debug = false;
   for (let k = 0; k < args.length; k++) {
-    const arg = args[k] as string;
-    if (arg === '-d' && args[k + 1] !== undefined) rootDir = args[++k] as string;
+    const arg = args[k];
+    if (arg === '-d' && args[k + 1] !== undefined) rootDir = args[++k];
     else if (arg === '--log-conf' && args[k + 1] !== undefined) logConfPath = args[++k];
     else if (arg.startsWith('-Dout=')) logConfPath = arg.slice('-Dout='.length);
     else if (arg === '-Debug') debug = true;

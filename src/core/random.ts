@@ -14,14 +14,14 @@ function rotl(value: number, shift: number): number {
 /** 32 random bits as an unsigned number. */
 export function random32(): number {
   const s = state;
-  const result = Math.imul(rotl(Math.imul(s[1] as number, 5), 7), 9) >>> 0;
-  const t = (s[1] as number) << 9;
-  s[2] = (s[2] as number) ^ (s[0] as number);
-  s[3] = (s[3] as number) ^ (s[1] as number);
-  s[1] = (s[1] as number) ^ (s[2] as number);
-  s[0] = (s[0] as number) ^ (s[3] as number);
-  s[2] = (s[2] as number) ^ t;
-  s[3] = rotl(s[3] as number, 11);
+  const result = Math.imul(rotl(Math.imul(s[1], 5), 7), 9) >>> 0;
+  const t = s[1] << 9;
+  s[2] = s[2] ^ s[0];
+  s[3] = s[3] ^ s[1];
+  s[1] = s[1] ^ s[2];
+  s[0] = s[0] ^ s[3];
+  s[2] = s[2] ^ t;
+  s[3] = rotl(s[3], 11);
   return result;
 }
 
@@ -41,6 +41,6 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export function randomLetters(minLength: number, maxLength: number): string {
   const length = minLength + randomBelow(maxLength - minLength + 1);
   let text = '';
-  for (let k = 0; k < length; k++) text += LETTERS[randomBelow(26)] as string;
+  for (let k = 0; k < length; k++) text += LETTERS[randomBelow(26)];
   return text;
 }

@@ -27,7 +27,7 @@ function validate(writer: TableWriter, action: AlterColumnType): { index: number
   const meta = writer.meta;
   const index = findColumnIndex(meta, action.column.name);
   if (index < 0) throw sqlSemanticError(`Invalid column: ${action.column.name}`, action.column.position);
-  const column = meta.columns[index] as ColumnMeta;
+  const column = meta.columns[index];
   if (index === meta.timestampIndex) throw sqlSemanticError('cannot change type of designated timestamp column', action.column.position);
   const target = parseColumnType(action.typeName);
   if (target === undefined) throw sqlSemanticError(`unsupported column type: ${action.typeName}`, action.typePosition);
@@ -62,7 +62,7 @@ function convert(vector: Vector, rowCount: number, target: ColumnType, position:
 
 function joinRows(parts: readonly ColumnData[], target: ColumnType): ColumnData {
   if (parts.length === 0) return nullColumnData(target, 0);
-  const first = parts[0] as ColumnData;
+  const first = parts[0];
   if (first.kind === 'fixed') return { kind: 'fixed', width: first.width, bytes: Buffer.concat(parts.map((part) => part.bytes)) };
   const offsets = new Float64Array(parts.length + 1);
   let position = 0;
@@ -88,7 +88,7 @@ function symbolKeys(data: ColumnData, rowCount: number, dictionary: SymbolDictio
 export function alterColumnType(writer: TableWriter, action: AlterColumnType, engine: Engine, stem: string): void {
   const { index, target } = validate(writer, action);
   const meta = writer.meta;
-  const old = meta.columns[index] as ColumnMeta;
+  const old = meta.columns[index];
   const converted: ColumnMeta = { ...old, type: target, fileStem: stem, indexed: false };
   const files = engine.options.files;
   const session = { files, durable: engine.options.commitMode === 'sync' };
@@ -97,7 +97,7 @@ export function alterColumnType(writer: TableWriter, action: AlterColumnType, en
   for (const entry of writer.txn.partitions) {
     const dir = join(writer.dir, partitionDirName(entry));
     const chunk = readPartitionChunk(files, dir, [old], entry.rowCount);
-    const vector = columnVector(chunk.columns[0] as ColumnData, old.type, entry.rowCount, texts);
+    const vector = columnVector(chunk.columns[0], old.type, entry.rowCount, texts);
     let data = convert(vector, entry.rowCount, target, action.typePosition);
     if (dictionary !== undefined) data = symbolKeys(data, entry.rowCount, dictionary);
     appendColumn(session, dir, converted, data, 0);

@@ -9,7 +9,7 @@ import type { TableWriter } from '../storage/table-writer.js';
 import type { Engine } from './engine.js';
 import type { ColumnType } from '../types/column-type.js';
 import { parseColumnType } from '../types/column-type.js';
-import { bindQueryExpr, createSourceEnv } from '../sql/compiler.js';
+import { bindCreateTableQuery, createSourceEnv } from '../sql/compiler.js';
 import type { QueryFactory } from '../sql/compiler.js';
 import { applySettings, dedupKeyNames } from './ddl-table-settings.js';
 import { alterColumnType } from './ddl-column-type.js';
@@ -63,11 +63,11 @@ function columnsFromQuery(factory: QueryFactory, statement: CreateTableStatement
     const type = parseColumnType(cast.typeName);
     if (type === undefined) throw sqlSemanticError(`unsupported column type: ${cast.typeName}`, cast.typePosition);
     const index = indexOf(cast.column);
-    columns[index] = { ...(columns[index] as ColumnMeta), type };
+    columns[index] = { ...columns[index], type };
   }
   for (const index of statement.indexes ?? []) {
     const k = indexOf(index.column);
-    columns[k] = { ...(columns[k] as ColumnMeta), indexed: true, ...(index.capacity === undefined ? {} : { indexCapacity: index.capacity }) };
+    columns[k] = { ...columns[k], indexed: true, ...(index.capacity === undefined ? {} : { indexCapacity: index.capacity }) };
   }
   return columns;
 }
@@ -80,7 +80,7 @@ export function executeCreateTable(statement: CreateTableStatement, engine: Engi
     throw sqlSemanticError('table already exists', statement.table.position);
   }
   const like = statement.like === undefined ? undefined : likeTable(statement.like, engine);
-  const query = statement.asSelect === undefined ? undefined : bindQueryExpr(statement.asSelect, createSourceEnv(engine.catalog));
+  const query = bindCreateTableQuery(statement, createSourceEnv(engine.catalog));
   const columns = like?.columns.slice() ?? (query === undefined ? columnsFromDefs(statement.columns) : columnsFromQuery(query, statement));
   let timestampIndex = like?.timestampIndex ?? -1;
   if (statement.timestamp !== undefined) {
@@ -194,7 +194,7 @@ function alterColumns(writer: TableWriter, action: ColumnAction): void {
       const index = findColumnIndex(meta, action.from.name);
       if (index < 0) throw sqlSemanticError(`Invalid column: ${action.from.name}`, action.from.position);
       if (findColumnIndex(meta, action.to.name) >= 0) throw sqlSemanticError(`Duplicate column [name=${action.to.name}]`, action.to.position);
-      const old = columns[index] as ColumnMeta;
+      const old = columns[index];
       dedupKeys = dedupKeys.map((key) => (key === old.name ? action.to.name : key));
       columns[index] = { ...old, name: action.to.name };
       break;

@@ -1,9 +1,10 @@
 // ALTER TABLE t DROP PARTITION LIST 'name'[, ...] | WHERE <predicate on the designated timestamp>.
-// LIST names a partition by its directory name or by any timestamp inside it. WHERE is evaluated once per
-// partition with the designated timestamp bound to the partition's start (QuestDB's partition timestamp), so
-// `WHERE ts < '2024-01-03'` drops the day partitions before the 3rd. All drops land in one _txn.
+// LIST names a partition by its directory name or by any timestamp inside it. WHERE (bound in sql/,
+// bindPartitionFilter) is evaluated once per partition with the designated timestamp bound to the partition's
+// start (QuestDB's partition timestamp), so `WHERE ts < '2024-01-03'` drops the day partitions before the 3rd.
+// All drops land in one _txn.
 import type { AlterTableStatement, Expr } from '../sql/compiler.js';
-import { Scope, bindExpression, compileFilter, createRuntime } from '../sql/compiler.js';
+import { bindPartitionFilter, createRuntime } from '../sql/compiler.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { PartitionEntry } from '../storage/txn-file.js';
 import type { RowChunk } from '../storage/row-chunk.js';
@@ -37,17 +38,12 @@ function listedPartition(writer: TableWriter, expr: Expr, convertTo?: string): P
 
 function matchingPartitions(writer: TableWriter, where: Expr, nowMicros: number): PartitionEntry[] {
   const meta = writer.meta;
-  const timestamp = meta.columns[meta.timestampIndex];
-  if (timestamp === undefined) throw sqlSemanticError('table has no designated timestamp', where.position);
-  // Only the designated timestamp is in scope: any other column is an `Invalid column` at its position.
-  const scope = new Scope([{ name: timestamp.name, type: 'TIMESTAMP', qualifiers: [meta.name] }], false);
-  const predicate = bindExpression(where, { scope, clause: 'WHERE' });
-  if (predicate.type !== 'BOOLEAN') throw sqlSemanticError('boolean expression expected', where.position);
+  const { filter } = bindPartitionFilter(where, meta);
   const entries = writer.txn.partitions;
   const starts = Float64Array.from(entries, (entry) => partitionFloor(entry.minTimestamp, meta.partitionBy));
   const selection = new Int32Array(entries.length);
-  const count = compileFilter(predicate).run({ rowCount: entries.length, vectors: [{ type: 'TIMESTAMP', data: starts }] }, createRuntime(nowMicros), selection);
-  return Array.from(selection.subarray(0, count), (index) => entries[index] as PartitionEntry);
+  const count = filter.run({ rowCount: entries.length, vectors: [{ type: 'TIMESTAMP', data: starts }] }, createRuntime(nowMicros), selection);
+  return Array.from(selection.subarray(0, count), (index) => entries[index]);
 }
 
 /** Partitions a LIST or WHERE selects (LIST names must exist), without the newest (active) one. */

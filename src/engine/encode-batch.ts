@@ -10,6 +10,7 @@ import { isGeohashType } from '../types/geohash.js';
 import type { ColumnData } from '../storage/row-chunk.js';
 import { varColumnFromBinary, varColumnFromStrings, varValueAsString } from '../storage/row-chunk.js';
 import type { Vector } from '../sql/compiler.js';
+import { vectorValue } from '../sql/compiler.js';
 import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
 import { parseTimestamp, formatTimestamp, formatDate } from '../types/timestamp.js';
 import { parseIpv4, formatIpv4 } from '../types/uuid-ipv4.js';
@@ -17,19 +18,6 @@ import { formatDouble, formatFloat } from '../types/value-format.js';
 import { writeInt64Words } from '../types/int64-words.js';
 import { encodeTimestampNsColumn } from './encode-timestamp-ns.js';
 import { formatTimestampNanosNumber } from '../types/timestamp-ns.js';
-
-/** Reads row `row` of a vector as an expression-domain value (number with NaN null, string|null, boolean). */
-export function vectorValue(vector: Vector, row: number): number | string | boolean | null | Uint8Array {
-  const raw = vector.data[row];
-  switch (vector.type) {
-    case 'INT': return raw === -2147483648 ? NaN : (raw as number);
-    case 'IPV4': return raw === 0 ? NaN : ((raw as number) >>> 0);
-    case 'BOOLEAN': return raw !== 0;
-    case 'CHAR': return raw === 0 ? null : String.fromCharCode(raw as number);
-    case 'SYMBOL': return (raw as number) < 0 ? null : ((vector.symbols ?? [])[raw as number] ?? null);
-    default: return (raw ?? null) as number | string | null | Uint8Array;
-  }
-}
 
 function textOf(value: number | string | boolean | null | Uint8Array, type: ValueType): string | null {
   if (value === null) return null;
@@ -163,7 +151,7 @@ function writeInt64(bytes: Buffer, offset: number, value: number): void {
 
 function encodeInt64Numbers(data: Float64Array, rowCount: number): ColumnData {
   const words = new Int32Array(rowCount * 2);
-  for (let row = 0; row < rowCount; row++) writeInt64Words(words, row, Math.trunc(data[row] as number));
+  for (let row = 0; row < rowCount; row++) writeInt64Words(words, row, Math.trunc(data[row]));
   return { kind: 'fixed', width: 8, bytes: Buffer.from(words.buffer) };
 }
 

@@ -102,12 +102,12 @@ function layOut(meta: TableMeta, batch: IlpTableBatch, staged: IncomingChunk): I
   const rowCount = staged.rowCount;
   const offset = batch.timestampColumn === undefined ? 0 : 1;
   const columns = meta.columns.map((column, k): IncomingColumnData => {
-    if (k === meta.timestampIndex) return staged.columns[0] as IncomingColumnData;
+    if (k === meta.timestampIndex) return staged.columns[0];
     const source = batch.columns.findIndex((candidate) => candidate.name.toLowerCase() === column.name.toLowerCase());
     // SYMBOL values travel as dictionary ids until the writer resolves their keys: a column a request left out
     // gets null ids too, so it concatenates with another request's values of the same table as it is.
     if (source < 0) return column.type === 'SYMBOL' ? nullSymbolIds(rowCount) : nullColumnData(column.type, rowCount);
-    const data = staged.columns[source + offset] as IncomingColumnData;
+    const data = staged.columns[source + offset];
     if (!isTextCodedType(column.type)) return data;
     assert(data.kind !== 'symbolIds', 'only SYMBOL columns travel as dictionary ids');
     return textCodedColumnFromText(data, rowCount, column.type);
@@ -144,8 +144,8 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
     if (entry === undefined) return;
     try {
       const tables = entry.tables.map((batch, t): PreparedTable => {
-        const writer = entry.writers[t] as TableWriter;
-        return { writer, batch, chunk: layOut(writer.meta, batch, entry.chunks[t] as IncomingChunk) };
+        const writer = entry.writers[t];
+        return { writer, batch, chunk: layOut(writer.meta, batch, entry.chunks[t]) };
       });
       for (const table of tables) {
         const group = byWriter.get(table.writer) ?? { requests: [], tables: [] };
@@ -161,7 +161,7 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
   try {
     commitTables(engine, byWriter);
     for (const group of byWriter.values()) {
-      group.requests.forEach((k, index) => { rows[k] = (rows[k] as number) + (group.tables[index] as PreparedTable).chunk.rowCount; });
+      group.requests.forEach((k, index) => { rows[k] = rows[k] + group.tables[index].chunk.rowCount; });
     }
   } catch (error) {
     for (const group of byWriter.values()) for (const k of group.requests) outcomes[k] = failure(error);
@@ -169,7 +169,7 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
   return outcomes.map((outcome, k) => {
     if (outcome instanceof Error) return outcome;
     const created = requests[k]?.tables.filter((batch) => !namesBefore.has(batch.table.toLowerCase())).length ?? 0;
-    return { rowsCommitted: rows[k] as number, tablesCreated: created };
+    return { rowsCommitted: rows[k], tablesCreated: created };
   });
 }
 
@@ -177,12 +177,12 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
 function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { tables: PreparedTable[] }>): void {
   const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatIncomingChunks(inTimeOrder(writer, group.tables.map((table) => table.chunk))) }));
   if (parts.length === 0) return;
-  const only = parts[0] as GroupPart;
+  const only = parts[0];
   // One table's _txn replace is atomic by itself; only several tables need the group's commit point.
   const results: CommitResult[] = parts.length === 1 ? [only.writer.insert(only.chunk)] : commitTableGroup(engine.groupCommitContext(), parts);
   assert(results.length === parts.length, 'one commit result per table of the group');
   results.forEach((result, k) => {
-    const writer = (parts[k] as GroupPart).writer;
+    const writer = parts[k].writer;
     commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
   });
 }
@@ -198,9 +198,9 @@ function inTimeOrder(writer: TableWriter, chunks: IncomingChunk[]): IncomingChun
   const firsts = chunks.map((chunk) => {
     const timestamps = chunk.columns[tsIndex];
     assert(timestamps !== undefined && timestamps.kind === 'fixed', 'the designated timestamp is a fixed-width column');
-    return timestampsOf(timestamps, 1)[0] as number;
+    return timestampsOf(timestamps, 1)[0];
   });
-  return chunks.map((chunk, k) => ({ chunk, first: firsts[k] as number })).sort((a, b) => a.first - b.first).map((entry) => entry.chunk);
+  return chunks.map((chunk, k) => ({ chunk, first: firsts[k] })).sort((a, b) => a.first - b.first).map((entry) => entry.chunk);
 }
 
 function failure(error: unknown): Error {

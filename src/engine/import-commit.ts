@@ -65,14 +65,14 @@ function mapStagedColumns(meta: TableMeta, staged: readonly { name: string; type
 function chunkOf(meta: TableMeta, sources: Int32Array, staged: RowChunk): { chunk: RowChunk; dropped: number } {
   const rowCount = staged.rowCount;
   const columns: ColumnData[] = meta.columns.map((column, k) => {
-    const source = sources[k] as number;
+    const source = sources[k];
     if (source < 0) return nullColumnData(column.type, rowCount);
-    const data = staged.columns[source] as ColumnData;
+    const data = staged.columns[source];
     return isTextCodedType(column.type) ? textCodedColumnFromText(data, rowCount, column.type) : data;
   });
   const chunk: RowChunk = { rowCount, columns };
   if (meta.timestampIndex < 0) return { chunk, dropped: 0 };
-  const kept = storableRows(timestampsOf(columns[meta.timestampIndex] as ColumnData, rowCount));
+  const kept = storableRows(timestampsOf(columns[meta.timestampIndex], rowCount));
   return kept.length === rowCount ? { chunk, dropped: 0 } : { chunk: gatherChunk(chunk, kept, 0, kept.length), dropped: rowCount - kept.length };
 }
 
@@ -84,7 +84,7 @@ function chunkOf(meta: TableMeta, sources: Int32Array, staged: RowChunk): { chun
 function adoptablePartitions(writer: TableWriter, segment: StagingSegment, sources: Int32Array): StagedPartition[] {
   const meta = writer.meta;
   const sameTimestamp = meta.timestampIndex < 0 ? segment.layout.timestampIndex < 0 : sources[meta.timestampIndex] === segment.layout.timestampIndex;
-  const converted = meta.columns.some((column, k) => isTextCodedType(column.type) && (sources[k] as number) >= 0);
+  const converted = meta.columns.some((column, k) => isTextCodedType(column.type) && sources[k] >= 0);
   if (meta.dedupKeys.length > 0 || meta.partitionBy !== segment.layout.partitionBy || !sameTimestamp || converted) return [];
   const existing = new Set(writer.txn.partitions.map((entry) => entry.name));
   return segment.partitions.filter((partition) => partition.ordered && partition.rowCount > 0 && !existing.has(partition.name));
@@ -94,7 +94,7 @@ function adoptedPartition(meta: TableMeta, segment: StagingSegment, partition: S
   return {
     name: partition.name, rowCount: partition.rowCount, minTimestamp: partition.minTimestamp, maxTimestamp: partition.maxTimestamp,
     dir: segment.partitionDir(partition),
-    columns: meta.columns.map((_, k) => ((sources[k] as number) < 0 ? undefined : segment.columnMetas[sources[k] as number])),
+    columns: meta.columns.map((_, k) => (sources[k] < 0 ? undefined : segment.columnMetas[sources[k]])),
   };
 }
 

@@ -35,7 +35,7 @@ export function commitInsertGroup(engine: Engine, statements: readonly InsertVal
     try {
       const writer = writers.get(statement.table.name) ?? writerOf(engine, statement);
       writers.set(statement.table.name, writer);
-      const chunk = insertValuesChunk(statement, writer, nowMicros);
+      const chunk = insertValuesChunk(statement, writer, engine.catalog, nowMicros);
       const group = byWriter.get(writer) ?? { indexes: [], chunks: [] };
       group.indexes.push(k);
       group.chunks.push(chunk);
@@ -47,7 +47,7 @@ export function commitInsertGroup(engine: Engine, statements: readonly InsertVal
   for (const [writer, group] of byWriter) {
     try {
       commitChunk(writer, concatChunkList(group.chunks));
-      group.indexes.forEach((k, index) => { outcomes[k] = { kind: 'insert', rows: (group.chunks[index] as RowChunk).rowCount }; });
+      group.indexes.forEach((k, index) => { outcomes[k] = { kind: 'insert', rows: group.chunks[index].rowCount }; });
     } catch (error) {
       for (const k of group.indexes) outcomes[k] = asError(asStorageError(error));
     }

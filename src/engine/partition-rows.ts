@@ -31,7 +31,7 @@ export function columnVector(data: ColumnData, type: ColumnType, rowCount: numbe
     if (type === 'BINARY' || isArrayType(type)) {
       const values = new Array<Uint8Array | null>(rowCount);
       for (let row = 0; row < rowCount; row++) {
-        const start = data.offsets[row] as number;
+        const start = data.offsets[row];
         const length = data.bytes.readInt32LE(start);
         values[row] = length < 0 ? null : data.bytes.subarray(start + 4, start + 4 + length);
       }
@@ -59,7 +59,7 @@ export function columnVector(data: ColumnData, type: ColumnType, rowCount: numbe
 function int64Vector(type: ColumnType, exact: BigInt64Array): Vector {
   const numbers = new Float64Array(exact.length);
   for (let row = 0; row < exact.length; row++) {
-    const value = exact[row] as bigint;
+    const value = exact[row];
     numbers[row] = value === -9223372036854775808n ? NaN : Number(value);
   }
   return { type, data: numbers, exact };
@@ -69,7 +69,7 @@ function int64Vector(type: ColumnType, exact: BigInt64Array): Vector {
 export function chunkBatch(chunk: RowChunk, writer: TableWriter): ColumnBatch {
   const vectors = writer.meta.columns.map((column, k) => {
     const symbols = column.type === 'SYMBOL' ? symbolTexts(writer, k) : undefined;
-    return columnVector(chunk.columns[k] as ColumnData, column.type, chunk.rowCount, symbols);
+    return columnVector(chunk.columns[k], column.type, chunk.rowCount, symbols);
   });
   return { rowCount: chunk.rowCount, vectors };
 }
@@ -82,7 +82,7 @@ export function symbolsAsText(chunk: RowChunk, writer: TableWriter): RowChunk {
     const texts = symbolTexts(writer, k);
     const values = new Array<string | null>(chunk.rowCount);
     for (let row = 0; row < chunk.rowCount; row++) {
-      const key = keys[row] as number;
+      const key = keys[row];
       values[row] = key < 0 ? null : (texts[key] ?? null);
     }
     return varColumnFromStrings(values, chunk.rowCount);
@@ -95,6 +95,6 @@ export function spliceRows(column: ColumnData, rowCount: number, rows: Int32Arra
   assert(column.kind === replacement.kind, 'spliced columns share a storage layout');
   const indexes = new Int32Array(rowCount);
   for (let row = 0; row < rowCount; row++) indexes[row] = row;
-  for (let k = 0; k < count; k++) indexes[rows[k] as number] = rowCount + k;
+  for (let k = 0; k < count; k++) indexes[rows[k]] = rowCount + k;
   return gatherColumn(concatColumns(column, replacement), indexes, 0, rowCount);
 }

@@ -22,7 +22,7 @@ function resolveColumnListName(bytes: Uint8Array, start: number): { name: string
   let escaped = false;
   let index = start;
   while (index < bytes.length) {
-    const byte = bytes[index] as number;
+    const byte = bytes[index];
     if (byte >= 0x80) {
       const length = resolveColumnListSequenceLength(byte);
       const text = length === 0 || index + length > bytes.length ? undefined : decodeUtf8Strict(bytes.subarray(index, index + length));

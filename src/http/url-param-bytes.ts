@@ -25,9 +25,9 @@ export function percentDecode(text: string): Uint8Array {
   const out = new Uint8Array(source.length);
   let length = 0;
   for (let index = 0; index < source.length; index++) {
-    const byte = source[index] as number;
-    if (byte === 0x25 && index + 2 < source.length && isHex(source[index + 1] as number) && isHex(source[index + 2] as number)) {
-      out[length++] = (hexValue(source[index + 1] as number) << 4) | hexValue(source[index + 2] as number);
+    const byte = source[index];
+    if (byte === 0x25 && index + 2 < source.length && isHex(source[index + 1]) && isHex(source[index + 2])) {
+      out[length++] = (hexValue(source[index + 1]) << 4) | hexValue(source[index + 2]);
       index += 2;
     } else {
       out[length++] = byte;

@@ -130,7 +130,7 @@ export class VarColumnBuilder {
 
   /** Shrinks the last record to `sizeBytes` (an escaped value turned out shorter than its raw bytes). */
   shrinkLast(sizeBytes: number): void {
-    const start = this.offsets[this.length - 1] as number;
+    const start = this.offsets[this.length - 1];
     this.bytes.writeInt32LE(sizeBytes, start);
     this.end = start + 4 + sizeBytes;
     this.offsets[this.length] = this.end;
@@ -144,7 +144,7 @@ export class VarColumnBuilder {
   truncate(rows: number): void {
     assert(rows <= this.length, 'truncate only shortens a column');
     this.length = rows;
-    this.end = this.offsets[rows] as number;
+    this.end = this.offsets[rows];
   }
 
   sizeBytes(): number {

@@ -23,10 +23,10 @@ export interface IlpArrayHeader {
 /** Reads the header of the array whose type byte is at `at`; undefined while it is incomplete. */
 export function readIlpArrayHeader(table: string, data: Buffer, at: number): IlpArrayHeader | undefined {
   if (at + 2 >= data.length) return undefined;
-  const elementType = data[at + 1] as number;
+  const elementType = data[at + 1];
   if (elementType === ELEMENT_NULL) return { shape: [], elementCount: 0, valuesStart: at + 2 };
   if (elementType !== ELEMENT_DOUBLE) throw new IlpValueError(`table: ${table}; unsupported array element type ${elementType}`);
-  const dimCount = data[at + 2] as number;
+  const dimCount = data[at + 2];
   if (dimCount < 1 || dimCount > arrayDimsMax) throw new IlpValueError(`table: ${table}; invalid array dimension count ${dimCount}, expected 1..${arrayDimsMax}`);
   const valuesStart = at + 3 + 4 * dimCount;
   if (valuesStart > data.length) return undefined;
@@ -57,7 +57,7 @@ export function writeArray(table: string, column: IlpColumn, type: DoubleArrayTy
   const payload = builder.reserve(headerBytes + 8 * elementCount);
   const bytes = builder.bytes;
   bytes.writeInt32LE(shape.length, payload);
-  for (let d = 0; d < shape.length; d++) bytes.writeInt32LE(shape[d] as number, payload + 4 + 4 * d);
+  for (let d = 0; d < shape.length; d++) bytes.writeInt32LE(shape[d], payload + 4 + 4 * d);
   bytes.fill(0, payload + 4 + 4 * shape.length, payload + headerBytes);
   data.copy(bytes, payload + headerBytes, valuesStart, valuesStart + 8 * elementCount);
 }

@@ -25,15 +25,15 @@ export interface BinaryDecimal {
 /** The binary value whose type byte is at `at`; undefined when its bytes have not all arrived. */
 export function readBinaryDecimal(table: string, data: Buffer, at: number): BinaryDecimal | undefined {
   if (at + 2 >= data.length) return undefined;
-  const scale = data[at + 1] as number;
-  const length = data[at + 2] as number;
+  const scale = data[at + 1];
+  const length = data[at + 2];
   if (scale > DECIMAL_PRECISION_MAX) throw new IlpValueError(`table: ${table}; decimal scale ${scale} is out of range [0..${DECIMAL_PRECISION_MAX}]`);
   if (length > UNSCALED_BYTES_MAX) throw new IlpValueError(`table: ${table}; decimal value of ${length} bytes is longer than ${UNSCALED_BYTES_MAX}`);
   const start = at + 3;
   if (start + length > data.length) return undefined;
   if (length === 0) return { unscaled: null, scale, end: start };
   let unscaled = 0n;
-  for (let k = 0; k < length; k++) unscaled = (unscaled << 8n) | BigInt(data[start + k] as number);
+  for (let k = 0; k < length; k++) unscaled = (unscaled << 8n) | BigInt(data[start + k]);
   return { unscaled: BigInt.asIntN(length * 8, unscaled), scale, end: start + length };
 }
 

@@ -50,7 +50,7 @@ export function parseInt64(bytes: Uint8Array, start: number, end: number, out: I
   if (end - at <= INT64_DIGITS_MAX) {
     let value = 0;
     for (; at < end; at++) {
-      const digit = (bytes[at] as number) - CHAR_0;
+      const digit = bytes[at] - CHAR_0;
       if (digit < 0 || digit > 9) throw new IlpValueError(`invalid integer: ${JSON.stringify(latin1(bytes, start, end))}`);
       value = value * 10 + digit;
     }
@@ -92,7 +92,7 @@ export function parseDouble(bytes: Uint8Array, start: number, end: number): numb
   let exponent = 0;
   let digits = 0;
   for (; at < end; at++) {
-    const digit = (bytes[at] as number) - CHAR_0;
+    const digit = bytes[at] - CHAR_0;
     if (digit < 0 || digit > 9) break;
     mantissa = mantissa * 10 + digit;
     if (mantissa !== 0) significant++;
@@ -100,7 +100,7 @@ export function parseDouble(bytes: Uint8Array, start: number, end: number): numb
   }
   if (at < end && bytes[at] === CHAR_DOT) {
     for (at++; at < end; at++) {
-      const digit = (bytes[at] as number) - CHAR_0;
+      const digit = bytes[at] - CHAR_0;
       if (digit < 0 || digit > 9) break;
       mantissa = mantissa * 10 + digit;
       if (mantissa !== 0) significant++;
@@ -115,7 +115,7 @@ export function parseDouble(bytes: Uint8Array, start: number, end: number): numb
     let written = 0;
     let value = 0;
     for (; at < end && written < 6; at++, written++) {
-      const digit = (bytes[at] as number) - CHAR_0;
+      const digit = bytes[at] - CHAR_0;
       if (digit < 0 || digit > 9) break;
       value = value * 10 + digit;
     }
@@ -123,7 +123,7 @@ export function parseDouble(bytes: Uint8Array, start: number, end: number): numb
     exponent += negativeExponent ? -value : value;
   }
   if (at !== end || digits === 0 || significant > EXACT_DIGITS_MAX || exponent < -22 || exponent > 22) return parseDoubleSlow(bytes, start, end);
-  const value = exponent < 0 ? mantissa / (POWERS_OF_TEN[-exponent] as number) : mantissa * (POWERS_OF_TEN[exponent] as number);
+  const value = exponent < 0 ? mantissa / POWERS_OF_TEN[-exponent] : mantissa * POWERS_OF_TEN[exponent];
   return negative ? -value : value;
 }
 
@@ -149,11 +149,11 @@ export function parseTimestampMicros(bytes: Uint8Array, start: number, end: numb
     const negative = bytes[start] === CHAR_MINUS;
     const digitsStart = negative || bytes[start] === CHAR_PLUS ? start + 1 : start;
     if (digitsStart === end) throw new IlpValueError('invalid timestamp: no digits');
-    const first = bytes[digitsStart] as number;
+    const first = bytes[digitsStart];
     // parseInt64 below would take a second sign (`--5000n`) and undo the first.
     if (first < CHAR_0 || first > CHAR_9) throw new IlpValueError(`invalid timestamp: ${JSON.stringify(latin1(bytes, start, end))}`);
     for (let at = Math.max(digitsStart, end - 3); at < end; at++) {
-      const code = bytes[at] as number;
+      const code = bytes[at];
       if (code < CHAR_0 || code > CHAR_9) throw new IlpValueError(`invalid timestamp: ${JSON.stringify(latin1(bytes, start, end))}`);
     }
     if (end - digitsStart <= 3) return 0;

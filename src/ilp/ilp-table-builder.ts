@@ -165,7 +165,7 @@ export class IlpTableBuilder {
     const row = this.rowCount;
     const columns = this.columns;
     for (let k = 0; k < columns.length; k++) {
-      const builder = (columns[k] as IlpColumn).builder;
+      const builder = columns[k].builder;
       if (builder.length === row) builder.appendNull();
     }
     this.rowCount = row + 1;

@@ -146,7 +146,7 @@ export function writeText(table: string, column: IlpColumn, kind: 'STRING' | 'SY
   }
   if (builder.kind === 'var' && column.type === 'UUID' && kind === 'STRING') {
     copyText(builder, bytes, start, end, escaped, true);
-    const text = builder.bytes.toString('latin1', (builder.offsets[builder.length - 1] as number) + 4, builder.end);
+    const text = builder.bytes.toString('latin1', builder.offsets[builder.length - 1] + 4, builder.end);
     if (!UUID_TEXT.test(text)) throw castError(table, column, kind);
     return;
   }
@@ -197,14 +197,14 @@ function copyText(builder: VarColumnBuilder, bytes: Uint8Array, start: number, e
   let length = 0;
   if (!escaped) {
     for (let at = start; at < end; at++) {
-      const code = bytes[at] as number;
+      const code = bytes[at];
       high |= code;
       target[payload + length++] = code;
     }
   } else {
     for (let at = start; at < end; at++) {
-      let code = bytes[at] as number;
-      if (code === BACKSLASH && at + 1 < end && isEscapable(bytes[at + 1] as number, quoted)) code = bytes[++at] as number;
+      let code = bytes[at];
+      if (code === BACKSLASH && at + 1 < end && isEscapable(bytes[at + 1], quoted)) code = bytes[++at];
       high |= code;
       target[payload + length++] = code;
     }
@@ -221,8 +221,8 @@ function unescapeInto(bytes: Uint8Array, start: number, end: number, quoted: boo
   if (unescaped.length < end - start) unescaped = Buffer.allocUnsafe(end - start);
   let length = 0;
   for (let at = start; at < end; at++) {
-    let code = bytes[at] as number;
-    if (code === BACKSLASH && at + 1 < end && isEscapable(bytes[at + 1] as number, quoted)) code = bytes[++at] as number;
+    let code = bytes[at];
+    if (code === BACKSLASH && at + 1 < end && isEscapable(bytes[at + 1], quoted)) code = bytes[++at];
     unescaped[length++] = code;
   }
   return length;
@@ -241,8 +241,8 @@ export function unescapedString(bytes: Uint8Array, start: number, end: number, e
   if (!escaped) return view.toString('utf8');
   const out: number[] = [];
   for (let at = start; at < end; at++) {
-    let code = bytes[at] as number;
-    if (code === BACKSLASH && at + 1 < end && isEscapable(bytes[at + 1] as number, quoted)) code = bytes[++at] as number;
+    let code = bytes[at];
+    if (code === BACKSLASH && at + 1 < end && isEscapable(bytes[at + 1], quoted)) code = bytes[++at];
     out.push(code);
   }
   return Buffer.from(out).toString('utf8');

@@ -272,7 +272,7 @@ export class IlpParser {
         } else if (code === QUOTE) break;
       }
       if (close + 1 >= end) return INCOMPLETE;
-      this.checkDelimiter(table, data[close + 1] as number);
+      this.checkDelimiter(table, data[close + 1]);
       const column = known ?? this.column(table, data, keyStart, keyEnd, keyEscaped, 'STRING', position);
       if (!table.isSet(column)) writeText(table.name, column, 'STRING', data, at + 1, close, escaped);
       return close + 1;
@@ -345,7 +345,7 @@ export class IlpParser {
     if (type !== BINARY_DOUBLE) throw new IlpValueError(`table: ${table.name}; unknown binary field type ${String(type)}`);
     const after = at + 9;
     if (after >= data.length) return INCOMPLETE;
-    this.checkDelimiter(table, data[after] as number);
+    this.checkDelimiter(table, data[after]);
     const column = known ?? this.column(table, data, keyStart, keyEnd, keyEscaped, 'FLOAT', position);
     if (!table.isSet(column)) writeDouble(table.name, column, data.readDoubleLE(at + 1));
     return after;
@@ -357,7 +357,7 @@ export class IlpParser {
     if (header === undefined) return INCOMPLETE;
     const after = header.valuesStart + 8 * header.elementCount;
     if (after >= data.length) return INCOMPLETE;
-    this.checkDelimiter(table, data[after] as number);
+    this.checkDelimiter(table, data[after]);
     // A NULL array has no dimensionality: it creates a one-dimensional column when the field is new.
     const type = header.shape.length === 0 ? undefined : arrayTypeOf(header.shape.length);
     const column = known ?? this.columnOfType(table, data, keyStart, keyEnd, keyEscaped, type ?? arrayTypeOf(1), position);
@@ -369,7 +369,7 @@ export class IlpParser {
   private parseBinaryDecimal(table: IlpTableBuilder, known: IlpColumn | undefined, data: Buffer, keyStart: number, keyEnd: number, keyEscaped: boolean, at: number, position: number): number {
     const value = readBinaryDecimal(table.name, data, at);
     if (value === undefined || value.end >= data.length) return INCOMPLETE;
-    this.checkDelimiter(table, data[value.end] as number);
+    this.checkDelimiter(table, data[value.end]);
     const column = known ?? this.column(table, data, keyStart, keyEnd, keyEscaped, 'DECIMAL', position);
     if (!table.isSet(column)) writeDecimalValue(table.name, column, 'DECIMAL', value.unscaled, value.scale);
     return value.end;

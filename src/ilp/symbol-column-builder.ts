@@ -33,12 +33,12 @@ export class SymbolColumnBuilder {
   /** Appends the value spelled by bytes [start, end) (escapes already removed). Throws on invalid UTF-8. */
   append(bytes: Uint8Array, start: number, end: number): void {
     let hash = -2128831035;
-    for (let at = start; at < end; at++) hash = Math.imul(hash ^ (bytes[at] as number), 16777619);
+    for (let at = start; at < end; at++) hash = Math.imul(hash ^ bytes[at], 16777619);
     const mask = this.slots.length - 1;
     const dictionary = this.dictionary;
     let slot = (hash ^ (hash >>> 15)) & mask;
     for (;;) {
-      const held = this.slots[slot] as number;
+      const held = this.slots[slot];
       if (held === 0) break;
       const entry = held - 1;
       if (this.entryHash[entry] === hash && sameValue(dictionary, entry, bytes, start, end)) {
@@ -52,7 +52,7 @@ export class SymbolColumnBuilder {
 
   private addEntry(bytes: Uint8Array, start: number, end: number, hash: number, slot: number): void {
     let high = 0;
-    for (let at = start; at < end; at++) high |= bytes[at] as number;
+    for (let at = start; at < end; at++) high |= bytes[at];
     if (high >= 0x80 && !isUtf8(bytes.subarray(start, end))) throw new IlpValueError('invalid UTF-8 in a value');
     const entry = this.dictionary.length;
     const payload = this.dictionary.reserve(end - start);
@@ -87,7 +87,7 @@ export class SymbolColumnBuilder {
     const slots = new Int32Array(slotCount);
     const mask = slotCount - 1;
     for (let entry = 0; entry < this.dictionary.length; entry++) {
-      const hash = this.entryHash[entry] as number;
+      const hash = this.entryHash[entry];
       let slot = (hash ^ (hash >>> 15)) & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = entry + 1;
@@ -105,9 +105,9 @@ export class SymbolColumnBuilder {
     assert(rows <= this.length, 'truncate only shortens a column');
     this.length = rows;
     let entries = this.dictionary.length;
-    while (entries > 0 && (this.entryFirstValue[entries - 1] as number) >= rows) {
+    while (entries > 0 && this.entryFirstValue[entries - 1] >= rows) {
       entries--;
-      this.slots[this.entrySlot[entries] as number] = 0;
+      this.slots[this.entrySlot[entries]] = 0;
     }
     this.dictionary.truncate(entries);
   }
@@ -122,10 +122,10 @@ export class SymbolColumnBuilder {
 }
 
 function sameValue(dictionary: VarColumnBuilder, entry: number, bytes: Uint8Array, start: number, end: number): boolean {
-  const payload = (dictionary.offsets[entry] as number) + 4;
+  const payload = dictionary.offsets[entry] + 4;
   const held = dictionary.bytes;
   const length = end - start;
-  if ((dictionary.offsets[entry + 1] as number) - payload !== length) return false;
+  if (dictionary.offsets[entry + 1] - payload !== length) return false;
   for (let k = 0; k < length; k++) if (held[payload + k] !== bytes[start + k]) return false;
   return true;
 }

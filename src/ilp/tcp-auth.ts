@@ -33,7 +33,7 @@ export function newChallenge(): Buffer {
   while (filled < CHALLENGE_BYTES) {
     const random = randomBytes(CHALLENGE_BYTES);
     for (let k = 0; k < random.length && filled < CHALLENGE_BYTES; k++) {
-      const value = random[k] as number;
+      const value = random[k];
       // Rejection sampling: 190 = 2 × 95, so every printable byte is equally likely.
       if (value < 2 * PRINTABLE_COUNT) challenge[filled++] = PRINTABLE_FIRST + (value % PRINTABLE_COUNT);
     }

@@ -46,7 +46,7 @@ export const EXTRA_TIMESTAMP_PATTERNS = ['yyyy-MM-ddTHH:mm:ssz', 'yyyy-MM-ddTHH:
 function isLong256Bytes(buf: Uint8Array, s: number, e: number): boolean {
   if (e - s < 3 || e - s > 66 || buf[s] !== 0x30 || (buf[s + 1] !== 0x78 && buf[s + 1] !== 0x58)) return false;
   for (let at = s + 2; at < e; at++) {
-    const code = buf[at] as number;
+    const code = buf[at];
     const lower = code | 0x20;
     if (!((code >= 0x30 && code <= 0x39) || (lower >= 0x61 && lower <= 0x66))) return false;
   }

@@ -152,7 +152,7 @@ export class ParallelParse {
       if (this.spareBuffers.length < this.session.threadCount * importPiecesInFlightPerThread) this.spareBuffers.push(new Uint8Array(result.pieceBuffer));
       this.recordsHandled += result.records;
       this.rowsImported += result.rowsImported;
-      result.columnErrors.forEach((errors, k) => { this.columnErrors[k] = (this.columnErrors[k] as number) + errors; });
+      result.columnErrors.forEach((errors, k) => { this.columnErrors[k] = this.columnErrors[k] + errors; });
       this.placed++;
     }
   }

@@ -39,7 +39,7 @@ export class ParsePool {
     return {
       threadCount: threads.length,
       send: (seq, bytes, recordsToSkip) => {
-        const thread = threads[next++ % threads.length] as Worker;
+        const thread = threads[next++ % threads.length];
         thread.postMessage({ kind: 'piece', session, seq, bytes, recordsToSkip } satisfies ToParseThread, [bytes.buffer as ArrayBuffer]);
       },
       write: (thread, seq, placements) => {

@@ -95,7 +95,7 @@ function writePiece(session: number, seq: number, placements: readonly PartPlace
   state.unwritten.delete(seq);
   assert(piece.rows.length === placements.length, 'every part of a piece is placed');
   try {
-    piece.rows.forEach((chunk, k) => writePlacedPart(files, state.metas, placements[k] as PartPlacement, chunk));
+    piece.rows.forEach((chunk, k) => writePlacedPart(files, state.metas, placements[k], chunk));
   } catch (error) {
     return { kind: 'write-failed', session, seq, error: errorToPayload(asStorageError(error)) };
   }

@@ -23,8 +23,8 @@ export function parseTimestampNsColumn(job: ParseJob, words: Int32Array, acceptE
   const { buf, fieldStart, fieldEnd, width, rowCount, base, nullIsError } = job;
   let errors = 0;
   for (let r = 0, slot = job.col; r < rowCount; r++, slot += width) {
-    const s = fieldStart[slot] as number;
-    const e = fieldEnd[slot] as number;
+    const s = fieldStart[slot];
+    const e = fieldEnd[slot];
     if (s === e) {
       writeNanos(words, base + r, INT64_NULL);
       if (nullIsError) errors = reportBad(job, r, errors);

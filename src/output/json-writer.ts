@@ -50,7 +50,7 @@ export class JsonResultWriter {
       out += this.rowsWritten === 0 ? '[' : ',[';
       for (let column = 0; column < width; column++) {
         if (column > 0) out += ',';
-        out += (formatters[column] as CellFormatter)(vectors[column] as ColumnBatch['vectors'][number], row);
+        out += formatters[column](vectors[column], row);
       }
       out += ']';
       this.rowsWritten++;

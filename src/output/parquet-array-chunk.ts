@@ -66,13 +66,13 @@ function arrayLevels(arrays: readonly (Uint8Array | null)[], rows: number, dims:
     const elements = arrayValues(value);
     const counters = new Array<number>(empty).fill(0);
     let count = 1;
-    for (let d = 0; d < empty; d++) count *= shape[d] as number;
+    for (let d = 0; d < empty; d++) count *= shape[d];
     for (let k = 0; k < count; k++) {
       let moved = 0;
       if (k > 0) {
         for (let d = empty - 1; d >= 0; d--) {
-          counters[d] = (counters[d] as number) + 1;
-          if ((counters[d] as number) < (shape[d] as number)) {
+          counters[d] = counters[d] + 1;
+          if (counters[d] < shape[d]) {
             moved = d + 1;
             break;
           }
@@ -84,7 +84,7 @@ function arrayLevels(arrays: readonly (Uint8Array | null)[], rows: number, dims:
         definition[entries++] = 1 + empty;
         continue;
       }
-      const element = elements[k] as number;
+      const element = elements[k];
       if (element !== element) {
         definition[entries++] = dims + 1;
         nulls++;

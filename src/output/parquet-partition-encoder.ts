@@ -66,7 +66,7 @@ export function encodeParquetPartition(columns: readonly ColumnMeta[], rows: Row
   const writer = new ParquetFileWriter(exportColumns, options, (bytes) => pieces.push(bytes), keyValues);
   for (let start = 0; start < rows.rowCount; start += batchRowsMax) {
     const count = Math.min(batchRowsMax, rows.rowCount - start);
-    const batch: ColumnBatch = { rowCount: count, vectors: columns.map((column, k) => storageVector(exportColumns[k]?.type ?? column.type, rows.columns[k] as ColumnData, start, count)) };
+    const batch: ColumnBatch = { rowCount: count, vectors: columns.map((column, k) => storageVector(exportColumns[k]?.type ?? column.type, rows.columns[k], start, count)) };
     writer.writeBatch(batch);
   }
   writer.finish();

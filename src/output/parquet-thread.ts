@@ -230,7 +230,7 @@ function toWireBatch(batch: ColumnBatch, symbolTables: SymbolTableSender): { mes
     const data = vectorKindOfType(vector.type) === 'bin'
       ? (vector.data as (Uint8Array | null)[]).slice(0, batch.rowCount).map((value) => value?.slice() ?? null)
       : vector.data.slice(0, batch.rowCount);
-    if (!Array.isArray(data)) transfer.push(data.buffer as ArrayBuffer);
+    if (!Array.isArray(data)) transfer.push(data.buffer);
     const exact = vector.exact?.slice(0, batch.rowCount);
     if (exact !== undefined) transfer.push(exact.buffer);
     const symbols = vector.symbols === undefined ? {} : symbolTables.wire(vector.symbols);

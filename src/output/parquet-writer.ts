@@ -112,7 +112,7 @@ export class ParquetFileWriter implements ParquetExportWriter {
     this.arrayDims = columns.map((column) => (isArrayType(column.type) && !options.rawArrayEncoding ? arrayTypeDimCount(column.type) : 0));
     const schemaOf = (column: ExportColumn, index: number): SchemaElement[] => {
       const dims = this.arrayDims[index] ?? 0;
-      return dims > 0 ? arraySchemaElements(column.name, dims) : [elements[index] as SchemaElement];
+      return dims > 0 ? arraySchemaElements(column.name, dims) : [elements[index]];
     };
     this.schema = [{ name: 'schema', num_children: columns.length }, ...columns.flatMap(schemaOf)];
     this.buffers = columns.map((column) => createColumnBuffer(column.type, options.rowGroupRows));

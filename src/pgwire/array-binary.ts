@@ -10,7 +10,7 @@ export function writeArrayBinary(out: MessageWriter, bytes: Uint8Array): void {
   const values = arrayValues(bytes);
   const dimCount = values.length === 0 ? 0 : arrayDimCount(bytes);
   let nullCount = 0;
-  for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k] as number)) nullCount++;
+  for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k])) nullCount++;
   out.int32(12 + 8 * dimCount + 12 * values.length - 8 * nullCount);
   out.int32(dimCount);
   out.int32(nullCount > 0 ? 1 : 0);
@@ -20,7 +20,7 @@ export function writeArrayBinary(out: MessageWriter, bytes: Uint8Array): void {
     out.int32(1);
   }
   for (let k = 0; k < values.length; k++) {
-    const v = values[k] as number;
+    const v = values[k];
     if (Number.isFinite(v)) {
       out.int32(8);
       out.float64(v);

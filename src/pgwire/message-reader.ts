@@ -64,14 +64,14 @@ export class MessageReader {
     const total = (this.typed ? 1 : 0) + length;
     if (this.buffered < total) return undefined;
     const whole = this.take(total);
-    return { type: this.typed ? String.fromCharCode(whole[0] as number) : '', body: whole.subarray(headerBytes) };
+    return { type: this.typed ? String.fromCharCode(whole[0]) : '', body: whole.subarray(headerBytes) };
   }
 
   private peek(bytes: number): Buffer {
-    const first = this.chunks[0] as Buffer;
+    const first = this.chunks[0];
     if (first.length >= bytes) return first;
     this.chunks = [Buffer.concat(this.chunks)];
-    return this.chunks[0] as Buffer;
+    return this.chunks[0];
   }
 
   private take(bytes: number): Buffer {

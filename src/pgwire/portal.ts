@@ -186,7 +186,7 @@ export class Portal {
     for (let row = from; row < to; row++) {
       out.begin('D');
       out.int16(columnCount);
-      for (let column = 0; column < columnCount; column++) (encoders[column] as CellEncoder)(out, vectors[column] as ColumnBatch['vectors'][number], row);
+      for (let column = 0; column < columnCount; column++) encoders[column](out, vectors[column], row);
       out.end();
     }
   }

@@ -66,7 +66,7 @@ export class ScramExchange {
     const signature = hmac(storedKey, authMessage);
     if (proof.length !== signature.length) return undefined;
     const recovered = Buffer.alloc(proof.length);
-    for (let i = 0; i < proof.length; i++) recovered[i] = (proof[i] as number) ^ (signature[i] as number);
+    for (let i = 0; i < proof.length; i++) recovered[i] = proof[i] ^ signature[i];
     if (!timingSafeEqual(sha256(recovered), storedKey)) return undefined;
     const serverKey = hmac(this.saltedPassword, 'Server Key');
     return `v=${hmac(serverKey, authMessage).toString('base64')}`;

@@ -34,7 +34,7 @@ function pgTimestampText(micros: number): string {
 }
 
 function float64Of(vector: Vector, row: number): number {
-  return (vector.data as Float64Array)[row] as number;
+  return (vector.data as Float64Array)[row];
 }
 
 function int64Text(vector: Vector, row: number, value: number): string {
@@ -42,7 +42,7 @@ function int64Text(vector: Vector, row: number, value: number): string {
 }
 
 function int64Exact(vector: Vector, row: number, value: number): bigint {
-  return vector.exact !== undefined ? (vector.exact[row] as bigint) : BigInt(Math.trunc(value));
+  return vector.exact !== undefined ? vector.exact[row] : BigInt(Math.trunc(value));
 }
 
 function textOf(vector: Vector, row: number): string | null {
@@ -66,17 +66,17 @@ export function textEncoder(type: ValueType): CellEncoder {
   switch (type) {
     case 'BOOLEAN': return (out, v, r) => out.lengthPrefixedUtf8((v.data as Int8Array)[r] !== 0 ? 't' : 'f');
     case 'BYTE': case 'SHORT': return (out, v, r) => out.lengthPrefixedUtf8(String((v.data as Int16Array)[r]));
-    case 'INT': return (out, v, r) => { const x = (v.data as Int32Array)[r] as number; if (x === INT_NULL) writeNull(out); else out.lengthPrefixedUtf8(String(x)); };
+    case 'INT': return (out, v, r) => { const x = (v.data as Int32Array)[r]; if (x === INT_NULL) writeNull(out); else out.lengthPrefixedUtf8(String(x)); };
     case 'LONG': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(int64Text(v, r, x)); };
-    case 'FLOAT': return (out, v, r) => { const x = (v.data as Float32Array)[r] as number; if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(formatFloat(x)); };
+    case 'FLOAT': return (out, v, r) => { const x = (v.data as Float32Array)[r]; if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(formatFloat(x)); };
     case 'DOUBLE': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(pgDoubleText(x)); };
     case 'TIMESTAMP': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(pgTimestampText(x)); };
     case 'DATE': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else out.lengthPrefixedUtf8(pgTimestampText(x * 1000)); };
     // PostgreSQL's timestamp holds µs: nanosecond values are sent at their µs floor.
     case 'TIMESTAMP_NS': return (out, v, r) => { const x = nanosAt(v.data as Float64Array, v.exact, r); if (x === undefined) writeNull(out); else out.lengthPrefixedUtf8(pgTimestampText(microsFloorOfNanos(x))); };
-    case 'CHAR': return (out, v, r) => { const x = (v.data as Uint16Array)[r] as number; if (x === 0) writeNull(out); else out.lengthPrefixedUtf8(String.fromCharCode(x)); };
-    case 'SYMBOL': return (out, v, r) => { const k = (v.data as Int32Array)[r] as number; const s = k < 0 ? undefined : v.symbols?.[k]; if (s === undefined) writeNull(out); else out.lengthPrefixedUtf8(s); };
-    case 'IPV4': return (out, v, r) => { const x = (v.data as Int32Array)[r] as number; if (x === 0) writeNull(out); else out.lengthPrefixedUtf8(formatIpv4(x)); };
+    case 'CHAR': return (out, v, r) => { const x = (v.data as Uint16Array)[r]; if (x === 0) writeNull(out); else out.lengthPrefixedUtf8(String.fromCharCode(x)); };
+    case 'SYMBOL': return (out, v, r) => { const k = (v.data as Int32Array)[r]; const s = k < 0 ? undefined : v.symbols?.[k]; if (s === undefined) writeNull(out); else out.lengthPrefixedUtf8(s); };
+    case 'IPV4': return (out, v, r) => { const x = (v.data as Int32Array)[r]; if (x === 0) writeNull(out); else out.lengthPrefixedUtf8(formatIpv4(x)); };
     case 'BINARY': return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else out.lengthPrefixedUtf8(`\\x${Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex')}`); };
     case 'NULL': return (out) => writeNull(out);
     case 'INTERVAL': return (out, v, r) => { const s = textOf(v, r); if (s === null) writeNull(out); else out.lengthPrefixedUtf8(formatInterval(s)); };
@@ -90,10 +90,10 @@ export function binaryEncoder(type: ValueType): CellEncoder {
   if (isArrayType(type)) return (out, v, r) => { const b = (v.data as (Uint8Array | null)[])[r]; if (b === null || b === undefined) writeNull(out); else writeArrayBinary(out, b); };
   switch (type) {
     case 'BOOLEAN': return (out, v, r) => { out.int32(1); out.int8((v.data as Int8Array)[r] !== 0 ? 1 : 0); };
-    case 'BYTE': case 'SHORT': return (out, v, r) => { out.int32(2); out.int16((v.data as Int16Array)[r] as number); };
-    case 'INT': return (out, v, r) => { const x = (v.data as Int32Array)[r] as number; if (x === INT_NULL) writeNull(out); else { out.int32(4); out.int32(x); } };
+    case 'BYTE': case 'SHORT': return (out, v, r) => { out.int32(2); out.int16((v.data as Int16Array)[r]); };
+    case 'INT': return (out, v, r) => { const x = (v.data as Int32Array)[r]; if (x === INT_NULL) writeNull(out); else { out.int32(4); out.int32(x); } };
     case 'LONG': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else { out.int32(8); out.int64(int64Exact(v, r, x)); } };
-    case 'FLOAT': return (out, v, r) => { const x = (v.data as Float32Array)[r] as number; if (x !== x) writeNull(out); else { out.int32(4); out.float32(x); } };
+    case 'FLOAT': return (out, v, r) => { const x = (v.data as Float32Array)[r]; if (x !== x) writeNull(out); else { out.int32(4); out.float32(x); } };
     case 'DOUBLE': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else { out.int32(8); out.float64(x); } };
     case 'TIMESTAMP': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else { out.int32(8); out.int64(int64Exact(v, r, x) - BigInt(PG_EPOCH_OFFSET_MICROS)); } };
     case 'DATE': return (out, v, r) => { const x = float64Of(v, r); if (x !== x) writeNull(out); else { out.int32(8); out.int64(BigInt(Math.trunc(x)) * 1000n - BigInt(PG_EPOCH_OFFSET_MICROS)); } };

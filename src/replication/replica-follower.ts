@@ -105,7 +105,7 @@ export class ReplicaFollower {
       });
       const inFlight = downloads.slice(0, DOWNLOADS_AHEAD).map((start) => start());
       for (const [index, segment] of contiguous.entries()) {
-        const decoded = await (inFlight[index] as Promise<DecodedSegment>);
+        const decoded = await inFlight[index];
         const after = downloads[index + DOWNLOADS_AHEAD];
         if (after !== undefined) inFlight.push(after());
         this.lagSeconds = Math.max(0, (Date.now() - segment.capturedAtMs) / 1000);

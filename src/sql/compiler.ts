@@ -1,7 +1,8 @@
 // The SQL facade: the only entry point used outside sql/. Parses a statement and, for queries, binds it
 // against the catalog into a reusable QueryFactory. Write statements are parsed (so syntax errors come back
-// with positions at once) and returned for the primary to execute.
-import type { QueryExpr, Statement } from './syntax/ast.js';
+// with positions at once) and returned for the primary, which binds them with bindInsert / bindUpdate /
+// bindCreateTableQuery / bindPartitionFilter against its own tables at execution time and runs the result.
+import type { Statement } from './syntax/ast.js';
 import { parseStatement } from './syntax/parser.js';
 import type { QueryFactory } from './exec/operator.js';
 import type { Catalog } from '../storage/catalog.js';
@@ -71,16 +72,11 @@ export function createSourceEnv(catalog: Catalog, opened = new Map<string, Table
   return env;
 }
 
-/** A query's factory: bound into a logical plan, optimized, planned into operators. */
-export function bindQueryExpr(query: QueryExpr, env: SourceEnv): QueryFactory {
-  return finishPlan(bindQueryWith(query, env));
-}
-
 export function compileStatement(statement: Statement, catalog: Catalog): CompiledStatement {
   const snapshots = new Map<string, TableSnapshot>();
   const env = createSourceEnv(catalog, snapshots);
   switch (statement.kind) {
-    case 'query': return { kind: 'query', factory: bindQueryExpr(statement.query, env), statement, snapshots };
+    case 'query': return { kind: 'query', factory: env.compileQuery(statement.query), statement, snapshots };
     case 'show': return { kind: 'query', factory: bindShow(statement, catalog), statement, snapshots };
     case 'explain': {
       const writeLines = explainWriteLines(statement.statement, env);
@@ -146,20 +142,25 @@ export type { Catalog } from '../storage/catalog.js';
 // (compile, open + first batch) through withColdFaults, so cold chunks are fetched before scans read them.
 export { createColdReadSession, configureColdReads, warmColdStore } from '../storage/cold/cold-reads.js';
 export { runWithColdReadSession, withColdFaults } from '../storage/cold/cold-read-session.js';
-// Pieces the engine's INSERT path and the HTTP routes use directly.
+// Pieces the HTTP routes use directly.
 export { parseStatement, isEmptyStatement } from './syntax/parser.js';
 export { encodeStatement, decodeStatement } from './syntax/statement-codec.js';
 export { splitStatements } from './syntax/split-statements.js';
 export type { StatementPiece } from './syntax/split-statements.js';
-export { bindExpression } from './bind/bind-expression.js';
-export { exprText } from './bind/expr-text.js';
-export { Scope } from './bind/scope.js';
-export { compileProjection } from './codegen/compile.js';
 export { configureCompileCache } from './codegen/compile.js';
 export { configureParallel, runInParallel } from './parallel/parallel-query.js';
-export type { BoundExpr } from './bind/bound.js';
-export type { InsertStatement, AlterTableStatement, CreateTableStatement, ColumnDef, Name, Expr, StoragePolicyClause } from './syntax/ast.js';
-// Pieces the engine's UPDATE and ALTER TABLE paths use: filters and projections over in-memory partitions.
-export { compileFilter } from './codegen/compile.js';
-export { gatherBatch, concatBatches } from './exec/vector-ops.js';
-export type { UpdateStatement, FromSource, SelectQuery } from './syntax/ast.js';
+// Write statements as the primary receives them (parsed trees) and as it executes them (bound in sql/bind/):
+// the engine runs compiled filters and projections and query factories; it binds nothing itself.
+export type { InsertStatement, UpdateStatement, AlterTableStatement, CreateTableStatement, ColumnDef, Name, Expr, StoragePolicyClause } from './syntax/ast.js';
+export { bindInsert } from './bind/bind-insert.js';
+export type { BoundInsert } from './bind/bind-insert.js';
+export { bindUpdate } from './bind/bind-update.js';
+export type { BoundUpdate, CheckAssignable } from './bind/bind-update.js';
+export { updateKeyText } from './bind/bind-update-source.js';
+export type { UpdateSource } from './bind/bind-update-source.js';
+export { bindCreateTableQuery, bindPartitionFilter } from './bind/bind-ddl.js';
+export type { BoundPartitionFilter } from './bind/bind-ddl.js';
+export type { CompiledFilter, CompiledProjection } from './codegen/compile.js';
+export type { RuntimeHelpers } from './codegen/runtime.js';
+export { gatherBatch } from './exec/vector-ops.js';
+export { vectorValue } from './exec/vector-value.js';

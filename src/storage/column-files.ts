@@ -102,7 +102,7 @@ export function appendColumn(session: WriteSession, partitionDir: string, column
  */
 export function int64Offsets(offsets: Float64Array, base: number): Uint8Array {
   const words = new Int32Array(offsets.length * 2);
-  for (let row = 0; row < offsets.length; row++) writeInt64Words(words, row, base + (offsets[row] as number));
+  for (let row = 0; row < offsets.length; row++) writeInt64Words(words, row, base + offsets[row]);
   return new Uint8Array(words.buffer);
 }
 

@@ -10,7 +10,7 @@ function keyOf(columns: readonly ColumnData[], row: number): string {
   for (const column of columns) {
     const bytes = column.kind === 'fixed'
       ? column.bytes.subarray(row * column.width, (row + 1) * column.width)
-      : column.bytes.subarray(column.offsets[row] as number, column.offsets[row + 1] as number);
+      : column.bytes.subarray(column.offsets[row], column.offsets[row + 1]);
     key += `${bytes.toString('latin1')}\u0000${bytes.length}|`;
   }
   return key;
@@ -18,7 +18,7 @@ function keyOf(columns: readonly ColumnData[], row: number): string {
 
 /** The rows that survive deduplication, or the chunk itself when none collapse. */
 export function dedupRows(chunk: RowChunk, timestamps: TimestampKeys, keyColumns: readonly number[]): RowChunk {
-  const keys = keyColumns.map((index) => chunk.columns[index] as ColumnData);
+  const keys = keyColumns.map((index) => chunk.columns[index]);
   const keep = new Uint8Array(chunk.rowCount).fill(1);
   let dropped = 0;
   let from = 0;

@@ -129,7 +129,7 @@ function restoreIntent(context: GroupCommitContext, carried: readonly number[], 
 }
 
 function discardRecords(parts: readonly GroupPart[], records: readonly GroupRecord[]): void {
-  records.forEach((record, k) => (parts[k] as GroupPart).writer.discardGroupRecord(record));
+  records.forEach((record, k) => parts[k].writer.discardGroupRecord(record));
 }
 
 /** Applies every committed record; one that fails gets a second try, then stays pending and the group fails. */
@@ -139,7 +139,7 @@ function applyRecords(parts: readonly GroupPart[], records: readonly GroupRecord
   let failure: unknown;
   records.forEach((record, k) => {
     try {
-      results[k] = (parts[k] as GroupPart).writer.applyGroupRecord(record);
+      results[k] = parts[k].writer.applyGroupRecord(record);
     } catch (error) {
       failure = error;
     }
@@ -156,5 +156,5 @@ function applyRecords(parts: readonly GroupPart[], records: readonly GroupRecord
   });
   if (failure !== undefined) throw failure;
   assert(results.every((result) => result !== undefined), 'every record of the group is applied');
-  return results as CommitResult[];
+  return results;
 }

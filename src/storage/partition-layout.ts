@@ -35,12 +35,12 @@ export function timestampsOf(column: ColumnData, rowCount: number, nanos = false
   const words = int64WordsOf(column, rowCount);
   const out = new Float64Array(rowCount);
   for (let row = 0; row < rowCount; row++) {
-    out[row] = (words[2 * row + 1] as number) * 4294967296 + ((words[2 * row] as number) >>> 0);
+    out[row] = words[2 * row + 1] * 4294967296 + (words[2 * row] >>> 0);
   }
   if (nanos) {
     // The double of a ns value may round across a µs boundary; the exact floor comes from the words.
     const exact = new BigInt64Array(words.buffer, words.byteOffset, rowCount);
-    for (let row = 0; row < rowCount; row++) out[row] = microsFloorOfNanos(exact[row] as bigint);
+    for (let row = 0; row < rowCount; row++) out[row] = microsFloorOfNanos(exact[row]);
   }
   return out;
 }
@@ -62,7 +62,7 @@ function int64WordsOf(column: ColumnData, rowCount: number): Int32Array {
 
 export function isAscending(values: TimestampKeys): boolean {
   for (let k = 1; k < values.length; k++) {
-    if ((values[k] as number | bigint) < (values[k - 1] as number | bigint)) return false;
+    if (values[k] < values[k - 1]) return false;
   }
   return true;
 }
@@ -71,16 +71,16 @@ export function isAscending(values: TimestampKeys): boolean {
 export function stableSortPermutation(values: TimestampKeys): Int32Array {
   const order = new Int32Array(values.length);
   for (let k = 0; k < order.length; k++) order[k] = k;
-  if (values instanceof Float64Array) order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
-  else order.sort((a, b) => ((values[a] as bigint) < (values[b] as bigint) ? -1 : (values[a] as bigint) > (values[b] as bigint) ? 1 : a - b));
+  if (values instanceof Float64Array) order.sort((a, b) => values[a] - values[b] || a - b);
+  else order.sort((a, b) => (values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : a - b));
   return order;
 }
 
 /** `keys` in the row order `order`. */
 export function gatherKeys(keys: TimestampKeys, order: Int32Array): TimestampKeys {
-  if (keys instanceof Float64Array) return Float64Array.from(order, (row) => keys[row] as number);
+  if (keys instanceof Float64Array) return Float64Array.from(order, (row) => keys[row]);
   const out = new BigInt64Array(order.length);
-  for (let k = 0; k < order.length; k++) out[k] = keys[order[k] as number] as bigint;
+  for (let k = 0; k < order.length; k++) out[k] = keys[order[k]];
   return out;
 }
 
@@ -94,7 +94,7 @@ export function mergePermutation(left: TimestampKeys, right: TimestampKeys): Int
   let j = 0;
   let k = 0;
   while (i < left.length && j < right.length) {
-    if ((left[i] as number | bigint) <= (right[j] as number | bigint)) order[k++] = i++;
+    if (left[i] <= right[j]) order[k++] = i++;
     else order[k++] = left.length + j++;
   }
   while (i < left.length) order[k++] = i++;

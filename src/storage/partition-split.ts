@@ -36,27 +36,27 @@ export function splitByPartition(chunk: RowChunk, layout: StagingLayout): Partit
   if (tsIndex < 0) return { parts: [{ name: DEFAULT_PARTITION, rows: chunk, minTimestamp: 0, maxTimestamp: 0 }], droppedRows: 0 };
   let rows = chunk;
   const nanos = layout.nanos === true;
-  let timestamps = timestampsOf(chunk.columns[tsIndex] as ColumnData, chunk.rowCount, nanos);
-  let keys = nanos ? timestampKeysOf(chunk.columns[tsIndex] as ColumnData, chunk.rowCount, true) : timestamps;
+  let timestamps = timestampsOf(chunk.columns[tsIndex], chunk.rowCount, nanos);
+  let keys = nanos ? timestampKeysOf(chunk.columns[tsIndex], chunk.rowCount, true) : timestamps;
   const storable = storableRows(timestamps);
   const droppedRows = rows.rowCount - storable.length;
   if (droppedRows > 0) {
     rows = gatherChunk(rows, storable, 0, storable.length);
-    timestamps = Float64Array.from(storable, (row) => timestamps[row] as number);
+    timestamps = Float64Array.from(storable, (row) => timestamps[row]);
     keys = gatherKeys(keys, storable);
   }
   if (!isAscending(keys)) {
     const order = stableSortPermutation(keys);
     rows = gatherChunk(rows, order, 0, order.length);
-    timestamps = Float64Array.from(order, (row) => timestamps[row] as number);
+    timestamps = Float64Array.from(order, (row) => timestamps[row]);
   }
   const parts: PartitionRows[] = [];
   let from = 0;
   while (from < rows.rowCount) {
-    const span = partitionSpanOf(timestamps[from] as number, layout.partitionBy);
+    const span = partitionSpanOf(timestamps[from], layout.partitionBy);
     let to = from + 1;
-    while (to < rows.rowCount && (timestamps[to] as number) < span.end) to++;
-    parts.push({ name: span.name, rows: sliceChunk(rows, from, to), minTimestamp: timestamps[from] as number, maxTimestamp: timestamps[to - 1] as number });
+    while (to < rows.rowCount && timestamps[to] < span.end) to++;
+    parts.push({ name: span.name, rows: sliceChunk(rows, from, to), minTimestamp: timestamps[from], maxTimestamp: timestamps[to - 1] });
     from = to;
   }
   return { parts, droppedRows };
@@ -67,7 +67,7 @@ export function storableRows(timestamps: Float64Array): Int32Array {
   const keep = new Int32Array(timestamps.length);
   let kept = 0;
   for (let row = 0; row < timestamps.length; row++) {
-    if ((timestamps[row] as number) >= 0) keep[kept++] = row;
+    if (timestamps[row] >= 0) keep[kept++] = row;
   }
   return kept === timestamps.length ? keep : keep.subarray(0, kept);
 }

@@ -50,7 +50,7 @@ export function varColumnFromStrings(values: readonly (string | null)[], rowCoun
   let position = 0;
   for (let row = 0; row < rowCount; row++) {
     offsets[row] = position;
-    const length = lengths[row] as number;
+    const length = lengths[row];
     bytes.writeInt32LE(length, position);
     position += 4;
     if (length > 0) position += bytes.write(values[row] as string, position, length, 'utf8');
@@ -110,7 +110,7 @@ function paddedArrayRecordBytes(value: Uint8Array | null | undefined): number {
 export function varColumnValues(column: VarColumnData, start: number, count: number, binary: boolean): (string | Uint8Array | null)[] {
   const values = new Array<string | Uint8Array | null>(count);
   for (let k = 0; k < count; k++) {
-    const offset = column.offsets[start + k] as number;
+    const offset = column.offsets[start + k];
     const length = column.bytes.readInt32LE(offset);
     values[k] = length < 0 ? null : binary ? column.bytes.subarray(offset + 4, offset + 4 + length) : column.bytes.toString('utf8', offset + 4, offset + 4 + length);
   }
@@ -119,7 +119,7 @@ export function varColumnValues(column: VarColumnData, start: number, count: num
 
 /** Reads record `row` of a variable-size column as text (null for length -1). */
 export function varValueAsString(column: VarColumnData, row: number): string | null {
-  const start = column.offsets[row] as number;
+  const start = column.offsets[row];
   const length = column.bytes.readInt32LE(start);
   if (length < 0) return null;
   return column.bytes.toString('utf8', start + 4, start + 4 + length);
@@ -140,20 +140,20 @@ function gatherFixed(source: Buffer, width: number, indexes: Int32Array, from: n
     const input = new Int32Array(source.buffer, source.byteOffset, source.length >> 2);
     const output = new Int32Array(out.buffer, out.byteOffset, count * words);
     for (let k = 0; k < count; k++) {
-      const base = (indexes[from + k] as number) * words;
-      for (let w = 0; w < words; w++) output[k * words + w] = input[base + w] as number;
+      const base = indexes[from + k] * words;
+      for (let w = 0; w < words; w++) output[k * words + w] = input[base + w];
     }
     return out;
   }
   if (aligned && wordWidth === 2) {
     const input = new Int16Array(source.buffer, source.byteOffset, source.length >> 1);
     const output = new Int16Array(out.buffer, out.byteOffset, count);
-    for (let k = 0; k < count; k++) output[k] = input[indexes[from + k] as number] as number;
+    for (let k = 0; k < count; k++) output[k] = input[indexes[from + k]];
     return out;
   }
   for (let k = 0; k < count; k++) {
-    const start = (indexes[from + k] as number) * width;
-    for (let b = 0; b < width; b++) out[k * width + b] = source[start + b] as number;
+    const start = indexes[from + k] * width;
+    for (let b = 0; b < width; b++) out[k * width + b] = source[start + b];
   }
   return out;
 }
@@ -165,21 +165,21 @@ export function gatherColumn(column: ColumnData, indexes: Int32Array, from: numb
   }
   let total = 0;
   for (let k = from; k < to; k++) {
-    const row = indexes[k] as number;
-    total += (column.offsets[row + 1] as number) - (column.offsets[row] as number);
+    const row = indexes[k];
+    total += column.offsets[row + 1] - column.offsets[row];
   }
   const out = Buffer.allocUnsafe(total);
   const offsets = new Float64Array(count + 1);
   let position = 0;
   for (let k = 0; k < count; k++) {
-    const row = indexes[from + k] as number;
-    const start = column.offsets[row] as number;
-    const end = column.offsets[row + 1] as number;
+    const row = indexes[from + k];
+    const start = column.offsets[row];
+    const end = column.offsets[row + 1];
     offsets[k] = position;
     // Records are short (a length and a few bytes): a loop beats a native copy call per row.
     if (end - start <= 64) {
       const source = column.bytes;
-      for (let at = start; at < end; at++) out[position++] = source[at] as number;
+      for (let at = start; at < end; at++) out[position++] = source[at];
     } else {
       column.bytes.copy(out, position, start, end);
       position += end - start;
@@ -198,10 +198,10 @@ export function sliceColumn(column: ColumnData, from: number, to: number): Colum
   if (column.kind === 'fixed') {
     return { kind: 'fixed', width: column.width, bytes: column.bytes.subarray(from * column.width, to * column.width) };
   }
-  const base = column.offsets[from] as number;
+  const base = column.offsets[from];
   const offsets = new Float64Array(to - from + 1);
-  for (let k = 0; k <= to - from; k++) offsets[k] = (column.offsets[from + k] as number) - base;
-  return { kind: 'var', bytes: column.bytes.subarray(base, column.offsets[to] as number), offsets };
+  for (let k = 0; k <= to - from; k++) offsets[k] = column.offsets[from + k] - base;
+  return { kind: 'var', bytes: column.bytes.subarray(base, column.offsets[to]), offsets };
 }
 
 export function sliceChunk(chunk: RowChunk, from: number, to: number): RowChunk {
@@ -225,7 +225,7 @@ export function concatColumnList(parts: readonly ColumnData[]): ColumnData {
   for (const part of parts) {
     assert(part.kind === 'var', 'concatenated columns have the same layout');
     const partRows = part.offsets.length - 1;
-    for (let k = 0; k < partRows; k++) offsets[row + k] = (part.offsets[k] as number) + base;
+    for (let k = 0; k < partRows; k++) offsets[row + k] = part.offsets[k] + base;
     row += partRows;
     base += part.bytes.length;
   }
@@ -252,7 +252,7 @@ export function concatChunkList(chunks: readonly RowChunk[]): RowChunk {
   if (chunks.length === 1) return first;
   assert(chunks.every((chunk) => chunk.columns.length === first.columns.length), 'concatenated chunks have the same columns');
   const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
-  return { rowCount, columns: first.columns.map((_, k) => concatColumnList(chunks.map((chunk) => chunk.columns[k] as ColumnData))) };
+  return { rowCount, columns: first.columns.map((_, k) => concatColumnList(chunks.map((chunk) => chunk.columns[k]))) };
 }
 
 /** Record offsets of a variable-size column ([int32 length][bytes] records, length -1 = null) by walking its length prefixes. */

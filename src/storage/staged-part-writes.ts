@@ -37,13 +37,13 @@ export function summarizePart(part: PartitionRows): PartSummary {
 export function writePlacedPart(files: FilesFacade, metas: readonly ColumnMeta[], placement: PartPlacement, rows: RowChunk): void {
   assert(rows.columns.length === metas.length, 'a placed part has one column per staged column');
   metas.forEach((meta, k) => {
-    const column = rows.columns[k] as ColumnData;
+    const column = rows.columns[k];
     const paths = columnFilePaths(placement.dir, meta.fileStem);
     if (column.kind === 'fixed') {
       writeAt(files, paths.data, column.bytes, placement.rowStart * column.width);
       return;
     }
-    const textStart = placement.textStarts[k] as number;
+    const textStart = placement.textStarts[k];
     writeAt(files, paths.data, column.bytes, textStart);
     // Entry rowStart repeats the previous part's end entry with the same value, so parts may land in any order.
     writeAt(files, paths.index, int64Offsets(column.offsets, textStart), placement.rowStart * 8);

@@ -102,7 +102,7 @@ export class StagingSegmentWriter {
     partition.minTimestamp = Math.min(partition.minTimestamp, part.minTimestamp);
     partition.maxTimestamp = Math.max(partition.maxTimestamp, part.maxTimestamp);
     partition.rowCount += part.rowCount;
-    part.textBytes.forEach((bytes, k) => { partition.textBytes[k] = (partition.textBytes[k] as number) + bytes; });
+    part.textBytes.forEach((bytes, k) => { partition.textBytes[k] = partition.textBytes[k] + bytes; });
     return placement;
   }
 

@@ -59,7 +59,7 @@ export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: stri
   const entries = dictionarySize(column);
   const keyOfEntry = new Int32Array(entries);
   for (let entry = 0; entry < entries; entry++) {
-    const start = dictionary.offsets[entry] as number;
+    const start = dictionary.offsets[entry];
     const length = dictionary.bytes.readInt32LE(start);
     assert(length >= 0, 'symbol dictionary entries are not null');
     keyOfEntry[entry] = keyOf(dictionary.bytes.toString('utf8', start + 4, start + 4 + length));
@@ -67,13 +67,13 @@ export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: stri
   const ids = idsOf(column);
   const keys = new Int32Array(ids.length);
   for (let row = 0; row < ids.length; row++) {
-    const id = ids[row] as number;
+    const id = ids[row];
     if (id < 0) {
       keys[row] = -1;
       continue;
     }
     assert(id < entries, 'symbol ids point into their dictionary');
-    keys[row] = keyOfEntry[id] as number;
+    keys[row] = keyOfEntry[id];
   }
   return Buffer.from(keys.buffer, keys.byteOffset, keys.byteLength);
 }
@@ -85,23 +85,23 @@ export function symbolIdsToText(column: SymbolIdsColumnData): VarColumnData {
   const entries = dictionarySize(column);
   let total = 0;
   for (let row = 0; row < ids.length; row++) {
-    const id = ids[row] as number;
+    const id = ids[row];
     assert(id < entries, 'symbol ids point into their dictionary');
-    total += id < 0 ? 4 : (dictionary.offsets[id + 1] as number) - (dictionary.offsets[id] as number);
+    total += id < 0 ? 4 : dictionary.offsets[id + 1] - dictionary.offsets[id];
   }
   const bytes = Buffer.allocUnsafe(total);
   const offsets = new Float64Array(ids.length + 1);
   let position = 0;
   for (let row = 0; row < ids.length; row++) {
     offsets[row] = position;
-    const id = ids[row] as number;
+    const id = ids[row];
     if (id < 0) {
       bytes.writeInt32LE(-1, position);
       position += 4;
       continue;
     }
-    const start = dictionary.offsets[id] as number;
-    const end = dictionary.offsets[id + 1] as number;
+    const start = dictionary.offsets[id];
+    const end = dictionary.offsets[id + 1];
     dictionary.bytes.copy(bytes, position, start, end);
     position += end - start;
   }
@@ -133,7 +133,7 @@ export function concatIncomingColumns(parts: readonly IncomingColumnData[]): Inc
   for (const part of coded) {
     const partIds = idsOf(part);
     for (let k = 0; k < partIds.length; k++) {
-      const id = partIds[k] as number;
+      const id = partIds[k];
       ids[row + k] = id < 0 ? -1 : id + base;
     }
     row += partIds.length;
@@ -151,5 +151,5 @@ export function concatIncomingChunks(chunks: readonly IncomingChunk[]): Incoming
   if (chunks.length === 1) return first;
   assert(chunks.every((chunk) => chunk.columns.length === first.columns.length), 'concatenated chunks have the same columns');
   const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
-  return { rowCount, columns: first.columns.map((_, k) => concatIncomingColumns(chunks.map((chunk) => chunk.columns[k] as IncomingColumnData))) };
+  return { rowCount, columns: first.columns.map((_, k) => concatIncomingColumns(chunks.map((chunk) => chunk.columns[k]))) };
 }

@@ -31,7 +31,7 @@ export function symbolKeysOf(text: VarColumnData, keyOf: (value: string) => numb
   const cachedStart = new Float64Array(cacheEntries);
   const cachedLength = new Int32Array(cacheEntries);
   for (let row = 0; row < rowCount; row++) {
-    const start = offsets[row] as number;
+    const start = offsets[row];
     const length = bytes.readInt32LE(start);
     if (length < 0) {
       keys[row] = -1;

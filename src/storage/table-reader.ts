@@ -186,8 +186,8 @@ export class TableSnapshot {
     const starts = parquet.rowGroupStarts;
     const pieces: { lo: number; hi: number }[] = [];
     for (let group = starts.length - 2; group >= 0; group--) {
-      const from = Math.max(lo, starts[group] as number);
-      const to = Math.min(hi, starts[group + 1] as number);
+      const from = Math.max(lo, starts[group]);
+      const to = Math.min(hi, starts[group + 1]);
       if (to <= from) continue;
       const bounds = parquet.numericStatistics(column.fileStem, group);
       if (bounds !== undefined && (value < bounds.min || value > bounds.max)) continue;

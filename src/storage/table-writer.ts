@@ -408,7 +408,7 @@ export class TableWriter {
       keys = gatherKeys(keys, order);
       outOfOrder = true;
     }
-    const timestamps = keys instanceof Float64Array ? keys : timestampsOf(ordered.columns[tsIndex] as ColumnData, ordered.rowCount, true);
+    const timestamps = keys instanceof Float64Array ? keys : timestampsOf(ordered.columns[tsIndex], ordered.rowCount, true);
     const result = this.applyOrdered(ordered, timestamps, nextTxn, superseded);
     return { partitions: result.partitions, outOfOrder: outOfOrder || result.outOfOrder };
   }
@@ -420,12 +420,12 @@ export class TableWriter {
 
   /** The designated timestamps rows are ordered by (exact ns for TIMESTAMP_NS). */
   private timestampKeys(rows: RowChunk): TimestampKeys {
-    return timestampKeysOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount, this.nanosTimestamp);
+    return timestampKeysOf(rows.columns[this.metaValue.timestampIndex], rows.rowCount, this.nanosTimestamp);
   }
 
   /** The designated timestamps as µs (the floor of ns values): what partition spans and metadata use. */
   private timestampMicros(rows: RowChunk): Float64Array {
-    return timestampsOf(rows.columns[this.metaValue.timestampIndex] as ColumnData, rows.rowCount, this.nanosTimestamp);
+    return timestampsOf(rows.columns[this.metaValue.timestampIndex], rows.rowCount, this.nanosTimestamp);
   }
 
   private publishPartitions(partitions: PartitionEntry[], nextTxn: number, walSeq: number, superseded: readonly PartitionEntry[]): void {
@@ -440,11 +440,11 @@ export class TableWriter {
     let outOfOrder = false;
     let from = 0;
     while (from < chunk.rowCount) {
-      const span = partitionSpanOf(timestamps[from] as number, unit);
+      const span = partitionSpanOf(timestamps[from], unit);
       let to = from + 1;
-      while (to < chunk.rowCount && (timestamps[to] as number) < span.end) to++;
+      while (to < chunk.rowCount && timestamps[to] < span.end) to++;
       const existing = byName.get(span.name);
-      if (existing !== undefined && (timestamps[from] as number) < existing.maxTimestamp) outOfOrder = true;
+      if (existing !== undefined && timestamps[from] < existing.maxTimestamp) outOfOrder = true;
       const entry = this.appendRows(span.name, sliceChunk(chunk, from, to), timestamps.subarray(from, to), nextTxn, superseded);
       byName.set(span.name, entry);
       from = to;
@@ -456,8 +456,8 @@ export class TableWriter {
   /** Adds ordered rows to one partition: in place when they all come after its last row, else as a merged new version. */
   private appendRows(name: string, rows: RowChunk, timestamps: Float64Array | undefined, nextTxn: number, superseded: PartitionEntry[]): PartitionEntry {
     const existing = this.txnValue.partitions.find((entry) => entry.name === name);
-    const minTs = timestamps === undefined ? 0 : (timestamps[0] as number);
-    const maxTs = timestamps === undefined ? 0 : (timestamps[timestamps.length - 1] as number);
+    const minTs = timestamps === undefined ? 0 : timestamps[0];
+    const maxTs = timestamps === undefined ? 0 : timestamps[timestamps.length - 1];
     const dedupKeys = this.dedupColumns();
     if (timestamps !== undefined && dedupKeys.length > 0) {
       // Rows of one batch collapse first; rows at the partition's last timestamp must merge to meet older twins.
@@ -490,7 +490,7 @@ export class TableWriter {
     const oldDir = join(this.dir, partitionDirName(existing));
     // A Parquet partition has no column files to copy from: all of it is read and rewritten as native columns.
     const parquet = existing.parquetBytes !== undefined;
-    const kept = parquet ? 0 : firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex] as ColumnMeta, existing.rowCount, timestamps[0] as number);
+    const kept = parquet ? 0 : firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex], existing.rowCount, timestamps[0]);
     const tail = parquet ? this.readPartition(existing) : readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount);
     const order = mergePermutation(this.timestampKeys(tail), this.timestampKeys(rows));
     let merged = gatherChunk(concatChunks(tail, rows), order, 0, order.length);
@@ -500,8 +500,8 @@ export class TableWriter {
     this.writeColumns(dir, merged, kept);
     return {
       name: existing.name, version: nextTxn, rowCount: kept + merged.rowCount,
-      minTimestamp: Math.min(existing.minTimestamp, timestamps[0] as number),
-      maxTimestamp: Math.max(existing.maxTimestamp, timestamps[timestamps.length - 1] as number),
+      minTimestamp: Math.min(existing.minTimestamp, timestamps[0]),
+      maxTimestamp: Math.max(existing.maxTimestamp, timestamps[timestamps.length - 1]),
     };
   }
 
@@ -519,8 +519,8 @@ export class TableWriter {
     let max = maxTs ?? 0;
     if (minTs === undefined && this.metaValue.timestampIndex >= 0) {
       const timestamps = this.timestampMicros(rows);
-      min = timestamps[0] as number;
-      max = timestamps[timestamps.length - 1] as number;
+      min = timestamps[0];
+      max = timestamps[timestamps.length - 1];
     }
     return { name, version, rowCount: rows.rowCount, minTimestamp: min, maxTimestamp: max };
   }
@@ -540,7 +540,7 @@ export class TableWriter {
 
   private writeColumns(partitionDir: string, rows: RowChunk, existingRows: number, durable = false): void {
     const session = this.writeSession(durable);
-    this.metaValue.columns.forEach((column, k) => appendColumn(session, partitionDir, column, rows.columns[k] as ColumnData, existingRows));
+    this.metaValue.columns.forEach((column, k) => appendColumn(session, partitionDir, column, rows.columns[k], existingRows));
   }
 
   /** SYMBOL columns arrive as text records or dictionary ids; the table dictionary turns them into int32 keys. */

@@ -12,7 +12,7 @@ export function numericRank(type: ValueType): number | undefined {
 /** Result type of arithmetic on two numeric types: the wider one, at least INT (as QuestDB does). */
 export function widenNumeric(a: ValueType, b: ValueType): ValueType {
   const rank = Math.max(NUMERIC_RANK[a] ?? 3, NUMERIC_RANK[b] ?? 3, 3);
-  return RANKED[rank - 1] as ValueType;
+  return RANKED[rank - 1];
 }
 
 const TEXT_TYPES: readonly ValueType[] = ['STRING', 'VARCHAR', 'SYMBOL', 'CHAR'];

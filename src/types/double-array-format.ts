@@ -14,11 +14,11 @@ function formatNested(bytes: Uint8Array, open: string, close: string, nullText: 
   let next = 0;
   const walk = (dim: number): void => {
     parts.push(open);
-    const length = shape[dim] as number;
+    const length = shape[dim];
     for (let k = 0; k < length; k++) {
       if (k > 0) parts.push(',');
       if (dim === dimCount - 1) {
-        const v = values[next++] as number;
+        const v = values[next++];
         parts.push(Number.isFinite(v) ? formatDouble(v) : nullText);
       } else {
         walk(dim + 1);

@@ -24,7 +24,7 @@ export function parseArrayText(text: string, dimCount: number): Uint8Array | und
 }
 
 function skipSpaces(state: ParseState): void {
-  while (state.index < state.text.length && /\s/.test(state.text[state.index] as string)) state.index++;
+  while (state.index < state.text.length && /\s/.test(state.text[state.index])) state.index++;
 }
 
 function parseLevel(state: ParseState, depth: number): boolean {
@@ -62,9 +62,9 @@ function parseElement(state: ParseState, depth: number): boolean {
   // PostgreSQL clients may quote elements (`{"0.5","-1"}`); a quoted element is a number, never NULL.
   const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(state.text.slice(state.index));
   if (quoted !== null) {
-    state.index += (quoted[0] as string).length;
-    const value = Number((quoted[1] as string).replace(/\\(.)/g, '$1'));
-    if (Number.isNaN(value) || (quoted[1] as string).trim() === '') return false;
+    state.index += quoted[0].length;
+    const value = Number(quoted[1].replace(/\\(.)/g, '$1'));
+    if (Number.isNaN(value) || quoted[1].trim() === '') return false;
     state.values.push(value);
     return true;
   }

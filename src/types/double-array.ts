@@ -57,10 +57,10 @@ function allocateValue(dimCount: number, elementCount: number): { bytes: Uint8Ar
 export function newDoubleArray(shape: ArrayLike<number>): { bytes: Uint8Array; values: Float64Array } {
   const dimCount = shape.length;
   let count = 1;
-  for (let d = 0; d < dimCount; d++) count *= shape[d] as number;
+  for (let d = 0; d < dimCount; d++) count *= shape[d];
   const { bytes, view } = allocateValue(dimCount, count);
   view.setInt32(0, dimCount, true);
-  for (let d = 0; d < dimCount; d++) view.setInt32(4 + 4 * d, shape[d] as number, true);
+  for (let d = 0; d < dimCount; d++) view.setInt32(4 + 4 * d, shape[d], true);
   const values = new Float64Array(bytes.buffer, bytes.byteOffset + arrayHeaderBytes(dimCount), count);
   return { bytes, values };
 }
@@ -73,7 +73,7 @@ export function encodeDoubleArray(shape: ArrayLike<number>, values: ArrayLike<nu
 }
 
 function readInt32(bytes: Uint8Array, offset: number): number {
-  return (bytes[offset] as number) | ((bytes[offset + 1] as number) << 8) | ((bytes[offset + 2] as number) << 16) | ((bytes[offset + 3] as number) << 24);
+  return bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24);
 }
 
 export function arrayDimCount(bytes: Uint8Array): number {
@@ -91,7 +91,7 @@ export function rowMajorStrides(shape: readonly number[]): number[] {
   let stride = 1;
   for (let d = shape.length - 1; d >= 0; d--) {
     strides[d] = stride;
-    stride *= shape[d] as number;
+    stride *= shape[d];
   }
   return strides;
 }
@@ -130,7 +130,7 @@ export function arrayElementAt(bytes: Uint8Array, flat: number): number {
     elementBuffer = bytes.buffer;
     elementView = new Float64Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 3);
   }
-  return elementView[start >>> 3] as number;
+  return elementView[start >>> 3];
 }
 
 /**

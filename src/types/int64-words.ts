@@ -20,8 +20,8 @@ export function writeInt64Words(words: Int32Array, index: number, value: number)
 export function int64WordsToNumbers(words: Int32Array, count: number): Float64Array {
   const numbers = new Float64Array(count);
   for (let k = 0; k < count; k++) {
-    const hi = words[2 * k + 1] as number;
-    const lo = words[2 * k] as number;
+    const hi = words[2 * k + 1];
+    const lo = words[2 * k];
     numbers[k] = hi === -2147483648 && lo === 0 ? NaN : hi * TWO_POW_32 + (lo >>> 0);
   }
   return numbers;

@@ -123,7 +123,7 @@ export function parseIntervalString(text: string): TimestampInterval[] | undefin
     return single === undefined ? undefined : [single];
   }
   if (parts.length === 2) {
-    const range = parseRange(parts[0] as string, parts[1] as string);
+    const range = parseRange(parts[0], parts[1]);
     return range === undefined ? undefined : [range];
   }
   if (parts.length !== 4) return undefined;

@@ -26,7 +26,7 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** Days in `month` (1-12) of `year`. */
 export function daysInMonth(year: number, month: number): number {
   assert(month >= 1 && month <= 12, 'month is 1-12; parsers validate user input before calling');
-  return month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] as number);
+  return month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
 }
 
 /** a mod b with the sign of b (b > 0): the remainder floor division leaves. */

@@ -75,9 +75,9 @@ export function parseTimestampPeriodNanos(text: string): { lo: bigint; hi: bigin
 /** Row `row` of a 64-bit vector as exact ns (from `exact` when present, else the number); undefined for null. */
 export function nanosAt(data: Float64Array, exact: BigInt64Array | undefined, row: number): bigint | undefined {
   if (exact !== undefined) {
-    const value = exact[row] as bigint;
+    const value = exact[row];
     return value === INT64_NULL ? undefined : value;
   }
-  const value = data[row] as number;
+  const value = data[row];
   return value !== value ? undefined : BigInt(Math.trunc(value));
 }

@@ -50,8 +50,8 @@ function parseFields(text: string, allowSpace: boolean): number {
     const expected = FIELD_SEPARATORS[fieldCount];
     if (separator !== expected && !(allowSpace && expected === 'T' && separator === ' ')) return -1;
     const value = twoDigits(text, position + 1);
-    const max = fieldCount === 1 ? daysInMonth(fields[0] as number, fields[1] as number) : FIELD_MAX[fieldCount];
-    if (value < (FIELD_MIN[fieldCount] as number) || value > (max as number)) return -1;
+    const max = fieldCount === 1 ? daysInMonth(fields[0], fields[1]) : FIELD_MAX[fieldCount];
+    if (value < FIELD_MIN[fieldCount] || value > max) return -1;
     fields[fieldCount + 1] = value;
     position += 3;
   }
@@ -59,9 +59,9 @@ function parseFields(text: string, allowSpace: boolean): number {
 }
 
 function fieldsStartMicros(): number {
-  return daysFromCivil(fields[0] as number, fields[1] as number, fields[2] as number) * MICROS_PER_DAY
-    + (fields[3] as number) * MICROS_PER_HOUR + (fields[4] as number) * MICROS_PER_MINUTE
-    + (fields[5] as number) * MICROS_PER_SECOND;
+  return daysFromCivil(fields[0], fields[1], fields[2]) * MICROS_PER_DAY
+    + fields[3] * MICROS_PER_HOUR + fields[4] * MICROS_PER_MINUTE
+    + fields[5] * MICROS_PER_SECOND;
 }
 
 /** One instant; a partial text is the start of the period it names ('2024-03' = 2024-03-01T00:00:00Z). */
@@ -129,7 +129,7 @@ export function parseTimestampPeriod(text: string): TimestampPeriod | undefined 
 /** Exclusive end of the period that starts at `lo` and spans the last parsed field. */
 function periodEnd(lo: number): number {
   switch (fieldCount) {
-    case 0: return daysFromCivil((fields[0] as number) + 1, 1, 1) * MICROS_PER_DAY;
+    case 0: return daysFromCivil(fields[0] + 1, 1, 1) * MICROS_PER_DAY;
     case 1: return addMonths(lo, 1);
     case 2: return lo + MICROS_PER_DAY;
     case 3: return lo + MICROS_PER_HOUR;

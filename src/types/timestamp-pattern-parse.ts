@@ -81,7 +81,7 @@ function readScaled(s: ParseState, width: number): number {
 /** Case-insensitive match of one of `words` (longest first is the caller's order); its index or -1. */
 function readWord(s: ParseState, words: readonly string[]): number {
   for (let index = 0; index < words.length; index++) {
-    const word = words[index] as string;
+    const word = words[index];
     const candidate = s.text.slice(s.position, s.position + word.length);
     if (candidate.toLowerCase() === word.toLowerCase()) {
       s.position += word.length;
@@ -193,7 +193,7 @@ export function parsePatternText(tokens: readonly PatternToken[], text: string):
   s.hourType = HOUR_24;
   s.week = -1;
   for (let index = 0; index < tokens.length; index++) {
-    const token = tokens[index] as PatternToken;
+    const token = tokens[index];
     if (token.op === undefined) {
       if (!text.startsWith(token.literal, s.position)) return undefined;
       s.position += token.literal.length;

@@ -59,12 +59,12 @@ const FORMATTERS: Readonly<Record<PatternOp, FormatPiece>> = {
   YYYY: (f) => formatYearPadded(isoWeekYearOf(f.micros), 4),
   M: (f) => String(f.month),
   MM: (f) => padded(f.month, 2),
-  MMM: (f) => SHORT_MONTHS[f.month - 1] as string,
-  MMMM: (f) => LONG_MONTHS[f.month - 1] as string,
+  MMM: (f) => SHORT_MONTHS[f.month - 1],
+  MMMM: (f) => LONG_MONTHS[f.month - 1],
   d: (f) => String(f.day),
   dd: (f) => padded(f.day, 2),
-  E: (f) => SHORT_DAYS[dayOfWeekOfDays(f.days) - 1] as string,
-  EE: (f) => LONG_DAYS[dayOfWeekOfDays(f.days) - 1] as string,
+  E: (f) => SHORT_DAYS[dayOfWeekOfDays(f.days) - 1],
+  EE: (f) => LONG_DAYS[dayOfWeekOfDays(f.days) - 1],
   // QuestDB numbers 'u' from Sunday = 1 (Micros.getDayOfWeekSundayFirst), unlike Java's Monday = 1.
   u: (f) => String((dayOfWeekOfDays(f.days) % 7) + 1),
   D: (f) => String(f.days - daysFromCivil(f.year, 1, 1) + 1),
@@ -128,7 +128,7 @@ export function compileTimestampPattern(pattern: string): TimestampPattern {
       // formatTimestamp's does, instead of formatting NaN fields.
       const fields = fillFormatFields(micros > INT64_LIMIT ? INT64_LIMIT : micros < -INT64_LIMIT ? -INT64_LIMIT : micros);
       let out = '';
-      for (let index = 0; index < pieces.length; index++) out += (pieces[index] as FormatPiece)(fields);
+      for (let index = 0; index < pieces.length; index++) out += pieces[index](fields);
       return out;
     },
     parse(text: string): number | undefined {

@@ -31,7 +31,7 @@ function isCanonicalUuid(text: string): boolean {
   if (text.length !== UUID_TEXT_LENGTH) return false;
   if (text[8] !== '-' || text[13] !== '-' || text[18] !== '-' || text[23] !== '-') return false;
   for (let index = 0; index < HEX_POSITIONS.length; index++) {
-    if (hexValue(text.charCodeAt(HEX_POSITIONS[index] as number)) < 0) return false;
+    if (hexValue(text.charCodeAt(HEX_POSITIONS[index])) < 0) return false;
   }
   return true;
 }
@@ -70,8 +70,8 @@ export function uuidToBytes(text: string): Uint8Array | undefined {
 }
 
 function hexPairAt(text: string, hexIndex: number): number {
-  const high = hexValue(text.charCodeAt(HEX_POSITIONS[hexIndex] as number));
-  const low = hexValue(text.charCodeAt(HEX_POSITIONS[hexIndex + 1] as number));
+  const high = hexValue(text.charCodeAt(HEX_POSITIONS[hexIndex]));
+  const low = hexValue(text.charCodeAt(HEX_POSITIONS[hexIndex + 1]));
   return (high << 4) | low;
 }
 
@@ -83,7 +83,7 @@ export function uuidFromBytes(bytes: Uint8Array, offset: number): string | null 
   for (let hexIndex = 0; hexIndex < 32; hexIndex += 2) {
     // hexIndex 0-15 are hi (bytes 15 down to 8), 16-31 are lo (bytes 7 down to 0).
     const byte = hexIndex < 16 ? bytes[offset + 15 - hexIndex / 2] : bytes[offset + 7 - (hexIndex - 16) / 2];
-    text += HEX_PAIRS[byte as number];
+    text += HEX_PAIRS[byte];
     if (hexIndex === 6 || hexIndex === 10 || hexIndex === 14 || hexIndex === 18) text += '-';
   }
   return text;

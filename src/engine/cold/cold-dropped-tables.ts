@@ -32,7 +32,7 @@ export function droppedColdTables(files: FilesFacade, rootDir: string): DroppedC
   const found: DroppedColdTable[] = [];
   for (const name of files.list(join(rootDir, DROPPED_DIR))) {
     const match = MARKER_NAME.exec(name);
-    if (match !== null) found.push({ table: match[1] as string, tableId: Number(match[2]) });
+    if (match !== null) found.push({ table: match[1], tableId: Number(match[2]) });
   }
   return found;
 }

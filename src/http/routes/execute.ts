@@ -128,7 +128,7 @@ async function streamQuery(
   res: ServerResponse, params: ExecuteParams, factory: QueryFactory, projection: readonly number[] | undefined, ctx: ExecContext, compilerNanos: number,
 ): Promise<void> {
   const executeStart = process.hrtime.bigint();
-  const columns = projection === undefined ? factory.columns : projection.map((index) => factory.columns[index] as OutputColumn);
+  const columns = projection === undefined ? factory.columns : projection.map((index) => factory.columns[index]);
   const writer = new JsonResultWriter({ query: params.query, columns, timestampIndex: factory.timestampIndex, skipMetadata: params.skipMetadata, quoteLargeNum: params.quoteLargeNum });
   // Cold chunks a scan meets in its first batch are fetched and the cursor reopened; later batches read what the
   // statement fetched after compiling.
@@ -180,5 +180,5 @@ async function streamQuery(
 
 /** The listed vectors of a batch, in list order; one small array per batch, never per row. */
 function projectBatch(batch: ColumnBatch, projection: readonly number[]): ColumnBatch {
-  return { rowCount: batch.rowCount, vectors: projection.map((index) => batch.vectors[index] as ColumnBatch['vectors'][number]) };
+  return { rowCount: batch.rowCount, vectors: projection.map((index) => batch.vectors[index]) };
 }

@@ -25,7 +25,7 @@ function parseExportLimit(text: string | null): { lo: number; hi?: number } | un
   const parts = text.split(',');
   const numbers = parts.map((part) => (/^\s*-?\d+\s*$/.test(part) ? Number(part) : NaN));
   if (numbers.some(Number.isNaN) || numbers.length > 2) return undefined;
-  return numbers.length === 1 ? { lo: numbers[0] as number } : { lo: numbers[0] as number, hi: numbers[1] as number };
+  return numbers.length === 1 ? { lo: numbers[0] } : { lo: numbers[0], hi: numbers[1] };
 }
 
 function writeChunk(res: ServerResponse, chunk: string | Uint8Array): Promise<void> {

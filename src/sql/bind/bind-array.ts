@@ -89,7 +89,7 @@ export function bindArrayAccess(expr: ArrayIndexExpr, bindElement: BindElement):
   }
   const dims = arrayTypeDimCount(array.type);
   if (expr.indexes.length > dims) {
-    const extra = expr.indexes[dims] as Expr;
+    const extra = expr.indexes[dims];
     throw sqlSemanticError(`too many array access arguments [nArgs=${expr.indexes.length}, nDims=${dims}]`, extra.position);
   }
   const kinds: number[] = [];
@@ -99,7 +99,7 @@ export function bindArrayAccess(expr: ArrayIndexExpr, bindElement: BindElement):
     positions.push(index.position);
     if (isSlice(index)) {
       kinds.push(ACCESS_SLICE);
-      const lo = bindElement(index.args[0] as Expr);
+      const lo = bindElement(index.args[0]);
       checkSliceBound(lo, k + 1, 'lowerBound', index.position);
       values.push(asIndex(lo));
       const hiExpr = index.args[1];

@@ -210,7 +210,7 @@ export function bindCast(operand: BoundExpr, typeName: string, typePosition: num
   checkCast(from, target, position);
   // A constant that does not convert is reported at the value itself, as QuestDB does.
   const valuePosition = operand.kind === 'constant' ? operand.position : position;
-  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg], constant) => emitCast(arg as string, from, target, valuePosition, constant) };
+  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg], constant) => emitCast(arg, from, target, valuePosition, constant) };
 }
 
 /** `'2024-01-01'::timestamp` is a constant (so generator bounds and other constant-only arguments accept it). */
@@ -237,7 +237,7 @@ function bindCase(expr: CaseExpr, ctx: BindContext): BoundExpr {
   return {
     kind: 'call', type, name: 'case', args, position: expr.position,
     emit: (emitted) => {
-      let source = otherwise === undefined ? nullExpression(type) : (emitted[2 * whenCount] as string);
+      let source = otherwise === undefined ? nullExpression(type) : emitted[2 * whenCount];
       for (let k = whenCount - 1; k >= 0; k--) source = `(${emitted[k]} ? ${emitted[whenCount + k]} : ${source})`;
       return source;
     },
@@ -288,7 +288,7 @@ function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
   let test: BoundExpr | undefined = bindInList(operand, items, expr.position);
   if (test === undefined) {
     items.forEach((item, k) => {
-      const equal = call('=', coerceComparison(operand, item), (list[k] as Expr).position);
+      const equal = call('=', coerceComparison(operand, item), list[k].position);
       test = test === undefined ? equal : call('or', [test, equal], expr.position);
     });
   }

@@ -33,7 +33,7 @@ export class SymbolKeySet {
     if (table === this.table && table.length === this.tableLength) return this.bitmap;
     const bitmap = new Uint8Array(table.length + 1);
     bitmap[0] = this.values.has(null) ? 1 : 0;
-    for (let key = 0; key < table.length; key++) bitmap[key + 1] = this.values.has(table[key] as string) ? 1 : 0;
+    for (let key = 0; key < table.length; key++) bitmap[key + 1] = this.values.has(table[key]) ? 1 : 0;
     this.table = table;
     this.tableLength = table.length;
     this.bitmap = bitmap;
@@ -78,6 +78,6 @@ function symbolKeyTest(index: number, values: Set<string | null>, position: numb
 function textSetTest(operand: BoundExpr, values: Set<string | null>, position: number): BoundCall {
   return {
     kind: 'call', type: 'BOOLEAN', name: 'in', args: [operand], position,
-    emit: ([value], constant) => `${constant(values)}.has(${value as string})`,
+    emit: ([value], constant) => `${constant(values)}.has(${value})`,
   };
 }

@@ -67,7 +67,7 @@ function bindCondition(join: JoinSource, left: JoinInput, right: JoinInput, scop
   for (const name of join.using ?? []) {
     leftKeys.push(firstColumn(left.scope, name.name, name.position));
     rightKeys.push(firstColumn(right.scope, name.name, name.position));
-    checkKeyTypes(leftKeys[leftKeys.length - 1] as BoundExpr, rightKeys[rightKeys.length - 1] as BoundExpr, name.position);
+    checkKeyTypes(leftKeys[leftKeys.length - 1], rightKeys[rightKeys.length - 1], name.position);
   }
   const residual: Expr[] = [];
   const leftCount = left.scope.columns.length;

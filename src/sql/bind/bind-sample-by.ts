@@ -65,7 +65,7 @@ export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: 
   if (options.bucketOutput !== undefined && bucketIndex >= 0) post[bucketIndex] = aggregation.bindOverGroups(options.bucketOutput, 'SELECT');
   const timestampOutput = options.designatedOutput ? bucketIndex : -1;
   return {
-    outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
+    outputs: post.map((expr, k) => ({ name: names[k], type: expr.type })),
     addHidden(expr) {
       // ORDER BY the bucket timestamp, a key or an aggregate the select list does not show (TSBS's
       // `SELECT max(v) FROM t SAMPLE BY 1m ORDER BY timestamp DESC`): computed per bucket, then dropped.
@@ -128,14 +128,14 @@ function bindTimestampConstant(expr: Expr): BoundExpr {
 function bindFills(clause: SampleByClause, specs: readonly AggregateSpec[]): FillMode[] | undefined {
   const items = clause.fill;
   if (items.length === 0 || items.every((item) => item.kind === 'none')) return undefined;
-  const only = items[0] as FillItem;
+  const only = items[0];
   if (items.length === 1 && only.kind !== 'value') return specs.map(() => ({ kind: only.kind === 'none' ? 'null' : only.kind }));
   if (items.length < specs.length) {
-    const last = items[items.length - 1] as FillItem;
+    const last = items[items.length - 1];
     throw sqlSemanticError(`insufficient fill values for SAMPLE BY FILL: expected ${specs.length} values but only ${items.length} provided`, last.position);
   }
   return specs.map((spec, k): FillMode => {
-    const item = items[k] as FillItem;
+    const item = items[k];
     if (item.kind !== 'value') return { kind: item.kind === 'none' ? 'null' : item.kind };
     const value = bindExpression(item.value, { scope: constantScope, clause: 'FILL' });
     return { kind: 'value', value: value.type === spec.resultType ? value : bindCast(value, spec.resultType, item.position, item.position) };

@@ -51,7 +51,7 @@ export class SubqueryValues {
     try {
       for (let batch = cursor.nextBatch(); batch !== undefined && !(this.firstOnly && seen); batch = cursor.nextBatch()) {
         ctx.checkCancelled();
-        const vector = batch.vectors[0] as Vector;
+        const vector = batch.vectors[0];
         for (let row = 0; row < batch.rowCount; row++) {
           const value = readValue(vector, row);
           if (!seen) { first = value; seen = true; }
@@ -105,7 +105,7 @@ export function bindInSubquery(operand: BoundExpr, factory: QueryFactory, positi
   const type = singleColumn(factory, position);
   if (!comparable(operand.type, type)) throw sqlSemanticError(`cannot compare ${operand.type} with type ${type}`, position);
   const holder = new SubqueryValues(factory);
-  return { kind: 'call', type: 'BOOLEAN', name: 'in', args: [operand], position, emit: ([arg], constant) => `${constant(holder)}.has(${arg as string}, rt)` };
+  return { kind: 'call', type: 'BOOLEAN', name: 'in', args: [operand], position, emit: ([arg], constant) => `${constant(holder)}.has(${arg}, rt)` };
 }
 
 /** `ARRAY(SELECT x ...)`: the subquery's values in order, as PostgreSQL's array text. */

@@ -82,11 +82,11 @@ class WindowCollector {
     }
     // Kernels read sum/avg as DOUBLE and the other value functions in their result type.
     const readType = def.kind === 'sum' || def.kind === 'avg' ? 'DOUBLE' : type;
-    const argIndex = value === undefined ? -1 : this.addBound(def.kind === 'count' ? value : castTo(value, readType), args[0] as Expr, readType);
+    const argIndex = value === undefined ? -1 : this.addBound(def.kind === 'count' ? value : castTo(value, readType), args[0], readType);
     const offset = def.kind === 'lag' || def.kind === 'lead' ? lagDistance(args[1]) : 0;
     const defaultIndex = args[2] === undefined ? -1 : this.addBound(castTo(bindExpression(args[2], context), type), args[2], type);
     const window = this.addWindow(over.partitionBy, over.orderBy);
-    const spec = this.windows[window] as WindowSpecPlan;
+    const spec = this.windows[window];
     const frame = resolveWindowFrame(over.frame, over.orderBy, this.orderIsDesignatedTimestamp(over.orderBy));
     const frameSuffix = over.frame === undefined || !usesFrame(def.kind) ? '' : ` ${frameTextOf(over.frame)}`;
     const text = `${call.name}(${call.star ? '*' : args.map(exprText).join(',')}) over (${spec.text}${frameSuffix})`;
@@ -179,7 +179,7 @@ export function planWindow(items: readonly WindowProjectedItem[], source: BoundS
   });
   const names: string[] = items.map((item) => item.name);
   return {
-    outputs: exprs.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
+    outputs: exprs.map((expr, k) => ({ name: names[k], type: expr.type })),
     addHidden(expr) {
       exprs.push(bindExpression(expr, context));
       names.push(`hidden${exprs.length}`);

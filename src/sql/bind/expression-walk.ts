@@ -78,7 +78,7 @@ export function sameExpr(a: Expr, b: Expr, sameColumn: (x: ColumnRefExpr, y: Col
   if (!sameNodeFields(a, b)) return false;
   const left = childrenOf(a);
   const right = childrenOf(b);
-  return left.length === right.length && left.every((child, k) => sameExpr(child, right[k] as Expr, sameColumn));
+  return left.length === right.length && left.every((child, k) => sameExpr(child, right[k], sameColumn));
 }
 
 /** The fields of a node other than its children and positions. */

@@ -85,7 +85,7 @@ export function humanSize(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(1)} ${units[unit] as string}`;
+  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 export function tablePartitionsRelation(catalog: Catalog, table: string, position: number): ValuesPlan {

@@ -92,10 +92,10 @@ export function bindPgOidCast(operand: BoundExpr, typeName: string, position: nu
   assert(statement.kind === 'query', 'catalog lookups are queries');
   const names = new CatalogNames(bindQuery(statement.query));
   if (isTextType(operand.type) || operand.type === 'SYMBOL') {
-    return { kind: 'call', type: 'INT', name: 'cast', args: [operand], position, emit: ([arg], constant) => `${constant(names)}.oidOf(${arg as string}, rt)` };
+    return { kind: 'call', type: 'INT', name: 'cast', args: [operand], position, emit: ([arg], constant) => `${constant(names)}.oidOf(${arg}, rt)` };
   }
   if (isNumericType(operand.type) || operand.type === 'NULL') {
-    return { kind: 'call', type: 'VARCHAR', name: 'cast', args: [operand], position, emit: ([arg], constant) => `${constant(names)}.nameOf(${arg as string}, rt)` };
+    return { kind: 'call', type: 'VARCHAR', name: 'cast', args: [operand], position, emit: ([arg], constant) => `${constant(names)}.nameOf(${arg}, rt)` };
   }
   throw sqlSemanticError(`cannot cast ${operand.type} to ${typeName.toLowerCase()}`, position);
 }

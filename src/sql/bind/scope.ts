@@ -37,7 +37,7 @@ export class Scope {
 
   /** The input slot that carries scope column `index` (allocating one for lazy table scopes). */
   slotOf(index: number): number {
-    let slot = this.slots[index] as number;
+    let slot = this.slots[index];
     if (slot < 0) {
       slot = this.slotCount++;
       this.slots[index] = slot;

@@ -125,7 +125,7 @@ export function bindAggregation(
       throw sqlSemanticError(`there is no matching function \`${call.name}\` with the argument types: (${types.map(typeDisplayName).join(', ')})`, call.position);
     }
     const resultType = resolvedReturnType(def, types);
-    const argIndex = call.star || args.length === 0 ? -1 : pre.push(args[0] as BoundExpr) - 1;
+    const argIndex = call.star || args.length === 0 ? -1 : pre.push(args[0]) - 1;
     const params = def.params?.(args, call.position) ?? [];
     specs.push({ kind: def.kind, argIndex, argType: args[0]?.type, resultType, name: call.name, params });
     return { kind: 'column', type: resultType, index: groupColumns + specs.length - 1, position: call.position };
@@ -133,9 +133,9 @@ export function bindAggregation(
   let keyIndex = leading.length;
   const post: BoundExpr[] = items.map((item) => {
     const leadingIndex = leadingIndexOf(item);
-    if (leadingIndex >= 0) return { kind: 'column', type: (leading[leadingIndex] as BoundExpr).type, index: leadingIndex, position: item.expr.position };
+    if (leadingIndex >= 0) return { kind: 'column', type: leading[leadingIndex].type, index: leadingIndex, position: item.expr.position };
     if (isKey(item)) {
-      const key = pre[keyIndex] as BoundExpr;
+      const key = pre[keyIndex];
       return { kind: 'column', type: key.type, index: keyIndex++, position: item.expr.position };
     }
     return bindExpression(item.expr, { scope: new Scope([], false), clause: 'SELECT', onAggregate });
@@ -143,11 +143,11 @@ export function bindAggregation(
   // Keys are visible by their output names to expressions over the grouped rows (HAVING, ORDER BY); scope
   // index k is output column k, so the leading columns come first (unnamed ones match nothing).
   const groupNames = [...leading.map((_, k) => clauses.leadingNames?.[k] ?? ''), ...keyNames];
-  const groupScope = new Scope(groupNames.map((name, k) => ({ name, type: (pre[k] as BoundExpr).type, qualifiers: [] })), false);
+  const groupScope = new Scope(groupNames.map((name, k) => ({ name, type: pre[k].type, qualifiers: [] })), false);
   const having = clauses.having === undefined ? undefined : bindHaving(clauses.having, groupScope, leading.length, onAggregate);
   const bindOverGroups = (expr: Expr, clause: string): BoundExpr => {
     const hidden = hiddenKeys.get(exprKey(expr));
-    if (hidden !== undefined) return { kind: 'column', type: (pre[hidden] as BoundExpr).type, index: hidden, position: expr.position };
+    if (hidden !== undefined) return { kind: 'column', type: pre[hidden].type, index: hidden, position: expr.position };
     return bindExpression(expr, { scope: groupScope, clause, onAggregate });
   };
   checkGroupKeys(pre.slice(leading.length, groupColumns));

@@ -150,10 +150,10 @@ export function compileProjection(exprs: readonly BoundExpr[]): CompiledProjecti
       }
       let next = 0;
       return exprs.map((expr): Vector => {
-        if (expr.kind === 'column') return batch.vectors[expr.index] as Vector;
+        if (expr.kind === 'column') return batch.vectors[expr.index];
         if (isExactConstant(expr)) return exactConstantVector(expr, batch.rowCount);
         const output = next++;
-        const data = outputs[output] as VectorData;
+        const data = outputs[output];
         if (expr.type === 'SYMBOL') return dictionaryEncode(data as (string | null)[], batch.rowCount);
         const exactValues = exact[output];
         return exactValues === undefined ? { type: expr.type, data } : { type: expr.type, data, exact: exactValues };

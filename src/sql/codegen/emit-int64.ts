@@ -138,8 +138,8 @@ function emitCastRoot(expr: BoundCall, arg: BoundExpr, exactCast: (exact: string
 function emitGuardedArithmetic(expr: BoundCall, flag: string, state: EmitState): string {
   const operands = expr.args.map(() => newLocal(state, 't'));
   const result = newLocal(state, 't');
-  const assigned = expr.args.map((arg, k) => `${operands[k] as string} = ${emitExpression(arg, state)}`);
-  const checked = operands.filter((_, k) => needsOperandCheck(expr.args[k] as BoundExpr));
+  const assigned = expr.args.map((arg, k) => `${operands[k]} = ${emitExpression(arg, state)}`);
+  const checked = operands.filter((_, k) => needsOperandCheck(expr.args[k]));
   const unsafeAny = [...checked, result].map(unsafe).join(' || ');
   return `(${assigned.join(', ')}, ${result} = ${emitCallWith(expr, operands, state)}, ${flag} |= ${unsafeAny} ? 1 : 0, ${result})`;
 }
@@ -166,7 +166,7 @@ export function emitExact(expr: BoundExpr, state: EmitState): string {
 function emitExactCall(expr: BoundCall, state: EmitState): string {
   if (isExactArithmetic(expr)) {
     const helper = expr.args.length === 2 ? EXACT_BINARY[expr.name] : EXACT_UNARY[expr.name];
-    return `rt.${helper as string}(${expr.args.map((arg) => emitExact(arg, state)).join(', ')})`;
+    return `rt.${helper}(${expr.args.map((arg) => emitExact(arg, state)).join(', ')})`;
   }
   if (expr.name === 'case' && isInt64Type(expr.type)) return emitExactCase(expr, state);
   if (expr.emitExact !== undefined) {
@@ -191,7 +191,7 @@ function emitExactCase(expr: BoundCall, state: EmitState): string {
   const otherwise = expr.args.length % 2 === 1 ? expr.args[2 * whenCount] : undefined;
   let source = otherwise === undefined ? 'rt.lnull' : emitExact(otherwise, state);
   for (let k = whenCount - 1; k >= 0; k--) {
-    source = `(${emitExpression(expr.args[k] as BoundExpr, state)} ? ${emitExact(expr.args[whenCount + k] as BoundExpr, state)} : ${source})`;
+    source = `(${emitExpression(expr.args[k], state)} ? ${emitExact(expr.args[whenCount + k], state)} : ${source})`;
   }
   return source;
 }

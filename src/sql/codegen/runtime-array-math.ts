@@ -27,8 +27,8 @@ function broadcastShape(left: readonly number[], right: readonly number[], posit
   const dimCount = Math.max(left.length, right.length);
   const shape = new Array<number>(dimCount);
   for (let k = 1; k <= dimCount; k++) {
-    const a = left.length - k >= 0 ? (left[left.length - k] as number) : 1;
-    const b = right.length - k >= 0 ? (right[right.length - k] as number) : 1;
+    const a = left.length - k >= 0 ? left[left.length - k] : 1;
+    const b = right.length - k >= 0 ? right[right.length - k] : 1;
     if (a !== b && a !== 1 && b !== 1) {
       throw sqlRuntimeError(`arrays have incompatible shapes [leftShape=${shapeText(left)}, rightShape=${shapeText(right)}]`, position);
     }
@@ -42,7 +42,7 @@ function broadcastStrides(shape: readonly number[], target: readonly number[]): 
   const strides = new Array<number>(target.length).fill(0);
   let stride = 1;
   for (let k = 1; k <= shape.length; k++) {
-    const length = shape[shape.length - k] as number;
+    const length = shape[shape.length - k];
     strides[target.length - k] = length === 1 ? 0 : stride;
     stride *= length;
   }
@@ -61,11 +61,11 @@ function elementwiseBroadcast(left: Uint8Array, right: Uint8Array, op: number, p
   const out = built.values;
   let written = 0;
   const walk = (dim: number, ia: number, ib: number): void => {
-    const length = shape[dim] as number;
-    const sa = leftStrides[dim] as number;
-    const sb = rightStrides[dim] as number;
+    const length = shape[dim];
+    const sa = leftStrides[dim];
+    const sb = rightStrides[dim];
     for (let k = 0; k < length; k++) {
-      if (dim === shape.length - 1) out[written++] = apply(op, a[ia + k * sa] as number, b[ib + k * sb] as number);
+      if (dim === shape.length - 1) out[written++] = apply(op, a[ia + k * sa], b[ib + k * sb]);
       else walk(dim + 1, ia + k * sa, ib + k * sb);
     }
   };
@@ -86,7 +86,7 @@ export const arrayMathRuntime = {
     const values = arrayValues(array);
     let sum = 0;
     for (let k = 0; k < values.length; k++) {
-      const v = values[k] as number;
+      const v = values[k];
       if (v === v) sum += v;
     }
     return sum;
@@ -97,7 +97,7 @@ export const arrayMathRuntime = {
     let sum = 0;
     let count = 0;
     for (let k = 0; k < values.length; k++) {
-      const v = values[k] as number;
+      const v = values[k];
       if (Number.isFinite(v)) {
         sum += v;
         count++;
@@ -117,7 +117,7 @@ export const arrayMathRuntime = {
     if (array === null) return NaN;
     const values = arrayValues(array);
     for (let k = 0; k < values.length; k++) {
-      const v = values[k] as number;
+      const v = values[k];
       if (value !== value ? v !== v : Number.isFinite(v) && Math.abs(v - value) <= DOUBLE_TOLERANCE) return k + 1;
     }
     return NaN;
@@ -130,7 +130,7 @@ export const arrayMathRuntime = {
     let hi = values.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const v = values[mid] as number;
+      const v = values[mid];
       if (ahead ? v < value : v <= value) lo = mid + 1;
       else hi = mid;
     }
@@ -143,7 +143,7 @@ export const arrayMathRuntime = {
     const out = built.values;
     let sum = 0;
     for (let k = 0; k < values.length; k++) {
-      const v = values[k] as number;
+      const v = values[k];
       if (v === v) sum += v;
       out[k] = sum;
     }
@@ -167,11 +167,11 @@ export const arrayMathRuntime = {
     const counters = new Array<number>(dimCount).fill(0);
     for (let k = 0; k < out.length; k++) {
       let source = 0;
-      for (let d = 0; d < dimCount; d++) source += (counters[d] as number) * (strides[d] as number);
-      out[k] = values[source] as number;
+      for (let d = 0; d < dimCount; d++) source += counters[d] * strides[d];
+      out[k] = values[source];
       for (let d = 0; d < dimCount; d++) {
-        counters[d] = (counters[d] as number) + 1;
-        if ((counters[d] as number) < (shape[d] as number)) break;
+        counters[d] = counters[d] + 1;
+        if (counters[d] < shape[d]) break;
         counters[d] = 0;
       }
     }
@@ -182,10 +182,10 @@ export const arrayMathRuntime = {
     if (left === null || right === null) return null;
     const leftShape = arrayShape(left);
     const rightShape = arrayShape(right);
-    const rows = leftShape.length === 1 ? 1 : (leftShape[0] as number);
-    const common = leftShape.length === 1 ? (leftShape[0] as number) : (leftShape[1] as number);
-    const rightRows = rightShape[0] as number;
-    const columns = rightShape.length === 1 ? 1 : (rightShape[1] as number);
+    const rows = leftShape.length === 1 ? 1 : leftShape[0];
+    const common = leftShape.length === 1 ? leftShape[0] : leftShape[1];
+    const rightRows = rightShape[0];
+    const columns = rightShape.length === 1 ? 1 : rightShape[1];
     if (rightRows !== common) {
       throw sqlRuntimeError(`left array row length doesn't match right array column length [leftRowLen=${common}, rightColLen=${rightRows}]`, position);
     }
@@ -196,7 +196,7 @@ export const arrayMathRuntime = {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < columns; c++) {
         let sum = 0;
-        for (let k = 0; k < common; k++) sum += (a[r * common + k] as number) * (b[k * columns + c] as number);
+        for (let k = 0; k < common; k++) sum += a[r * common + k] * b[k * columns + c];
         out[r * columns + c] = sum;
       }
     }
@@ -210,7 +210,7 @@ export const arrayMathRuntime = {
     const b = arrayValues(right);
     const built = newDoubleArray(arrayShape(left));
     const out = built.values;
-    for (let k = 0; k < out.length; k++) out[k] = apply(op, a[k] as number, b[k] as number);
+    for (let k = 0; k < out.length; k++) out[k] = apply(op, a[k], b[k]);
     return built.bytes;
   },
   /** Array op scalar, or scalar op array when `scalarLeft`. */
@@ -219,8 +219,8 @@ export const arrayMathRuntime = {
     const a = arrayValues(array);
     const built = newDoubleArray(arrayShape(array));
     const out = built.values;
-    if (scalarLeft) for (let k = 0; k < out.length; k++) out[k] = apply(op, scalar, a[k] as number);
-    else for (let k = 0; k < out.length; k++) out[k] = apply(op, a[k] as number, scalar);
+    if (scalarLeft) for (let k = 0; k < out.length; k++) out[k] = apply(op, scalar, a[k]);
+    else for (let k = 0; k < out.length; k++) out[k] = apply(op, a[k], scalar);
     return built.bytes;
   },
   arrayEquals(left: Uint8Array | null, right: Uint8Array | null): boolean {
@@ -229,8 +229,8 @@ export const arrayMathRuntime = {
     const a = arrayValues(left);
     const b = arrayValues(right);
     for (let k = 0; k < a.length; k++) {
-      const x = a[k] as number;
-      const y = b[k] as number;
+      const x = a[k];
+      const y = b[k];
       if (x !== y && !(x !== x && y !== y)) return false;
     }
     return true;

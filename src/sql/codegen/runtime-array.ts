@@ -27,25 +27,25 @@ function selectDims(shape: readonly number[], kinds: readonly number[], values: 
   const selections: DimSelection[] = [];
   let next = 0;
   for (let k = 0; k < kinds.length; k++) {
-    const dimLength = shape[k] as number;
+    const dimLength = shape[k];
     if (kinds[k] === ACCESS_INDEX) {
-      const index = values[next++] as number;
+      const index = values[next++];
       if (index !== index) return null;
-      if (index < 1) throw indexError(k + 1, index, dimLength, positions[k] as number);
+      if (index < 1) throw indexError(k + 1, index, dimLength, positions[k]);
       if (index > dimLength) return null;
       selections.push({ lo: index - 1, hi: index, kept: false });
     } else {
-      const lo = values[next++] as number;
-      const hiValue = values[next++] as number;
+      const lo = values[next++];
+      const hiValue = values[next++];
       if (lo !== lo) return null;
       const hi = hiValue !== hiValue ? dimLength : Math.min(hiValue - 1, dimLength);
       if (lo < 1 || hi < 0) {
-        throw sqlRuntimeError(`array slice bounds must be positive [dim=${k + 1}, dimLen=${dimLength}, lowerBound=${lo}, upperBound=${hi + 1}]`, positions[k] as number);
+        throw sqlRuntimeError(`array slice bounds must be positive [dim=${k + 1}, dimLen=${dimLength}, lowerBound=${lo}, upperBound=${hi + 1}]`, positions[k]);
       }
       selections.push({ lo: lo - 1, hi: Math.max(lo - 1, hi), kept: true });
     }
   }
-  for (let d = kinds.length; d < shape.length; d++) selections.push({ lo: 0, hi: shape[d] as number, kept: true });
+  for (let d = kinds.length; d < shape.length; d++) selections.push({ lo: 0, hi: shape[d], kept: true });
   return selections;
 }
 
@@ -55,10 +55,10 @@ function copyBlock(source: Float64Array, shape: readonly number[], selections: r
   const strides = rowMajorStrides(shape);
   let written = 0;
   const walk = (dim: number, base: number): void => {
-    const selection = selections[dim] as DimSelection;
-    const step = strides[dim] as number;
+    const selection = selections[dim];
+    const step = strides[dim];
     if (dim === dimCount - 1) {
-      for (let k = selection.lo; k < selection.hi; k++) out[written++] = source[base + k * step] as number;
+      for (let k = selection.lo; k < selection.hi; k++) out[written++] = source[base + k * step];
       return;
     }
     for (let k = selection.lo; k < selection.hi; k++) walk(dim + 1, base + k * step);
@@ -81,7 +81,7 @@ export const arrayRuntime = {
   arrayOf(shape: readonly number[], elements: readonly number[]): Uint8Array {
     const built = newDoubleArray(shape);
     const values = built.values;
-    for (let k = 0; k < values.length; k++) values[k] = elements[k] as number;
+    for (let k = 0; k < values.length; k++) values[k] = elements[k];
     return built.bytes;
   },
   /** All arguments are indexes, one per dimension: the element, NaN for NULL. */
@@ -89,10 +89,10 @@ export const arrayRuntime = {
     if (array === null) return NaN;
     let flat = 0;
     for (let d = 0; d < indexes.length; d++) {
-      const index = indexes[d] as number;
+      const index = indexes[d];
       const dimLength = arrayDimLength(array, d);
       if (index !== index) return NaN;
-      if (index < 1) throw indexError(d + 1, index, dimLength, positions[d] as number);
+      if (index < 1) throw indexError(d + 1, index, dimLength, positions[d]);
       if (index > dimLength) return NaN;
       flat = flat * dimLength + (index - 1);
     }

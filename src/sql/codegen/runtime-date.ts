@@ -46,7 +46,7 @@ function floorFrom(spec: UnitSpec, micros: number, origin: number): number {
     const floored = addUnits(origin, aligned, 'M');
     return floored > micros ? addUnits(origin, aligned - stride, 'M') : floored;
   }
-  const width = spec.stride * (FIXED_DIFF_MICROS[spec.unit] as number);
+  const width = spec.stride * FIXED_DIFF_MICROS[spec.unit];
   const offset = micros - origin;
   return origin + offset - (((offset % width) + width) % width);
 }

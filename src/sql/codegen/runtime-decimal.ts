@@ -114,7 +114,7 @@ export const decimalRuntime = {
       const widened = Math.abs(shortDecimalUnscaled(a) * (NUMBER_POWERS_OF_TEN[scale - fromScale] ?? NaN));
       // Below 2^53 the number is exact; it fits the precision below 10^precision (any precision past 15 holds it).
       if (widened <= Number.MAX_SAFE_INTEGER && widened < (NUMBER_POWERS_OF_TEN[precision] ?? Infinity)) {
-        return formatDecimalNumber(shortDecimalUnscaled(a) * (NUMBER_POWERS_OF_TEN[scale - fromScale] as number), scale);
+        return formatDecimalNumber(shortDecimalUnscaled(a) * NUMBER_POWERS_OF_TEN[scale - fromScale], scale);
       }
     }
     const result = rescaleDecimal(decimalUnscaled(a), fromScale, scale);

@@ -70,7 +70,7 @@ export const int64Runtime = {
   /** Starts the exact output of a projection at row `row`: the rows before it were exact as numbers. */
   lstartExact(numbers: Float64Array, row: number): BigInt64Array {
     const exact = new BigInt64Array(numbers.length);
-    for (let k = 0; k < row; k++) exact[k] = int64Runtime.lbig(numbers[k] as number);
+    for (let k = 0; k < row; k++) exact[k] = int64Runtime.lbig(numbers[k]);
     return exact;
   },
   /** to_long256 over exact longs, l0 least significant; all four null is null. */

@@ -27,7 +27,7 @@ export const randomRuntime = {
     let text = '';
     for (let k = 0; k < 32; k++) {
       const digit = k === 12 ? 4 : k === 16 ? 8 + randomBelow(4) : randomBelow(16);
-      text += HEX[digit] as string;
+      text += HEX[digit];
       if (k === 7 || k === 11 || k === 15 || k === 19) text += '-';
     }
     return text;

@@ -23,7 +23,7 @@ export const typesRuntime = {
   geohashWithin(value: string | null, bits: number, prefixes: readonly string[]): boolean {
     if (value === null) return false;
     const binary = geohashToBinary(value, bits);
-    for (let k = 0; k < prefixes.length; k++) if (binary.startsWith(prefixes[k] as string)) return true;
+    for (let k = 0; k < prefixes.length; k++) if (binary.startsWith(prefixes[k])) return true;
     return false;
   },
   /** WITHIN with prefixes computed per row (`prefixBits` is each one's precision); null prefixes never match. */
@@ -32,7 +32,7 @@ export const typesRuntime = {
     const binary = geohashToBinary(value, bits);
     for (let k = 0; k < prefixes.length; k++) {
       const prefix = prefixes[k];
-      const size = prefixBits[k] as number;
+      const size = prefixBits[k];
       if (prefix !== null && prefix !== undefined && size <= bits && binary.startsWith(geohashToBinary(prefix, size))) return true;
     }
     return false;

@@ -21,11 +21,11 @@ function ordered(op: string): ScalarFunctionDef[] {
 function equality(name: string, negate: boolean): ScalarFunctionDef[] {
   const wrap = (body: string): string => (negate ? `!${body}` : body);
   return [
-    { name, args: ['NUMERIC', 'NUMERIC'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
-    { name, args: ['TIMESTAMP', 'TIMESTAMP'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
-    { name, args: ['TIMESTAMP_NS', 'TIMESTAMP_NS'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
-    { name, args: ['DATE', 'DATE'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
-    { name, args: ['IPV4', 'IPV4'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a as string, b as string)) },
+    { name, args: ['NUMERIC', 'NUMERIC'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a, b)) },
+    { name, args: ['TIMESTAMP', 'TIMESTAMP'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a, b)) },
+    { name, args: ['TIMESTAMP_NS', 'TIMESTAMP_NS'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a, b)) },
+    { name, args: ['DATE', 'DATE'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a, b)) },
+    { name, args: ['IPV4', 'IPV4'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(numericEq(a, b)) },
     { name, args: ['TEXT', 'TEXT'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(`(${a} === ${b})`) },
     { name, args: ['UUID', 'UUID'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(`(${a} === ${b})`) },
     { name, args: ['BOOLEAN', 'BOOLEAN'], returns: 'BOOLEAN', emit: ([a, b]) => wrap(`(${a} === ${b})`) },
@@ -40,8 +40,8 @@ export const COMPARISON_FUNCTIONS: readonly ScalarFunctionDef[] = [
   ...ordered('<='),
   ...ordered('>'),
   ...ordered('>='),
-  { name: 'isnull', args: ['ANY'], returns: 'BOOLEAN', emit: ([a], _c, types) => isNullTest(a as string, types[0]) },
-  { name: 'isnotnull', args: ['ANY'], returns: 'BOOLEAN', emit: ([a], _c, types) => `!${isNullTest(a as string, types[0])}` },
+  { name: 'isnull', args: ['ANY'], returns: 'BOOLEAN', emit: ([a], _c, types) => isNullTest(a, types[0]) },
+  { name: 'isnotnull', args: ['ANY'], returns: 'BOOLEAN', emit: ([a], _c, types) => `!${isNullTest(a, types[0])}` },
 ];
 
 function isNullTest(arg: string, type: ValueType | undefined): string {

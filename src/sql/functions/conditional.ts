@@ -32,16 +32,16 @@ function domainOf(type: ValueType): Domain {
 
 function emitCoalesce(args: readonly string[], types: readonly ValueType[]): string {
   const domain = domainOf(unifiedType(types));
-  if (domain === 'never-null') return args[0] as string;
+  if (domain === 'never-null') return args[0];
   const helper = domain === 'number' ? 'coalesceNum' : 'coalesceText';
-  let source = args[args.length - 1] as string;
+  let source = args[args.length - 1];
   for (let k = args.length - 2; k >= 0; k--) source = `rt.${helper}(${args[k]}, ${source})`;
   return source;
 }
 
 function emitNullif([a, b]: readonly string[], types: readonly ValueType[]): string {
   const domain = domainOf(types[0] ?? 'NULL');
-  if (domain === 'never-null') return a as string;
+  if (domain === 'never-null') return a;
   return `rt.${domain === 'number' ? 'nullifNum' : 'nullifText'}(${a}, ${b})`;
 }
 

@@ -49,8 +49,8 @@ function productType(types: readonly ValueType[]): DecimalType {
 function binary(name: string, helper: string, returns: (types: readonly ValueType[]) => DecimalType): ScalarFunctionDef {
   const emit: Emit = ([a, b], constant, types, position) => {
     const scale = decimalScale(returns(types));
-    const left = operandText(a as string, types[0], constant);
-    const right = operandText(b as string, types[1], constant);
+    const left = operandText(a, types[0], constant);
+    const right = operandText(b, types[1], constant);
     const scales = `${decimalScale(operandDecimalType(types[0]))}, ${decimalScale(operandDecimalType(types[1]))}`;
     return `rt.${helper}(${left}, ${right}, ${scales}, ${scale}, ${constant(position)})`;
   };
@@ -59,8 +59,8 @@ function binary(name: string, helper: string, returns: (types: readonly ValueTyp
 
 function comparison(op: string): ScalarFunctionDef {
   const emit: Emit = ([a, b], constant, types) => {
-    const left = operandText(a as string, types[0], constant);
-    const right = operandText(b as string, types[1], constant);
+    const left = operandText(a, types[0], constant);
+    const right = operandText(b, types[1], constant);
     const scales = `${decimalScale(operandDecimalType(types[0]))}, ${decimalScale(operandDecimalType(types[1]))}`;
     if (op === '=') return `rt.decEquals(${left}, ${right}, ${scales})`;
     if (op === '!=') return `!rt.decEquals(${left}, ${right}, ${scales})`;
@@ -88,14 +88,14 @@ export const DECIMAL_FUNCTIONS: readonly ScalarFunctionDef[] = [
   binary('*', 'decMul', productType),
   binary('/', 'decDiv', productType),
   comparison('='), comparison('!='), comparison('<'), comparison('<='), comparison('>'), comparison('>='),
-  { name: 'neg', args: ['DECIMAL'], returns: sameDecimal, emit: ([a], constant, types) => `rt.decNeg(${operandText(a as string, types[0], constant)})` },
-  { name: 'abs', args: ['DECIMAL'], returns: sameDecimal, emit: ([a], constant, types) => `rt.decAbs(${operandText(a as string, types[0], constant)})` },
+  { name: 'neg', args: ['DECIMAL'], returns: sameDecimal, emit: ([a], constant, types) => `rt.decNeg(${operandText(a, types[0], constant)})` },
+  { name: 'abs', args: ['DECIMAL'], returns: sameDecimal, emit: ([a], constant, types) => `rt.decAbs(${operandText(a, types[0], constant)})` },
   {
     name: 'round', args: ['DECIMAL'], returns: roundedType, prepare: callPosition,
     emit: ([a], constant, types, position) => {
       const type = operandDecimalType(types[0]);
       const result = roundedType(types);
-      return `rt.decRound(${operandText(a as string, types[0], constant)}, ${decimalScale(type)}, 0, 0, ${decimalPrecision(result)}, ${constant(position)})`;
+      return `rt.decRound(${operandText(a, types[0], constant)}, ${decimalScale(type)}, 0, 0, ${decimalPrecision(result)}, ${constant(position)})`;
     },
   },
 ];

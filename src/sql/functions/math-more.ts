@@ -24,7 +24,7 @@ function rounding(name: string, helper: string): ScalarFunctionDef[] {
 
 /** Folds a variadic call into nested two-argument helper calls. */
 function fold(helper: string, args: readonly string[]): string {
-  let source = args[0] as string;
+  let source = args[0];
   for (let k = 1; k < args.length; k++) source = `rt.${helper}(${source}, ${args[k]})`;
   return source;
 }

@@ -36,7 +36,7 @@ function prettySize(bytes: number): string | null {
     value /= 1024;
     unit++;
   }
-  return `${Math.round(value)} ${units[unit] as string}`;
+  return `${Math.round(value)} ${units[unit]}`;
 }
 
 /** quote_ident: double-quotes a name unless it is a plain lower-case identifier. */
@@ -68,7 +68,7 @@ export const POSTGRES_FUNCTIONS: readonly ScalarFunctionDef[] = [
   { name: 'current_setting', args: ['TEXT'], returns: 'VARCHAR', prepare: prepareSetting, emit: (_args, constant, _types, value) => constant(value) },
   { name: 'pg_backend_pid', args: [], returns: 'INT', emit: (_args, constant) => constant(process.pid) },
   // svc has no array columns; the catalogs' list-valued columns (datacl, polroles) are text already.
-  { name: 'array_to_string', args: ['TEXT', 'TEXT'], returns: 'VARCHAR', emit: ([list]) => list as string },
+  { name: 'array_to_string', args: ['TEXT', 'TEXT'], returns: 'VARCHAR', emit: ([list]) => list },
   { name: 'pg_encoding_to_char', args: ['INT'], returns: 'VARCHAR', emit: () => "'UTF8'" },
   { name: 'format_type', args: ['INT', 'INT'], returns: 'VARCHAR', emit: ([oid, typmod], constant) => `${constant(formatType)}(${oid}, ${typmod})` },
   { name: 'pg_get_userbyid', args: ['INT'], returns: 'VARCHAR', emit: ([oid], constant) => `${constant(userById)}(${oid})` },

@@ -63,7 +63,7 @@ const pick = (nullRate: string): ScalarFunctionDef['emit'] => (_args, constant, 
 function textGenerators(name: string, type: ValueType): ScalarFunctionDef[] {
   return [
     generator(name, ['LONG', 'LONG', 'LONG'], type, ([min, max, rate]) => `rt.rndLetters(${min}, ${max}, ${rate})`, prepareLetters),
-    generator(name, ['LONG', 'LONG', 'LONG', 'LONG'], type, (args, constant, types, pool) => pick(args[3] as string)(args, constant, types, pool), preparePool),
+    generator(name, ['LONG', 'LONG', 'LONG', 'LONG'], type, (args, constant, types, pool) => pick(args[3])(args, constant, types, pool), preparePool),
     { ...generator(name, ['TEXT'], type, pick('0'), prepareList), variadic: true },
   ];
 }

@@ -15,7 +15,7 @@ const REGEX_SPECIALS = '[](){}.*+?$^|\\/';
 export function likeToRegexSource(pattern: string, position: number): string {
   let source = '';
   for (let index = 0; index < pattern.length; index++) {
-    let char = pattern[index] as string;
+    let char = pattern[index];
     if (char === '%') {
       source += '[\\s\\S]*';
       continue;
@@ -27,7 +27,7 @@ export function likeToRegexSource(pattern: string, position: number): string {
     if (char === '\\') {
       index++;
       if (index >= pattern.length) throw sqlSemanticError('LIKE pattern must not end with escape character', position + index);
-      char = pattern[index] as string;
+      char = pattern[index];
     }
     source += REGEX_SPECIALS.includes(char) ? `\\${char}` : char;
   }

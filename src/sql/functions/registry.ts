@@ -70,8 +70,8 @@ function signatureCost(args: readonly ArgType[], variadic: boolean, actual: read
   if (variadic ? actual.length < args.length - 1 : actual.length !== args.length) return undefined;
   let total = 0;
   for (let k = 0; k < actual.length; k++) {
-    const expected = args[Math.min(k, args.length - 1)] as ArgType;
-    const cost = argumentCost(expected, actual[k] as ValueType);
+    const expected = args[Math.min(k, args.length - 1)];
+    const cost = argumentCost(expected, actual[k]);
     if (cost === undefined) return undefined;
     total += cost;
   }

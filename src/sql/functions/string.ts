@@ -6,7 +6,7 @@ import { isTextHeldType } from '../../types/column-type.js';
 const textResult = (types: readonly ValueType[]): ValueType => (types.some((type) => type === 'VARCHAR') ? 'VARCHAR' : 'STRING');
 
 export const STRING_FUNCTIONS: readonly ScalarFunctionDef[] = [
-  { name: '||', args: ['ANY', 'ANY'], returns: textResult, emit: ([a, b], _c, types) => `rt.concat2(${toText(a as string, types[0])}, ${toText(b as string, types[1])})` },
+  { name: '||', args: ['ANY', 'ANY'], returns: textResult, emit: ([a, b], _c, types) => `rt.concat2(${toText(a, types[0])}, ${toText(b, types[1])})` },
   { name: 'concat', args: ['ANY'], variadic: true, returns: textResult, emit: (args, _c, types) => `rt.concatN([${args.map((arg, k) => toText(arg, types[k])).join(', ')}])` },
   { name: 'length', args: ['TEXT'], returns: 'INT', emit: ([a]) => `rt.textLength(${a})` },
   { name: 'lower', args: ['TEXT'], returns: textResult, emit: ([a]) => `rt.lower(${a})` },

@@ -77,6 +77,6 @@ export function isFragmentRequest(value: unknown): value is FragmentRequest {
 }
 
 function symbolText(vector: Vector, row: number): string | null {
-  const key = (vector.data as Int32Array)[row] as number;
+  const key = (vector.data as Int32Array)[row];
   return key < 0 ? null : ((vector.symbols as readonly string[])[key] ?? null);
 }

@@ -166,7 +166,7 @@ function mergeOpOf(expr: Expr): MergeOp | undefined {
 function groupByUsesOnlyKeys(query: SelectQuery, keyIndexes: readonly number[]): boolean {
   const keyNames = new Set<string>();
   for (const index of keyIndexes) {
-    const item = query.columns[index] as SelectItem;
+    const item = query.columns[index];
     if (item.alias !== undefined) keyNames.add(item.alias.name.toLowerCase());
     if (item.expr.kind === 'column') keyNames.add(item.expr.name.toLowerCase());
   }
@@ -191,7 +191,7 @@ function outputIndexOf(expr: Expr, columns: readonly OutputColumn[]): number {
   if (expr.kind !== 'column' || expr.qualifier !== undefined) return -1;
   const name = expr.name.toLowerCase();
   const matches = columns.flatMap((column, index) => (column.name.toLowerCase() === name ? [index] : []));
-  return matches.length === 1 ? (matches[0] as number) : -1;
+  return matches.length === 1 ? matches[0] : -1;
 }
 
 /** LIMIT bounds written as non-negative integer literals; null for any other form (kept single-threaded). */

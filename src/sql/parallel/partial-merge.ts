@@ -21,7 +21,7 @@ export type MergedCell = CellValue | bigint;
 export function cellOf(vector: Vector, row: number): MergedCell {
   const exact = vector.exact;
   if (exact !== undefined) {
-    const value = exact[row] as bigint;
+    const value = exact[row];
     return value === LONG_NULL_BIG ? null : value;
   }
   if (isNullAt(vector, row)) return null;
@@ -45,7 +45,7 @@ export function mergeAggregateRows(shape: Pick<ParallelShape, 'keyIndexes' | 'ag
   for (const batch of partials) {
     assert(batch.vectors.length >= width, 'fragment batches hold every key and partial column the merge reads');
     for (let row = 0; row < batch.rowCount; row++) {
-      const keys = shape.keyIndexes.map((index) => cellOf(batch.vectors[index] as Vector, row));
+      const keys = shape.keyIndexes.map((index) => cellOf(batch.vectors[index], row));
       const identity = groupIdentity(keys);
       let group = groups.get(identity);
       if (group === undefined) {
@@ -53,7 +53,7 @@ export function mergeAggregateRows(shape: Pick<ParallelShape, 'keyIndexes' | 'ag
         groups.set(identity, group);
       }
       for (let k = 0; k < shape.aggregates.length; k++) {
-        foldPartial(shape.aggregates[k] as MergeAggregate, group.states[k] as PartialState, batch, row);
+        foldPartial(shape.aggregates[k], group.states[k], batch, row);
       }
     }
   }
@@ -61,7 +61,7 @@ export function mergeAggregateRows(shape: Pick<ParallelShape, 'keyIndexes' | 'ag
   for (const group of groups.values()) {
     rows.push(shape.outputs.map((source) => {
       if (source.kind === 'key') return group.keys[shape.keyIndexes.indexOf(source.fragmentIndex)] ?? null;
-      return finalValue(shape.aggregates[source.aggregateIndex] as MergeAggregate, group.states[source.aggregateIndex] as PartialState);
+      return finalValue(shape.aggregates[source.aggregateIndex], group.states[source.aggregateIndex]);
     }));
   }
   return rows;
@@ -77,13 +77,13 @@ function groupIdentity(keys: readonly MergedCell[]): string {
 }
 
 function foldPartial(aggregate: MergeAggregate, state: PartialState, batch: ColumnBatch, row: number): void {
-  const value = cellOf(batch.vectors[aggregate.fragmentIndex] as Vector, row);
+  const value = cellOf(batch.vectors[aggregate.fragmentIndex], row);
   switch (aggregate.op) {
     case 'count':
       state.value = addCells(state.value ?? 0, value ?? 0);
       return;
     case 'avg':
-      state.count += Number(cellOf(batch.vectors[aggregate.countIndex] as Vector, row) ?? 0);
+      state.count += Number(cellOf(batch.vectors[aggregate.countIndex], row) ?? 0);
       if (value !== null) state.value = state.value === null ? value : addCells(state.value, value);
       return;
     case 'sum':

@@ -149,9 +149,9 @@ function readEscapeString(text: string, start: number): Token {
   let i = start + 2;
   for (;;) {
     if (i >= text.length) throw new SqlError('unclosed quoted string?', start);
-    const ch = text[i] as string;
+    const ch = text[i];
     if (ch === '\\' && i + 1 < text.length) {
-      const escaped = text[i + 1] as string;
+      const escaped = text[i + 1];
       value += ESCAPES[escaped] ?? escaped;
       i += 2;
     } else if (ch === "'" && text[i + 1] === "'") {

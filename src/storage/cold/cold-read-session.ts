@@ -80,7 +80,7 @@ export class ColdReadSession {
     // over hundreds of partitions must not fill the back-pressure cap alone.
     const reader = async (): Promise<void> => {
       while (next < wanted.length && failure === undefined) {
-        const need = wanted[next++] as ColdNeed;
+        const need = wanted[next++];
         try {
           this.keep(await coordinator.acquire(need.object, need.ranges, signal));
         } catch (error) {

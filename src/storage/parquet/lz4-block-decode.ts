@@ -14,12 +14,12 @@ export function decompressLz4Block(input: Uint8Array, outputBytes: number): Uint
   let inPos = 0;
   let outPos = 0;
   while (inPos < inEnd) {
-    const token = input[inPos++] as number;
+    const token = input[inPos++];
     let literalBytes = token >>> 4;
     if (literalBytes === 15) {
       let extra = 255;
       while (extra === 255 && inPos < inEnd) {
-        extra = input[inPos++] as number;
+        extra = input[inPos++];
         literalBytes += extra;
       }
     }
@@ -30,17 +30,17 @@ export function decompressLz4Block(input: Uint8Array, outputBytes: number): Uint
       outPos += literalBytes;
       inPos = literalEnd;
     } else {
-      while (inPos < literalEnd) output[outPos++] = input[inPos++] as number;
+      while (inPos < literalEnd) output[outPos++] = input[inPos++];
     }
     if (inPos >= inEnd) break; // the last sequence has literals only
     if (inPos + 2 > inEnd) throw corrupt();
-    const offset = (input[inPos] as number) | ((input[inPos + 1] as number) << 8);
+    const offset = input[inPos] | (input[inPos + 1] << 8);
     inPos += 2;
     let matchBytes = (token & 15) + MIN_MATCH_BYTES;
     if ((token & 15) === 15) {
       let extra = 255;
       while (extra === 255 && inPos < inEnd) {
-        extra = input[inPos++] as number;
+        extra = input[inPos++];
         matchBytes += extra;
       }
     }
@@ -52,7 +52,7 @@ export function decompressLz4Block(input: Uint8Array, outputBytes: number): Uint
       outPos = matchEnd;
     } else {
       // Overlapping matches repeat the last `offset` bytes: a forward byte loop reproduces that by construction.
-      while (outPos < matchEnd) output[outPos++] = output[from++] as number;
+      while (outPos < matchEnd) output[outPos++] = output[from++];
     }
   }
   if (outPos !== outputBytes) throw corrupt();

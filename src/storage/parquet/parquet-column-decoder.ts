@@ -110,7 +110,7 @@ function placePlainPage(sink: ValueSink, row: number, rowCount: number, raw: Uin
     readRleBitPackedHybrid(reader, 1, levels, levelBytes);
     valuesStart = 4 + levelBytes;
     let present = 0;
-    for (let k = 0; k < pageRows; k++) present += levels[k] as number;
+    for (let k = 0; k < pageRows; k++) present += levels[k];
     if (present === pageRows) levels = undefined;
   }
   return sink.putPlainBytes(row, pageRows, levels, raw.subarray(valuesStart), physicalWidth) ? pageRows : 0;

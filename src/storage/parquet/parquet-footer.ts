@@ -76,9 +76,9 @@ function parseFooter(source: ByteRangeSource): ParquetFooter {
   }
   const rowGroupStarts = new Float64Array(metadata.row_groups.length + 1);
   for (let g = 0; g < metadata.row_groups.length; g++) {
-    rowGroupStarts[g + 1] = (rowGroupStarts[g] as number) + Number(metadata.row_groups[g]?.num_rows ?? 0n);
+    rowGroupStarts[g + 1] = rowGroupStarts[g] + Number(metadata.row_groups[g]?.num_rows ?? 0n);
   }
-  const rowCount = rowGroupStarts[metadata.row_groups.length] as number;
+  const rowCount = rowGroupStarts[metadata.row_groups.length];
   assert(rowCount === Number(metadata.num_rows) || metadata.row_groups.length === 0, 'row groups add up to the file row count');
   const keyValues = new Map((metadata.key_value_metadata ?? []).map((entry) => [entry.key, entry.value ?? '']));
   return { metadata, leaves, rowGroupStarts, rowCount, keyValues };
@@ -91,7 +91,7 @@ export function rowGroupOf(footer: ParquetFooter, row: number): number {
   let hi = starts.length - 2;
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
-    if ((starts[mid] as number) <= row) lo = mid;
+    if (starts[mid] <= row) lo = mid;
     else hi = mid - 1;
   }
   return lo;

@@ -97,7 +97,7 @@ export class ParquetPartitionReader {
         if (column.filled[group] === 1) continue;
         const data = this.decodeGroupOrAskRest(leaf, group, last, type);
         assert(data.kind === 'fixed', 'a fixed-width type decodes to fixed-width storage');
-        column.bytes.set(data.bytes, (footer.rowGroupStarts[group] as number) * data.width);
+        column.bytes.set(data.bytes, footer.rowGroupStarts[group] * data.width);
         column.filled[group] = 1;
       }
     }
@@ -118,8 +118,8 @@ export class ParquetPartitionReader {
     for (let group = 0; group < groups; group++) {
       const data = this.decodeGroupOrAskRest(leaf, group, groups - 1, type);
       assert(data.kind === 'var', 'a variable-size type decodes to records');
-      const start = this.footer.rowGroupStarts[group] as number;
-      for (let k = 0; k < data.offsets.length - 1; k++) offsets[start + k] = base + (data.offsets[k] as number);
+      const start = this.footer.rowGroupStarts[group];
+      for (let k = 0; k < data.offsets.length - 1; k++) offsets[start + k] = base + data.offsets[k];
       parts.push(data.bytes);
       base += data.bytes.length;
     }
@@ -220,8 +220,8 @@ export class ParquetPartitionReader {
       const max = statistics?.max_value ?? statistics?.max;
       const known = typeof min === 'number' && typeof max === 'number';
       if (known && (max < lo || min > hi)) continue;
-      if (from < 0) from = footer.rowGroupStarts[group] as number;
-      to = footer.rowGroupStarts[group + 1] as number;
+      if (from < 0) from = footer.rowGroupStarts[group];
+      to = footer.rowGroupStarts[group + 1];
     }
     return from < 0 ? { from: 0, to: 0 } : { from, to };
   }
@@ -235,7 +235,7 @@ export class ParquetPartitionReader {
       return this.decodeGroup(leaf, group, type);
     } catch (error) {
       if (!(error instanceof ColdChunksNeeded) || error.needs.length !== 1) throw error;
-      const need = error.needs[0] as ColdChunksNeeded['needs'][number];
+      const need = error.needs[0];
       const ranges = [];
       for (let rest = group; rest <= lastGroup; rest++) ranges.push(columnChunkRange(this.footer, rest, leaf));
       throw new ColdChunksNeeded([{ object: need.object, ranges }]);
@@ -248,7 +248,7 @@ export class ParquetPartitionReader {
     const meta = footer.metadata.row_groups[group]?.columns[leaf]?.meta_data;
     const schema = footer.leaves[leaf];
     assert(meta !== undefined && schema !== undefined, 'column chunk metadata exists for every leaf of every row group');
-    const rows = (footer.rowGroupStarts[group + 1] as number) - (footer.rowGroupStarts[group] as number);
+    const rows = footer.rowGroupStarts[group + 1] - footer.rowGroupStarts[group];
     let bytes: Uint8Array;
     try {
       bytes = this.source.read(range.offset, range.length);

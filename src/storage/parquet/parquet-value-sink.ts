@@ -104,7 +104,7 @@ export function createFixedSink(column: ChunkColumn, rowCount: number, width: nu
         else if (i8 !== undefined) i8[at] = toNumber(value);
         else if (value instanceof Uint8Array && value.length === 16) {
           // Parquet UUIDs are big-endian; storage keeps lo then hi, each little-endian: the reverse byte order.
-          for (let b = 0; b < 16; b++) bytes[at * 16 + b] = value[15 - b] as number;
+          for (let b = 0; b < 16; b++) bytes[at * 16 + b] = value[15 - b];
         }
       }
     },
@@ -134,10 +134,10 @@ function copyPlainPage(bytes: Buffer, width: number, nullBytes: Buffer, row: num
   for (let k = 0; k < pageRows; k++) {
     const at = (row + k) * width;
     if (levels[k] === 0) {
-      for (let b = 0; b < width; b++) bytes[at + b] = nullBytes[b] as number;
+      for (let b = 0; b < width; b++) bytes[at + b] = nullBytes[b];
       continue;
     }
-    for (let b = 0; b < width; b++) bytes[at + b] = valueBytes[source + b] as number;
+    for (let b = 0; b < width; b++) bytes[at + b] = valueBytes[source + b];
     source += width;
   }
 }
@@ -241,7 +241,7 @@ function createDecimalSink(rowCount: number, width: number): ValueSink {
 function unscaledOf(value: Scalar): bigint | null {
   if (value instanceof Uint8Array) {
     let unscaled = 0n;
-    for (let k = 0; k < value.length; k++) unscaled = (unscaled << 8n) | BigInt(value[k] as number);
+    for (let k = 0; k < value.length; k++) unscaled = (unscaled << 8n) | BigInt(value[k]);
     return value.length === 0 ? null : BigInt.asIntN(value.length * 8, unscaled);
   }
   if (typeof value === 'bigint') return value;

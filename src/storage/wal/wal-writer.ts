@@ -18,7 +18,7 @@ export class WalWriter {
     this.walDir = join(tableDir, 'wal');
     files.mkdirs(this.walDir);
     const segments = listWalSegments(files, this.walDir);
-    this.segmentId = segments.length === 0 ? 1 : (segments[segments.length - 1] as number) + 1;
+    this.segmentId = segments.length === 0 ? 1 : segments[segments.length - 1] + 1;
   }
 
   /** Appends one record (a group record when `groupId` is given); returns the bytes written. */

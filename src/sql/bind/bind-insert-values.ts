@@ -1,25 +1,27 @@
-// INSERT ... VALUES: evaluates each row's expressions (constants directly, other expressions through
-// compiled code over a one-row batch) and lays the values out as one vector per target column.
-import type { Expr, InsertStatement, BoundExpr } from '../sql/compiler.js';
-import type { ColumnType, ValueType } from '../types/column-type.js';
-import { isTextHeldType, typeDisplayName } from '../types/column-type.js';
-import { isTextType } from '../types/casts.js';
-import { isTextCodedType, toTextCoded } from '../types/coded-columns.js';
-import { isDecimalType } from '../types/decimal.js';
-import type { DoubleArrayType } from '../types/double-array.js';
-import { arrayTypeDimCount, isArrayType } from '../types/double-array.js';
-import { parseArrayText } from '../types/double-array-parse.js';
-import type { Vector } from '../sql/compiler.js';
-import { bindExpression, compileProjection, createRuntime, exprText, Scope } from '../sql/compiler.js';
-import { vectorValue } from './encode-batch.js';
-import { timestampNsValuesVector } from './encode-timestamp-ns.js';
-import { sqlRuntimeError, sqlSemanticError } from '../core/errors.js';
-
-export interface ColumnValues {
-  readonly vector: Vector;
-  /** Position of each row's expression, for conversion errors. */
-  readonly positions: readonly number[];
-}
+// INSERT ... VALUES: binds each row's expressions and evaluates them (constants directly, other expressions
+// through compiled code over a one-row batch), laying the values out as one vector per target column, typed
+// for the engine's column encoder. Binding and evaluation go row by row, so the first bad value of the
+// statement is the one reported, whichever kind of error it is.
+import type { Expr, InsertStatement } from '../syntax/ast.js';
+import type { BoundExpr } from './bound.js';
+import type { ColumnType, ValueType } from '../../types/column-type.js';
+import { isTextHeldType, typeDisplayName } from '../../types/column-type.js';
+import { isTextType } from '../../types/casts.js';
+import { isTextCodedType, toTextCoded } from '../../types/coded-columns.js';
+import { isDecimalType } from '../../types/decimal.js';
+import type { DoubleArrayType } from '../../types/double-array.js';
+import { arrayTypeDimCount, isArrayType } from '../../types/double-array.js';
+import { parseArrayText } from '../../types/double-array-parse.js';
+import { INT64_NULL } from '../../types/timestamp-ns.js';
+import { nanosOfValue, nanosPerUnitOf } from '../../types/timestamp-ns-convert.js';
+import type { Vector } from '../exec/batch.js';
+import { vectorValue } from '../exec/vector-value.js';
+import { bindExpression } from './bind-expression.js';
+import { exprText } from './expr-text.js';
+import { Scope } from './scope.js';
+import { compileProjection } from '../codegen/compile.js';
+import { createRuntime } from '../codegen/runtime.js';
+import { sqlRuntimeError, sqlSemanticError } from '../../core/errors.js';
 
 type Value = number | string | boolean | null | Uint8Array;
 
@@ -37,8 +39,8 @@ function evaluate(expr: BoundExpr, nowMicros: number): { value: Value; exact?: b
   return exact === undefined || value === null ? { value } : { value, exact };
 }
 
-/** One vector per target column, typed for encodeColumn (numbers, text or booleans). */
-export function evaluateValues(statement: InsertStatement, targets: readonly ColumnType[], nowMicros: number, targetNames: readonly string[] = []): Vector[] {
+/** One vector per target column, typed for the engine's encodeColumn (numbers, text or booleans). */
+export function bindInsertValues(statement: InsertStatement, targets: readonly ColumnType[], nowMicros: number, targetNames: readonly string[] = []): Vector[] {
   const rows = statement.rows ?? [];
   const scope = new Scope([], false);
   const perColumn: Value[][] = targets.map(() => []);
@@ -52,23 +54,23 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
     row.forEach((expr, k) => {
       const bound = bindExpression(expr, { scope, clause: 'VALUES' });
       const { value, exact } = evaluate(bound, nowMicros);
-      const target = targets[k] as ColumnType;
+      const target = targets[k];
       if (isArrayType(target) && isArrayType(bound.type) && bound.type !== target) {
         throw sqlSemanticError(`inconvertible types: ${bound.type} -> ${target}`, expr.position);
       }
       // Text for an array column is parsed here, where its position is known; the column then holds only arrays.
-      (perColumn[k] as Value[]).push(isArrayType(target) && typeof value === 'string' ? arrayFromText(value, target, bound.type, expr.position) : value);
-      (exacts[k] as (bigint | undefined)[]).push(exact);
-      (valueTypes[k] as string[]).push(isArrayType(target) && typeof value === 'string' ? target : bound.type);
-      (sources[k] as Expr[]).push(expr);
+      perColumn[k].push(isArrayType(target) && typeof value === 'string' ? arrayFromText(value, target, bound.type, expr.position) : value);
+      exacts[k].push(exact);
+      valueTypes[k].push(isArrayType(target) && typeof value === 'string' ? target : bound.type);
+      sources[k].push(expr);
     });
   });
   return targets.map((target, k) => {
-    const values = perColumn[k] as Value[];
+    const values = perColumn[k];
     const types = valueTypes[k] as ValueType[];
-    if (target === 'TIMESTAMP_NS') return timestampNsValuesVector(values, exacts[k] as (bigint | undefined)[], types, (sources[k] as Expr[]).map((source) => source.position));
-    if (isTextCodedType(target)) return textCodedVector({ type: target, name: targetNames[k] ?? '' }, values, types, sources[k] as Expr[]);
-    return toVector(values, exacts[k] as (bigint | undefined)[], types);
+    if (target === 'TIMESTAMP_NS') return timestampNsValuesVector(values, exacts[k], types, sources[k].map((source) => source.position));
+    if (isTextCodedType(target)) return textCodedVector({ type: target, name: targetNames[k] ?? '' }, values, types, sources[k]);
+    return toVector(values, exacts[k], types);
   });
 }
 
@@ -79,8 +81,8 @@ export function evaluateValues(statement: InsertStatement, targets: readonly Col
 function textCodedVector(target: { type: ColumnType; name: string }, values: readonly Value[], types: readonly ValueType[], sources: readonly Expr[]): Vector {
   const to = target.type;
   const data = values.map((value, row) => {
-    const type = types[row] as ValueType;
-    const source = sources[row] as Expr;
+    const type = types[row];
+    const source = sources[row];
     const text = value === null || (typeof value === 'number' && Number.isNaN(value)) ? null : String(value);
     // Integers go into DECIMAL columns as QuestDB converts them implicitly (DOUBLE does not).
     const integerToDecimal = isDecimalType(to) && (type === 'BYTE' || type === 'SHORT' || type === 'INT' || type === 'LONG');
@@ -115,9 +117,9 @@ function int64Of(value: number | null): bigint {
 function toVector(values: readonly Value[], exacts: readonly (bigint | undefined)[], types: readonly ValueType[]): Vector {
   const numeric = values.every((value) => typeof value === 'number' || value === null) && types.some((type) => type !== 'NULL');
   if (numeric) {
-    const data = Float64Array.from(values, (value) => (value === null ? NaN : (value as number)));
+    const data = Float64Array.from(values, (value) => (value === null ? NaN : value));
     const timestampLike = types.every((type) => type === 'TIMESTAMP' || type === 'NULL');
-    const exact = BigInt64Array.from(values, (value, row) => exacts[row] ?? int64Of(value as number | null));
+    const exact = BigInt64Array.from(values, (value, row) => exacts[row] ?? int64Of(value));
     return { type: timestampLike ? 'TIMESTAMP' : 'LONG', data, exact };
   }
   if (values.every((value) => typeof value === 'boolean' || value === null) && types.some((type) => type === 'BOOLEAN')) {
@@ -129,4 +131,22 @@ function toVector(values: readonly Value[], exacts: readonly (bigint | undefined
     return { type: bytesType as ValueType, data: values.map((value) => (value instanceof Uint8Array ? value : null)) };
   }
   return { type: 'STRING', data: values.map((value) => (value === null ? null : value instanceof Uint8Array ? null : typeof value === 'number' ? (Number.isNaN(value) ? null : String(value)) : String(value))) };
+}
+
+/**
+ * A TIMESTAMP_NS target: each row's value converted on its own (its own type decides the scale, its own
+ * position reports a bad text), exact where the value came with its 64-bit form.
+ */
+function timestampNsValuesVector(values: readonly Value[], exacts: readonly (bigint | undefined)[], types: readonly ValueType[], positions: readonly number[]): Vector {
+  const exact = new BigInt64Array(values.length);
+  for (let row = 0; row < values.length; row++) {
+    const type = types[row];
+    const known = exacts[row];
+    exact[row] = known !== undefined && type !== 'STRING' && type !== 'VARCHAR'
+      ? (known === INT64_NULL ? INT64_NULL : BigInt.asIntN(64, known * nanosPerUnitOf(type)))
+      : nanosOfValue(values[row] ?? null, type, nanosPerUnitOf(type), positions[row] ?? 0);
+  }
+  const data = new Float64Array(values.length);
+  for (let row = 0; row < values.length; row++) data[row] = exact[row] === INT64_NULL ? NaN : Number(exact[row]);
+  return { type: 'TIMESTAMP_NS', data, exact };
 }

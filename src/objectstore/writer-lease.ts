@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from './object-store.js';
 import { ObjectStoreError, WriterLeaseError } from './object-store-error.js';
+import { assert } from '../core/assert.js';
 import {
   type WriterLeaseRecord, leaseKey, generationOfLeaseKey, encodeLeaseRecord, decodeLeaseRecord, WRITER_LEASE_DIRECTORY,
 } from './writer-lease-record.js';
@@ -30,8 +31,15 @@ export interface WriterHandle {
   readonly generation: number;
   /** 'conditional': claimed with an atomic create; 'settle': by write and read-back (store without conditional PUT). */
   readonly claimMode: 'conditional' | 'settle';
-  /** Throws WriterLeaseError unless this instance is still the writer; call before every write that matters. */
-  assertStillWriter(signal?: AbortSignal): Promise<void>;
+  /**
+   * Throws WriterLeaseError unless this instance is still the writer; call before every write that matters.
+   * `trustMs`: an ownership check younger than this (a renewal's or an earlier call's) is trusted without asking
+   * the store again; 0 (default) always asks. A successor can take over only a full lease after the holder's
+   * last renewal began, so a caller may trust up to half a lease.
+   */
+  assertStillWriter(signal?: AbortSignal, trustMs?: number): Promise<void>;
+  /** The lease period this holder claimed with (ms). */
+  readonly leaseMs: number;
   /** Stops renewing and marks the lease released so a successor may claim at once. */
   release(): Promise<void>;
 }
@@ -133,7 +141,10 @@ function contenderWon(store: ObjectStore, prefix: string, generation: number): W
 class LeaseHolder implements WriterHandle {
   readonly instanceId: string;
   readonly generation: number;
+  readonly leaseMs: number;
   private record: WriterLeaseRecord;
+  /** performance.now() at the start of the latest ownership check that found the lease ours (the claim's at first). */
+  private confirmedAt: number;
   private lostReason: string | null = null;
   private released = false;
   private readonly timer: NodeJS.Timeout;
@@ -145,6 +156,8 @@ class LeaseHolder implements WriterHandle {
     this.record = record;
     this.instanceId = record.instanceId;
     this.generation = record.generation;
+    this.leaseMs = record.leaseMs;
+    this.confirmedAt = renewedAt;
     this.timer = setInterval(() => {
       // One renewal at a time: a slow store must not pile up renewals.
       if (!this.renewInFlight) this.renewing = this.renew();
@@ -152,9 +165,14 @@ class LeaseHolder implements WriterHandle {
     this.timer.unref();
   }
 
-  async assertStillWriter(signal?: AbortSignal): Promise<void> {
+  async assertStillWriter(signal?: AbortSignal, trustMs = 0): Promise<void> {
     if (this.released) throw new WriterLeaseError(`the writer lease was released ${where(this.store, this.prefix)}`);
-    if (this.lostReason === null) this.lostReason = await this.checkOwnership(signal);
+    assert(trustMs >= 0 && trustMs <= this.record.leaseMs / 2, 'an ownership check is trusted for at most half a lease');
+    if (this.lostReason === null && performance.now() - this.confirmedAt >= trustMs) {
+      const startedAt = performance.now();
+      this.lostReason = await this.checkOwnership(signal);
+      if (this.lostReason === null) this.confirmedAt = startedAt;
+    }
     if (this.lostReason === null && performance.now() - this.renewedAt >= this.record.leaseMs) {
       // Not lost for sure, but unrenewed for a whole lease: a contender may be taking over now. Stop writing
       // until a renewal succeeds; not sticky.
@@ -190,6 +208,7 @@ class LeaseHolder implements WriterHandle {
     try {
       this.lostReason = await this.checkOwnership();
       if (this.lostReason !== null || this.released) return;
+      this.confirmedAt = startedAt;
       const record = { ...this.record, heartbeatCount: this.record.heartbeatCount + 1, heartbeatAtMs: Date.now() };
       await this.store.put(leaseKey(this.prefix, this.generation), encodeLeaseRecord(record));
       this.record = record;

@@ -17,6 +17,12 @@ import { UploadQueue, type UploadStatus } from './upload-queue.js';
 const log = getLogger('replication');
 /** Delay between a commit and its capture: commits arriving meanwhile share one segment. */
 const CAPTURE_DELAY_MS = 50;
+/**
+ * Under sustained writes captures start at least this far apart. Whatever its size, a capture costs the
+ * primary a scan, an encoder round trip and a PUT (a few ms of CPU in the store client alone), and a partition
+ * that several out-of-order merges rewrote between two captures ships once. It adds at most this to the lag.
+ */
+const CAPTURE_SPACING_MS = 500;
 
 export interface ShipperOptions {
   readonly rootDir: string;
@@ -36,6 +42,8 @@ export class ReplicationShipper {
   /** Names the outbox directory of each capture's hard links. */
   private captureCount = 0;
   private captureScheduled = false;
+  /** performance.now() of the latest delta capture. */
+  private capturedAt = -Infinity;
   private overflowed = false;
   private readonly checkpointTimer: NodeJS.Timeout;
   private readonly outboxDir: string;
@@ -66,12 +74,13 @@ export class ReplicationShipper {
   noteTurnCompleted(): void {
     if (this.captureScheduled || this.overflowed) return;
     this.captureScheduled = true;
+    const delayMs = Math.max(CAPTURE_DELAY_MS, this.capturedAt + CAPTURE_SPACING_MS - performance.now());
     setTimeout(() => {
       this.options.runTurn(() => {
         this.captureScheduled = false;
         this.captureDelta();
       }).catch((error: unknown) => log.error(`replication capture failed: ${error instanceof Error ? error.message : String(error)}`));
-    }, CAPTURE_DELAY_MS).unref();
+    }, delayMs).unref();
   }
 
   /** Captures what is committed now, then resolves once all of it is in the store (clean stop). */
@@ -96,6 +105,7 @@ export class ReplicationShipper {
 
   private captureDelta(): void {
     if (this.overflowed || this.previous === null) return;
+    this.capturedAt = performance.now();
     const current = this.tracked.scan(false);
     const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), this.previous, current, this.pins);
     this.previous = current;

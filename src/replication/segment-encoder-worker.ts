@@ -16,6 +16,20 @@ const COPY_BYTES_MIN = 64 * 1024;
 const COMPARE_CHUNK_BYTES = 1024 * 1024;
 const baseChunk = Buffer.allocUnsafeSlow(COMPARE_CHUNK_BYTES);
 const fileChunk = Buffer.allocUnsafeSlow(COMPARE_CHUNK_BYTES);
+/**
+ * A segment's raw bytes up to this size are assembled in one buffer kept for the next segment: a fresh buffer
+ * per segment cost a page fault per 4 KiB while the captured bytes were read into it, and external-memory
+ * garbage. Larger parts (checkpoints, bulk imports) get a buffer of their own, so the thread never keeps more.
+ */
+const RAW_SCRATCH_BYTES_MAX = 16 * 1024 * 1024;
+let rawScratch = Buffer.allocUnsafeSlow(0);
+
+/** `bytes` of writable memory for one segment's raw bytes; valid until the next call. */
+function rawBuffer(bytes: number): Buffer {
+  if (bytes > RAW_SCRATCH_BYTES_MAX) return Buffer.allocUnsafeSlow(bytes);
+  if (rawScratch.length < bytes) rawScratch = Buffer.allocUnsafeSlow(Math.min(RAW_SCRATCH_BYTES_MAX, Math.max(bytes, rawScratch.length * 2)));
+  return rawScratch.subarray(0, bytes);
+}
 
 function readFully(fd: number, into: Buffer, length: number, position: number): number {
   let done = 0;
@@ -74,7 +88,7 @@ function encode(request: EncodeRequest): Buffer {
   const { operations, ranges } = withCopies(request);
   const header = segmentHeader(request.seq, operations);
   const rawBytes = ranges.reduce((sum: number, range: WireRange) => sum + range.length, header.length);
-  const raw = Buffer.allocUnsafeSlow(rawBytes);
+  const raw = rawBuffer(rawBytes);
   header.copy(raw, 0);
   let at = header.length;
   for (const range of ranges) {

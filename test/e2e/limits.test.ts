@@ -149,3 +149,16 @@ test.serial('query.timeout bounds execute and CSV export; Statement-Timeout over
   t.regex(await parquet.text(), /\[timeout=600ms\]/);
   await stillServing(t);
 });
+
+test.serial('Statement-Timeout bounds a write statement too: INSERT ... SELECT stops at its limit', async (t) => {
+  t.is((await exec(server.baseUrl, 'create table bulk (x long)')).status, 200);
+  const insert = 'insert into bulk select x from long_sequence(100000000)';
+  // Before, /exec handed writes the server's query.timeout (300ms here) whatever the header said.
+  const timedOut = await exec(server.baseUrl, insert, {}, { headers: { 'Statement-Timeout': '100' } });
+  t.is(timedOut.status, 400);
+  t.regex(timedOut.text, /timeout, query aborted \[timeout=100ms\]/);
+  // It commits every insertSelectChunkRowsMax rows, so what it did before its limit stays; far from all of it.
+  const rowsLeft = (await exec(server.baseUrl, 'select count() from bulk')).json as { dataset: number[][] };
+  t.true((rowsLeft.dataset[0]?.[0] ?? -1) < 100_000_000);
+  await stillServing(t);
+});

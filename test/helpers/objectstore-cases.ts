@@ -159,6 +159,18 @@ function registerLeaseCases(fixture: StoreFixture, name: (what: string) => strin
     await afterRestart.release();
   }));
 
+  test.serial(name('writer lease: a trusted ownership check asks the store only once it is older than the trust'), (t) => withStore(fixture, t, {}, async (store) => {
+    const holder = await claimWriter(store, 'trust', 'instance-a', { leaseMs, settleMs });
+    t.is(holder.leaseMs, leaseMs);
+    // The same instance claiming again supersedes the holder at once (its restart after a crash).
+    const successor = await claimWriter(store, 'trust', 'instance-a', { leaseMs, settleMs });
+    await holder.assertStillWriter(undefined, leaseMs / 2);
+    await t.throwsAsync(holder.assertStillWriter(), { instanceOf: WriterLeaseError });
+    await t.throwsAsync(holder.assertStillWriter(undefined, leaseMs / 2), { instanceOf: WriterLeaseError }, 'a lost lease stays lost');
+    await t.throwsAsync(successor.assertStillWriter(undefined, leaseMs), { message: /at most half a lease/ });
+    await successor.release();
+  }));
+
   test.serial(name('writer lease: two contenders at once, exactly one wins'), (t) => withStore(fixture, t, {}, async (store) => {
     for (let round = 0; round < 3; round++) {
       const root = `race-${round}`;

@@ -91,7 +91,8 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
     const compiledAt = process.hrtime.bigint();
     if (compiled.kind === 'write') {
       checkWritePermitted(compiled.statement, deps.readOnly, principal);
-      const result = await deps.writer.executeWrite(compiled.statement);
+      // The statement's own limit (Statement-Timeout or query.timeout), as for reads: INSERT ... SELECT runs the query.
+      const result = await deps.writer.executeWrite(compiled.statement, { timeoutMs });
       sendJson(res, 200, writeResultBody(params.query, result));
       return;
     }

@@ -44,10 +44,10 @@ export function symbolKeysOf(text: VarColumnData, keyOf: (value: string) => numb
     }
     // FNV-1a over the value's bytes; a hit must also match byte for byte (cached values live in `bytes`).
     let hash = -2128831035;
-    for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ (bytes[i] as number), 16777619);
+    for (let i = from; i < from + length; i++) hash = Math.imul(hash ^ bytes[i], 16777619);
     const slot = (hash ^ (hash >>> 15)) & (cacheEntries - 1);
-    const key = cachedKey[slot] as number;
-    if (key >= 0 && cachedHash[slot] === hash && cachedLength[slot] === length && sameBytes(bytes, cachedStart[slot] as number, from, length)) {
+    const key = cachedKey[slot];
+    if (key >= 0 && cachedHash[slot] === hash && cachedLength[slot] === length && sameBytes(bytes, cachedStart[slot], from, length)) {
       keys[row] = key;
       continue;
     }

@@ -34,7 +34,7 @@ function bindSetOperation(query: SetOperationQuery, env: SourceEnv): LogicalPlan
   if (left.columns.length !== right.columns.length) throw sqlSemanticError('queries have different number of columns', query.position);
   const types = left.columns.map((column, k) => setColumnType(column.type, right.columns[k]?.type ?? 'NULL', query.position));
   const names = left.columns.map((column) => column.name);
-  const columns = names.map((name, k) => ({ name, type: types[k] as ValueType }));
+  const columns = names.map((name, k) => ({ name, type: types[k] }));
   let plan: LogicalPlan = setOperationPlan(widen(left, types, names), widen(right, types, names), query.op, query.all, columns);
   const keys = query.orderBy.map((item) => ({ index: setOrderIndex(item, names), descending: item.descending, ...(item.nulls === undefined ? {} : { nullsFirst: item.nulls === 'first' }) }));
   if (keys.length > 0) plan = sortPlan(plan, keys, keepRows(query));
@@ -56,7 +56,7 @@ function widen(plan: LogicalPlan, types: readonly ValueType[], names: readonly s
   if (plan.columns.every((column, k) => column.type === types[k] && column.name === names[k])) return plan;
   const exprs = plan.columns.map((column, k): BoundExpr => {
     const ref: BoundExpr = { kind: 'column', type: column.type, index: k, position: 0 };
-    const target = types[k] as ValueType;
+    const target = types[k];
     if (column.type === target) return ref;
     if (column.type === 'NULL') return { kind: 'constant', type: target, value: null, position: 0 };
     return bindCast(ref, target, 0, 0);

@@ -86,7 +86,7 @@ function rowsKeptByLimit(query: SelectQuery): number | undefined {
 
 function limitValue(expr: Expr): number {
   const negative = expr.kind === 'unary' && expr.op === '-';
-  const inner = negative ? (expr as Extract<Expr, { kind: 'unary' }>).operand : expr;
+  const inner = negative ? expr.operand : expr;
   if (inner.kind !== 'literal' && inner.kind !== 'parameter') throw sqlSemanticError('LIMIT expects an integer constant', expr.position);
   // `LIMIT $1` takes its bind value as the constant.
   const constant = inner.kind === 'parameter' ? bindParameter(inner) : bindLiteral(inner);
@@ -120,7 +120,7 @@ function planProjection(items: readonly ProjectedItem[], source: BoundSource, en
   const context: BindContext = { scope: source.scope, clause: 'SELECT', bindQuery: env.compileQuery };
   const exprs: BoundExpr[] = items.map((item) => bindItem(item, context));
   const names: string[] = items.map((item) => item.name);
-  const outputs = exprs.map((expr, k) => ({ name: names[k] as string, type: expr.type }));
+  const outputs = exprs.map((expr, k) => ({ name: names[k], type: expr.type }));
   return {
     outputs,
     addHidden(expr) {
@@ -147,7 +147,7 @@ function planAggregate(items: readonly ProjectedItem[], source: BoundSource, env
   const post = [...aggregation.post];
   const names = items.map((item) => item.name);
   return {
-    outputs: post.map((expr, k) => ({ name: names[k] as string, type: expr.type })),
+    outputs: post.map((expr, k) => ({ name: names[k], type: expr.type })),
     addHidden(expr) {
       // ORDER BY an aggregate or key expression the select list does not show: computed per group, then dropped.
       post.push(aggregation.bindOverGroups(expr, 'ORDER BY'));

@@ -44,11 +44,11 @@ export function createKernel(kind: AggregateKind, argType: ValueType | undefined
     case 'stddev_samp': case 'stddev_pop': case 'var_samp': case 'var_pop': return new DeviationKernel(kind);
     case 'string_agg': {
       assert(typeof params[0] === 'string', 'string_agg separators are validated as text constants at bind time');
-      return new StringAggKernel(params[0] as string);
+      return new StringAggKernel(params[0]);
     }
     case 'approx_percentile': {
       assert(typeof params[0] === 'number', 'percentiles are validated as numeric constants at bind time');
-      return new PercentileKernel(params[0] as number);
+      return new PercentileKernel(params[0]);
     }
     default: return assertNever(kind, 'aggregate kernel');
   }

@@ -37,13 +37,13 @@ function matchKeyed(
 ): number {
   let right = start;
   for (let row = 0; row < leftCount; row++) {
-    const bound = (leftTs[row] as number) - strictOffset;
-    while (right < rightCount && (rightTs[right] as number) <= bound) {
-      latest[rightIds[right] as number] = right;
+    const bound = leftTs[row] - strictOffset;
+    while (right < rightCount && rightTs[right] <= bound) {
+      latest[rightIds[right]] = right;
       right++;
     }
-    const id = leftIds[row] as number;
-    out[row] = id < 0 ? -1 : (latest[id] as number);
+    const id = leftIds[row];
+    out[row] = id < 0 ? -1 : latest[id];
   }
   return right;
 }
@@ -51,8 +51,8 @@ function matchKeyed(
 function matchUnkeyed(leftTs: Float64Array, leftCount: number, rightTs: Float64Array, rightCount: number, start: number, strictOffset: number, out: Int32Array): number {
   let right = start;
   for (let row = 0; row < leftCount; row++) {
-    const bound = (leftTs[row] as number) - strictOffset;
-    while (right < rightCount && (rightTs[right] as number) <= bound) right++;
+    const bound = leftTs[row] - strictOffset;
+    while (right < rightCount && rightTs[right] <= bound) right++;
     out[row] = right - 1;
   }
   return right;
@@ -60,8 +60,8 @@ function matchUnkeyed(leftTs: Float64Array, leftCount: number, rightTs: Float64A
 
 function applyTolerance(leftTs: Float64Array, rightTs: Float64Array, matches: Int32Array, count: number, toleranceMicros: number): void {
   for (let row = 0; row < count; row++) {
-    const match = matches[row] as number;
-    if (match >= 0 && (leftTs[row] as number) - (rightTs[match] as number) > toleranceMicros) matches[row] = -1;
+    const match = matches[row];
+    if (match >= 0 && leftTs[row] - rightTs[match] > toleranceMicros) matches[row] = -1;
   }
 }
 
@@ -107,7 +107,7 @@ export class AsofJoinFactory implements QueryFactory {
         const rightCount = side.batch.rowCount;
         const matches = new Int32Array(count);
         if (side.nanos !== undefined) {
-          const leftNanos = nanosOfTimestampVector(batch.vectors[this.spec.leftTimestamp] as Vector, count);
+          const leftNanos = nanosOfTimestampVector(batch.vectors[this.spec.leftTimestamp], count);
           if (side.ids === undefined || side.index === undefined || this.leftKeys === undefined) {
             position = matchUnkeyedNanos(leftNanos, count, side.nanos, rightCount, position, BigInt(strictOffset), matches);
           } else {
@@ -135,7 +135,7 @@ export class AsofJoinFactory implements QueryFactory {
   private materializeRight(cursor: Cursor, ctx: ExecContext): RightSide {
     const batch = concatBatches(drain(cursor, ctx), this.right.columns.map((column) => column.type));
     const timestamps = batch.vectors[this.spec.rightTimestamp]?.data as Float64Array;
-    const nanos = this.nanos ? nanosOfTimestampVector(batch.vectors[this.spec.rightTimestamp] as Vector, batch.rowCount) : undefined;
+    const nanos = this.nanos ? nanosOfTimestampVector(batch.vectors[this.spec.rightTimestamp], batch.rowCount) : undefined;
     if (this.rightKeys === undefined) return { batch, timestamps, nanos, ids: undefined, index: undefined };
     const index = new JoinKeyIndex();
     const ids = new Int32Array(batch.rowCount);

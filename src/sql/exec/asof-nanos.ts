@@ -19,8 +19,8 @@ export function nanosOfTimestampVector(vector: Vector, rowCount: number): BigInt
 export function matchUnkeyedNanos(leftTs: BigInt64Array, leftCount: number, rightTs: BigInt64Array, rightCount: number, start: number, strictOffset: bigint, out: Int32Array): number {
   let right = start;
   for (let row = 0; row < leftCount; row++) {
-    const bound = (leftTs[row] as bigint) - strictOffset;
-    while (right < rightCount && (rightTs[right] as bigint) <= bound) right++;
+    const bound = leftTs[row] - strictOffset;
+    while (right < rightCount && rightTs[right] <= bound) right++;
     out[row] = right - 1;
   }
   return right;
@@ -32,20 +32,20 @@ export function matchKeyedNanos(
 ): number {
   let right = start;
   for (let row = 0; row < leftCount; row++) {
-    const bound = (leftTs[row] as bigint) - strictOffset;
-    while (right < rightCount && (rightTs[right] as bigint) <= bound) {
-      latest[rightIds[right] as number] = right;
+    const bound = leftTs[row] - strictOffset;
+    while (right < rightCount && rightTs[right] <= bound) {
+      latest[rightIds[right]] = right;
       right++;
     }
-    const id = leftIds[row] as number;
-    out[row] = id < 0 ? -1 : (latest[id] as number);
+    const id = leftIds[row];
+    out[row] = id < 0 ? -1 : latest[id];
   }
   return right;
 }
 
 export function applyToleranceNanos(leftTs: BigInt64Array, rightTs: BigInt64Array, matches: Int32Array, count: number, toleranceNanos: bigint): void {
   for (let row = 0; row < count; row++) {
-    const match = matches[row] as number;
-    if (match >= 0 && (leftTs[row] as bigint) - (rightTs[match] as bigint) > toleranceNanos) matches[row] = -1;
+    const match = matches[row];
+    if (match >= 0 && leftTs[row] - rightTs[match] > toleranceNanos) matches[row] = -1;
   }
 }

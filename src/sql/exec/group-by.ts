@@ -31,7 +31,7 @@ class GroupIndex {
   }
 
   assign(batch: ColumnBatch, groups: Int32Array): void {
-    const first = batch.vectors[0] as Vector;
+    const first = batch.vectors[0];
     if (this.keyCount === 1 && first.type === 'SYMBOL' && first.symbols !== undefined && (this.denseSymbols === undefined || this.denseSymbols === first.symbols) && this.map.size === 0) {
       this.assignDense(first, batch.rowCount, groups);
       return;
@@ -59,12 +59,12 @@ class GroupIndex {
     const dense = this.dense;
     const keys = vector.data as Int32Array;
     for (let row = 0; row < rowCount; row++) {
-      const slot = (keys[row] as number) + 1;
-      let group = dense[slot] as number;
+      const slot = keys[row] + 1;
+      let group = dense[slot];
       if (group < 0) {
         group = this.count++;
         dense[slot] = group;
-        (this.keyValues[0] as unknown[]).push(slot === 0 ? null : symbols[slot - 1]);
+        this.keyValues[0].push(slot === 0 ? null : symbols[slot - 1]);
       }
       groups[row] = group;
     }
@@ -72,12 +72,12 @@ class GroupIndex {
 
   private convertDenseToMap(): void {
     if (this.dense === undefined) return;
-    (this.keyValues[0] as unknown[]).forEach((value, group) => this.map.set(value, group));
+    this.keyValues[0].forEach((value, group) => this.map.set(value, group));
     this.dense = undefined;
   }
 
   private newGroup(batch: ColumnBatch, row: number): number {
-    for (let k = 0; k < this.keyCount; k++) (this.keyValues[k] as unknown[]).push(keyValue(batch.vectors[k] as Vector, row));
+    for (let k = 0; k < this.keyCount; k++) this.keyValues[k].push(keyValue(batch.vectors[k], row));
     return this.count++;
   }
 }
@@ -94,7 +94,7 @@ function keyValue(vector: Vector, row: number): unknown {
 function compositeKey(batch: ColumnBatch, keyCount: number, row: number): string {
   const parts: unknown[] = [];
   for (let k = 0; k < keyCount; k++) {
-    const value = keyValue(batch.vectors[k] as Vector, row);
+    const value = keyValue(batch.vectors[k], row);
     // JSON has no bigint; the column decides the type, so the text cannot meet a string key.
     parts.push(typeof value === 'bigint' ? `${value}n` : value);
   }
@@ -127,10 +127,10 @@ export class GroupByFactory implements QueryFactory {
         groupIds = groups;
       }
       const groupCount = this.keyCount === 0 ? 1 : index.count;
-      this.aggregates.forEach((spec, k) => (kernels[k] as AggregateKernel).update(spec.argIndex < 0 ? undefined : batch.vectors[spec.argIndex], batch.rowCount, groupIds, groupCount));
+      this.aggregates.forEach((spec, k) => kernels[k].update(spec.argIndex < 0 ? undefined : batch.vectors[spec.argIndex], batch.rowCount, groupIds, groupCount));
     }
     const groupCount = this.keyCount === 0 ? 1 : index.count;
-    const keyVectors = this.columns.slice(0, this.keyCount).map((column, k) => keyVector(column.type, index.keyValues[k] as unknown[], groupCount));
+    const keyVectors = this.columns.slice(0, this.keyCount).map((column, k) => keyVector(column.type, index.keyValues[k], groupCount));
     return { rowCount: groupCount, vectors: [...keyVectors, ...kernels.map((kernel) => kernel.result(groupCount))] };
   }
 

@@ -70,8 +70,8 @@ export class HashJoinFactory implements QueryFactory {
     const heads = new Int32Array(index.size).fill(-1);
     const tails = new Int32Array(index.size).fill(-1);
     for (let row = 0; row < rowCount; row++) {
-      const id = ids[row] as number;
-      const tail = tails[id] as number;
+      const id = ids[row];
+      const tail = tails[id];
       if (tail < 0) heads[id] = row;
       else next[tail] = row;
       tails[id] = row;
@@ -137,10 +137,10 @@ class HashJoinProbe {
     pairs.clear();
     let row = this.row;
     for (; row < rowCount && pairs.count < batchRowsMax; row++) {
-      const id = ids[row] as number;
-      let right = id < 0 ? -1 : (heads[id] as number);
+      const id = ids[row];
+      let right = id < 0 ? -1 : heads[id];
       if (right < 0 && nullExtend) pairs.push(row, -1);
-      for (; right >= 0; right = next[right] as number) pairs.push(row, right);
+      for (; right >= 0; right = next[right]) pairs.push(row, right);
     }
     this.row = row;
   }
@@ -162,9 +162,9 @@ class HashJoinProbe {
     let next = 0;
     for (let row = firstRow; row < this.row; row++) {
       const before = kept.count;
-      while (next < matched && pairs.left[this.selection[next] as number] === row) {
-        const pair = this.selection[next++] as number;
-        kept.push(row, pairs.right[pair] as number);
+      while (next < matched && pairs.left[this.selection[next]] === row) {
+        const pair = this.selection[next++];
+        kept.push(row, pairs.right[pair]);
       }
       if (kept.count === before) kept.push(row, -1);
     }

@@ -35,14 +35,14 @@ export class JoinKeyIndex {
       this.assignComposite(keys, out, insert);
       return;
     }
-    const vector = keys.vectors[0] as Vector;
+    const vector = keys.vectors[0];
     if (vector.type === 'SYMBOL' && vector.symbols !== undefined) {
       const ids = this.symbolIds(vector.symbols, insert ? 0 : 1, insert);
       const data = vector.data as Int32Array;
       const nullId = insert ? this.textId(null, true) : this.nullTextId;
       for (let row = 0; row < rowCount; row++) {
-        const key = data[row] as number;
-        out[row] = key < 0 ? nullId : (ids[key] as number);
+        const key = data[row];
+        out[row] = key < 0 ? nullId : ids[key];
       }
       return;
     }
@@ -58,7 +58,7 @@ export class JoinKeyIndex {
     // The build side may still add ids, so only the probe side's translation can be kept across batches.
     if (cache.symbols === symbols && !insert) return cache.ids;
     const ids = new Int32Array(symbols.length);
-    for (let key = 0; key < symbols.length; key++) ids[key] = this.textId(symbols[key] as string, insert);
+    for (let key = 0; key < symbols.length; key++) ids[key] = this.textId(symbols[key], insert);
     cache.symbols = symbols;
     cache.ids = ids;
     return ids;
@@ -91,7 +91,7 @@ export class JoinKeyIndex {
   private assignComposite(keys: ColumnBatch, out: Int32Array, insert: boolean): void {
     const parts: string[] = new Array<string>(keys.vectors.length);
     for (let row = 0; row < keys.rowCount; row++) {
-      for (let k = 0; k < keys.vectors.length; k++) parts[k] = encodePart(keys.vectors[k] as Vector, row);
+      for (let k = 0; k < keys.vectors.length; k++) parts[k] = encodePart(keys.vectors[k], row);
       out[row] = this.textId(parts.join(PART_SEPARATOR), insert);
     }
   }
@@ -131,6 +131,6 @@ function encodePart(vector: Vector, row: number): string {
 /** A whole row as one string key (set operations): values compare like join keys, NULL equals NULL. */
 export function encodeRowKey(vectors: readonly Vector[], row: number): string {
   let key = '';
-  for (let k = 0; k < vectors.length; k++) key += (k === 0 ? '' : PART_SEPARATOR) + encodePart(vectors[k] as Vector, row);
+  for (let k = 0; k < vectors.length; k++) key += (k === 0 ? '' : PART_SEPARATOR) + encodePart(vectors[k], row);
   return key;
 }

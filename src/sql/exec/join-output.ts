@@ -23,28 +23,28 @@ export function nullStorageValue(type: ValueType): number {
 
 function gatherFloat64(source: Float64Array, out: Float64Array, rows: Int32Array, count: number): void {
   for (let k = 0; k < count; k++) {
-    const row = rows[k] as number;
-    out[k] = row < 0 ? NaN : (source[row] as number);
+    const row = rows[k];
+    out[k] = row < 0 ? NaN : source[row];
   }
 }
 
 function gatherInt32(source: Int32Array, out: Int32Array, rows: Int32Array, count: number, nullValue: number): void {
   for (let k = 0; k < count; k++) {
-    const row = rows[k] as number;
-    out[k] = row < 0 ? nullValue : (source[row] as number);
+    const row = rows[k];
+    out[k] = row < 0 ? nullValue : source[row];
   }
 }
 
 function gatherOther(source: NumericVectorData, out: NumericVectorData, rows: Int32Array, count: number, nullValue: number): void {
   for (let k = 0; k < count; k++) {
-    const row = rows[k] as number;
-    out[k] = row < 0 ? nullValue : (source[row] as number);
+    const row = rows[k];
+    out[k] = row < 0 ? nullValue : source[row];
   }
 }
 
 function gatherObjects(source: readonly unknown[], out: unknown[], rows: Int32Array, count: number): void {
   for (let k = 0; k < count; k++) {
-    const row = rows[k] as number;
+    const row = rows[k];
     out[k] = row < 0 ? null : source[row];
   }
 }
@@ -64,8 +64,8 @@ export function gatherOrNull(vector: Vector, rows: Int32Array, count: number): V
   if (vector.exact === undefined) return { type, data: out };
   const exact = new BigInt64Array(count);
   for (let k = 0; k < count; k++) {
-    const row = rows[k] as number;
-    exact[k] = row < 0 ? INT64_NULL : (vector.exact[row] as bigint);
+    const row = rows[k];
+    exact[k] = row < 0 ? INT64_NULL : vector.exact[row];
   }
   return { type, data: out, exact };
 }
@@ -80,10 +80,10 @@ export function assembleJoinBatch(
   assert(leftRows !== undefined || count === left.rowCount, 'a pass-through left side keeps the batch row count');
   const vectors = outputs.map((output): Vector => {
     if (output.side === 'left') {
-      const vector = left.vectors[output.index] as Vector;
+      const vector = left.vectors[output.index];
       return leftRows === undefined ? vector : gatherOrNull(vector, leftRows, count);
     }
-    return gatherOrNull(right.vectors[output.index] as Vector, rightRows, count);
+    return gatherOrNull(right.vectors[output.index], rightRows, count);
   });
   return { rowCount: count, vectors };
 }

@@ -37,7 +37,7 @@ export class KeyIds {
   /** Writes the id of the key tuple of rows [0, rowCount) into `ids`. */
   assign(keys: readonly Vector[], rowCount: number, ids: Int32Array): void {
     assert(keys.length === this.keyCount && ids.length >= rowCount, 'key vectors and id buffer fit the batch');
-    const first = keys[0] as Vector;
+    const first = keys[0];
     if (this.keyCount === 1 && first.type === 'SYMBOL' && first.symbols !== undefined && this.map.size === 0 && (this.denseSymbols === undefined || this.denseSymbols === first.symbols)) {
       this.assignDense(first, rowCount, ids);
       return;
@@ -62,7 +62,7 @@ export class KeyIds {
 
   /** One vector per key column with the key values of ids [0, count). */
   keyVectors(types: readonly ValueType[]): Vector[] {
-    return types.map((type, k) => keyVectorOf(type, (this.values[k] as (CellValue | bigint)[]).slice(0, this.count)));
+    return types.map((type, k) => keyVectorOf(type, this.values[k].slice(0, this.count)));
   }
 
   private assignDense(vector: Vector, rowCount: number, ids: Int32Array): void {
@@ -76,12 +76,12 @@ export class KeyIds {
     const dense = this.dense;
     const data = vector.data as Int32Array;
     for (let row = 0; row < rowCount; row++) {
-      const slot = (data[row] as number) + 1;
-      let id = (dense[slot] as number) - 1;
+      const slot = data[row] + 1;
+      let id = dense[slot] - 1;
       if (id < 0) {
         id = this.count++;
         dense[slot] = id + 1;
-        (this.values[0] as (CellValue | bigint)[]).push(slot === 0 ? null : (symbols[slot - 1] ?? null));
+        this.values[0].push(slot === 0 ? null : (symbols[slot - 1] ?? null));
       }
       ids[row] = id;
     }
@@ -95,7 +95,7 @@ export class KeyIds {
   }
 
   private add(keys: readonly Vector[], row: number): number {
-    for (let k = 0; k < this.keyCount; k++) (this.values[k] as (CellValue | bigint)[]).push(identityAt(keys[k] as Vector, row));
+    for (let k = 0; k < this.keyCount; k++) this.values[k].push(identityAt(keys[k], row));
     return this.count++;
   }
 }
@@ -113,7 +113,7 @@ function identityAt(vector: Vector, row: number): CellValue | bigint {
   const exact = vector.exact;
   if (exact !== undefined) {
     const value = vector.data[row] as number;
-    if (value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER) return exact[row] as bigint;
+    if (value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER) return exact[row];
   }
   return cellAt(vector, row);
 }

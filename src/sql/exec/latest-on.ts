@@ -70,13 +70,13 @@ export class LatestOnScanFactory implements QueryFactory {
     let selection = new Int32Array(0);
     const ranges = this.scan.rowRanges();
     for (let r = ranges.length - 1; r >= 0; r--) {
-      const range = ranges[r] as PartitionRange;
+      const range = ranges[r];
       const input = this.scan.withRanges([range]).openBackward(ctx);
       let remainingHi = range.hi;
       try {
         for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {
           remainingHi -= batch.rowCount;
-          const keys = this.keySlots.map((slot) => batch.vectors[slot] as Vector);
+          const keys = this.keySlots.map((slot) => batch.vectors[slot]);
           if (idBuffer.length < batch.rowCount) {
             idBuffer = new Int32Array(batch.rowCount);
             picked = new Int32Array(batch.rowCount);
@@ -87,7 +87,7 @@ export class LatestOnScanFactory implements QueryFactory {
           const rowCount = this.filter === undefined ? identity(selection, batch.rowCount) : this.filter.run(batch, ctx.rt, selection);
           const count = pickNewest(selection, rowCount, idBuffer, state.seen, picked);
           for (let k = 0; k < count; k++) {
-            if (isNullKey(keys, picked[k] as number)) state.nullSeen = true;
+            if (isNullKey(keys, picked[k])) state.nullSeen = true;
           }
           state.seenCount += count;
           picks.add(batch, picked, count);
@@ -109,16 +109,16 @@ export class LatestOnScanFactory implements QueryFactory {
   /** Committed dictionary size of a single SYMBOL key column, or -1 when the keys are of another shape. */
   private symbolDictionarySize(): number {
     if (this.keySlots.length !== 1) return -1;
-    const column = this.scan.columnIndexes[this.keySlots[0] as number] as number;
+    const column = this.scan.columnIndexes[this.keySlots[0]];
     if (this.scan.snapshot.meta.columns[column]?.type !== 'SYMBOL') return -1;
     return this.scan.snapshot.txn.symbolCounts[column] ?? -1;
   }
 
   /** Every non-null symbol has its latest row: the newest NULL-key row in the older rest, if any, is the last pick. */
   private pickNullSymbolRow(ctx: ExecContext, ranges: readonly PartitionRange[], rangeIndex: number, remainingHi: number, picks: Picks): void {
-    const keyColumn = this.scan.columnIndexes[this.keySlots[0] as number] as number;
+    const keyColumn = this.scan.columnIndexes[this.keySlots[0]];
     for (let r = rangeIndex; r >= 0; r--) {
-      const range = ranges[r] as PartitionRange;
+      const range = ranges[r];
       const hi = r === rangeIndex ? remainingHi : range.hi;
       if (hi <= range.lo) continue;
       const row = this.newestNullKeyRow(range.partitionIndex, keyColumn, range.lo, hi);
@@ -167,8 +167,8 @@ function identity(selection: Int32Array, count: number): number {
 function pickNewest(selection: Int32Array, selected: number, ids: Int32Array, seen: Uint8Array, picked: Int32Array): number {
   let count = 0;
   for (let k = selected - 1; k >= 0; k--) {
-    const row = selection[k] as number;
-    const id = ids[row] as number;
+    const row = selection[k];
+    const id = ids[row];
     if (seen[id] === 0) {
       seen[id] = 1;
       picked[count++] = row;
@@ -178,8 +178,8 @@ function pickNewest(selection: Int32Array, selected: number, ids: Int32Array, se
 }
 
 function isNullKey(keys: readonly Vector[], row: number): boolean {
-  const first = keys[0] as Vector;
-  return keys.length === 1 && first.type === 'SYMBOL' && ((first.data as Int32Array)[row] as number) < 0;
+  const first = keys[0];
+  return keys.length === 1 && first.type === 'SYMBOL' && (first.data as Int32Array)[row] < 0;
 }
 
 function grow(seen: Uint8Array, size: number): Uint8Array {
@@ -207,17 +207,17 @@ export class LatestOnFactory implements QueryFactory {
     const all = concatBatches(drain(input, ctx), this.columns.map((column) => column.type));
     const ids = new KeyIds(this.keySlots.length);
     const idOfRow = new Int32Array(all.rowCount);
-    ids.assign(this.keySlots.map((slot) => all.vectors[slot] as Vector), all.rowCount, idOfRow);
-    const timestamps = (all.vectors[this.timestampSlot] as Vector).data as Float64Array;
+    ids.assign(this.keySlots.map((slot) => all.vectors[slot]), all.rowCount, idOfRow);
+    const timestamps = all.vectors[this.timestampSlot].data as Float64Array;
     const best = new Int32Array(ids.count).fill(-1);
     for (let row = 0; row < all.rowCount; row++) {
-      const id = idOfRow[row] as number;
-      const current = best[id] as number;
+      const id = idOfRow[row];
+      const current = best[id];
       // `>=` lets the later of equal timestamps win; a NULL timestamp never beats a real one.
-      if (current < 0 || (timestamps[row] as number) >= (timestamps[current] as number) || timestamps[current] !== timestamps[current]) best[id] = row;
+      if (current < 0 || timestamps[row] >= timestamps[current] || timestamps[current] !== timestamps[current]) best[id] = row;
     }
     const rows = Array.from(best).filter((row) => row >= 0);
-    rows.sort((a, b) => ((timestamps[a] as number) - (timestamps[b] as number)) || a - b);
+    rows.sort((a, b) => (timestamps[a] - timestamps[b]) || a - b);
     return gatherBatch(all, Int32Array.from(rows), rows.length);
   }
 

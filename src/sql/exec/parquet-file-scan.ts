@@ -44,15 +44,15 @@ export class ParquetFileScanFactory implements QueryFactory {
   open(ctx: ExecContext): Cursor {
     const reader = this.reader;
     const starts = reader.footer.rowGroupStarts;
-    const columns = this.used.map((index) => this.fileColumns[index] as ParquetFileColumn);
+    const columns = this.used.map((index) => this.fileColumns[index]);
     let group = 0;
     let row = 0;
     let decoded: ColumnData[] = [];
     return {
       nextBatch(): ColumnBatch | undefined {
         while (group < starts.length - 1) {
-          const groupStart = starts[group] as number;
-          const groupEnd = starts[group + 1] as number;
+          const groupStart = starts[group];
+          const groupEnd = starts[group + 1];
           if (row >= groupEnd) {
             group++;
             decoded = [];
@@ -61,7 +61,7 @@ export class ParquetFileScanFactory implements QueryFactory {
           ctx.checkCancelled();
           if (decoded.length === 0 && columns.length > 0) decoded = columns.map((column) => reader.readRows(column.name, column.type, groupStart, groupEnd));
           const count = Math.min(batchRowsMax, groupEnd - row);
-          const vectors = columns.map((column, k) => storageVector(column.type, decoded[k] as ColumnData, row - groupStart, count));
+          const vectors = columns.map((column, k) => storageVector(column.type, decoded[k], row - groupStart, count));
           row += count;
           return { rowCount: count, vectors };
         }

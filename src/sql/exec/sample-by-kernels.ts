@@ -63,34 +63,34 @@ class Float64RunKernel implements SampleKernel {
   addRun(arg: Vector | undefined, lo: number, hi: number, slot: number): void {
     this.ensure(slot + 1);
     if (arg === undefined) {
-      this.seen[slot] = (this.seen[slot] as number) + (hi - lo);
+      this.seen[slot] = this.seen[slot] + (hi - lo);
       return;
     }
     const data = arg.data as Float64Array;
     const values = this.values;
     const seen = this.seen;
     switch (this.kind) {
-      case 'count': seen[slot] = (seen[slot] as number) + (hi - lo); break;
-      case 'count_col': seen[slot] = (seen[slot] as number) + countNonNull(data, lo, hi); break;
+      case 'count': seen[slot] = seen[slot] + (hi - lo); break;
+      case 'count_col': seen[slot] = seen[slot] + countNonNull(data, lo, hi); break;
       case 'sum': case 'avg': {
-        values[slot] = (values[slot] as number) + sumRange(data, lo, hi);
-        seen[slot] = (seen[slot] as number) + countNonNull(data, lo, hi);
+        values[slot] = values[slot] + sumRange(data, lo, hi);
+        seen[slot] = seen[slot] + countNonNull(data, lo, hi);
         break;
       }
       case 'min': case 'max': {
         const found = this.kind === 'min' ? minRange(data, lo, hi) : maxRange(data, lo, hi);
         if (found === found) {
-          const current = values[slot] as number;
+          const current = values[slot];
           if (seen[slot] === 0 || (this.kind === 'min' ? found < current : found > current)) values[slot] = found;
           seen[slot] = 1;
         }
         break;
       }
       case 'first':
-        if (seen[slot] === 0) { values[slot] = data[lo] as number; seen[slot] = 1; }
+        if (seen[slot] === 0) { values[slot] = data[lo]; seen[slot] = 1; }
         break;
       case 'last':
-        values[slot] = data[hi - 1] as number;
+        values[slot] = data[hi - 1];
         seen[slot] = 1;
         break;
     }
@@ -116,11 +116,11 @@ class Float64RunKernel implements SampleKernel {
     this.ensure(slotCount);
     const out = new Float64Array(slotCount);
     for (let slot = 0; slot < slotCount; slot++) {
-      const seen = this.seen[slot] as number;
+      const seen = this.seen[slot];
       switch (this.kind) {
         case 'count': case 'count_col': out[slot] = seen; break;
-        case 'avg': out[slot] = seen === 0 ? NaN : (this.values[slot] as number) / seen; break;
-        default: out[slot] = seen === 0 ? NaN : (this.values[slot] as number);
+        case 'avg': out[slot] = seen === 0 ? NaN : this.values[slot] / seen; break;
+        default: out[slot] = seen === 0 ? NaN : this.values[slot];
       }
     }
     return { type: this.resultType, data: out };
@@ -140,38 +140,38 @@ class Float64RunKernel implements SampleKernel {
 
 function addCounts(counts: Float64Array, groups: Int32Array, rowCount: number): void {
   for (let row = 0; row < rowCount; row++) {
-    const group = groups[row] as number;
-    counts[group] = (counts[group] as number) + 1;
+    const group = groups[row];
+    counts[group] = counts[group] + 1;
   }
 }
 
 function countGrouped(data: Float64Array, groups: Int32Array, rowCount: number, seen: Float64Array): void {
   for (let row = 0; row < rowCount; row++) {
-    const v = data[row] as number;
+    const v = data[row];
     if (v === v) {
-      const group = groups[row] as number;
-      seen[group] = (seen[group] as number) + 1;
+      const group = groups[row];
+      seen[group] = seen[group] + 1;
     }
   }
 }
 
 function sumGrouped(data: Float64Array, groups: Int32Array, rowCount: number, values: Float64Array, seen: Float64Array): void {
   for (let row = 0; row < rowCount; row++) {
-    const v = data[row] as number;
+    const v = data[row];
     if (v === v) {
-      const group = groups[row] as number;
-      values[group] = (values[group] as number) + v;
-      seen[group] = (seen[group] as number) + 1;
+      const group = groups[row];
+      values[group] = values[group] + v;
+      seen[group] = seen[group] + 1;
     }
   }
 }
 
 function minMaxGrouped(data: Float64Array, groups: Int32Array, rowCount: number, values: Float64Array, seen: Float64Array, max: boolean): void {
   for (let row = 0; row < rowCount; row++) {
-    const v = data[row] as number;
+    const v = data[row];
     if (v !== v) continue;
-    const group = groups[row] as number;
-    const current = values[group] as number;
+    const group = groups[row];
+    const current = values[group];
     if (seen[group] === 0 || (max ? v > current : v < current)) {
       values[group] = v;
       seen[group] = 1;
@@ -182,9 +182,9 @@ function minMaxGrouped(data: Float64Array, groups: Int32Array, rowCount: number,
 /** first keeps a group's first row (null included), last its latest row. */
 function pickGrouped(data: Float64Array, groups: Int32Array, rowCount: number, values: Float64Array, seen: Float64Array, last: boolean): void {
   for (let row = 0; row < rowCount; row++) {
-    const group = groups[row] as number;
+    const group = groups[row];
     if (!last && seen[group] !== 0) continue;
-    values[group] = data[row] as number;
+    values[group] = data[row];
     seen[group] = 1;
   }
 }
@@ -192,7 +192,7 @@ function pickGrouped(data: Float64Array, groups: Int32Array, rowCount: number, v
 function countNonNull(data: Float64Array, lo: number, hi: number): number {
   let count = 0;
   for (let i = lo; i < hi; i++) {
-    const v = data[i] as number;
+    const v = data[i];
     if (v === v) count++;
   }
   return count;
@@ -203,14 +203,14 @@ function sumRange(data: Float64Array, lo: number, hi: number): number {
   let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   let i = lo;
   for (; i + 4 <= hi; i += 4) {
-    const a = data[i] as number, b = data[i + 1] as number, c = data[i + 2] as number, d = data[i + 3] as number;
+    const a = data[i], b = data[i + 1], c = data[i + 2], d = data[i + 3];
     if (a === a) s0 += a;
     if (b === b) s1 += b;
     if (c === c) s2 += c;
     if (d === d) s3 += d;
   }
   for (; i < hi; i++) {
-    const a = data[i] as number;
+    const a = data[i];
     if (a === a) s0 += a;
   }
   return s0 + s1 + s2 + s3;
@@ -220,7 +220,7 @@ function sumRange(data: Float64Array, lo: number, hi: number): number {
 function minRange(data: Float64Array, lo: number, hi: number): number {
   let best = NaN;
   for (let i = lo; i < hi; i++) {
-    const v = data[i] as number;
+    const v = data[i];
     if (v < best || best !== best) best = v;
   }
   return best;
@@ -229,7 +229,7 @@ function minRange(data: Float64Array, lo: number, hi: number): number {
 function maxRange(data: Float64Array, lo: number, hi: number): number {
   let best = NaN;
   for (let i = lo; i < hi; i++) {
-    const v = data[i] as number;
+    const v = data[i];
     if (v > best || best !== best) best = v;
   }
   return best;

@@ -26,7 +26,7 @@ export function microsVectorOfNanos(vector: Vector, rowCount: number): Vector {
 /** `batch` with its first column (the ns designated timestamp) as µs floors. */
 export function microsBatchOfNanos(batch: ColumnBatch): ColumnBatch {
   const vectors = batch.vectors.slice();
-  vectors[0] = microsVectorOfNanos(batch.vectors[0] as Vector, batch.rowCount);
+  vectors[0] = microsVectorOfNanos(batch.vectors[0], batch.rowCount);
   return { rowCount: batch.rowCount, vectors };
 }
 
@@ -36,7 +36,7 @@ function nanosVectorOfMicros(vector: Vector, rowCount: number): Vector {
   const exact = new BigInt64Array(rowCount);
   const data = new Float64Array(rowCount);
   for (let row = 0; row < rowCount; row++) {
-    const value = micros[row] as number;
+    const value = micros[row];
     exact[row] = value !== value ? INT64_NULL : BigInt(value) * 1000n;
     data[row] = value !== value ? NaN : value * 1000;
   }
@@ -50,7 +50,7 @@ export class NanosBucketFactory implements QueryFactory {
 
   constructor(private readonly child: QueryFactory) {
     assert(child.columns[0]?.type === 'TIMESTAMP', 'sampled buckets start with µs timestamps');
-    this.columns = [{ ...(child.columns[0] as OutputColumn), type: 'TIMESTAMP_NS' }, ...child.columns.slice(1)];
+    this.columns = [{ ...child.columns[0], type: 'TIMESTAMP_NS' }, ...child.columns.slice(1)];
     this.timestampIndex = child.timestampIndex;
   }
 
@@ -61,7 +61,7 @@ export class NanosBucketFactory implements QueryFactory {
         const batch = input.nextBatch();
         if (batch === undefined) return undefined;
         const vectors = batch.vectors.slice();
-        vectors[0] = nanosVectorOfMicros(batch.vectors[0] as Vector, batch.rowCount);
+        vectors[0] = nanosVectorOfMicros(batch.vectors[0], batch.rowCount);
         return { rowCount: batch.rowCount, vectors };
       },
       close: () => input.close(),

@@ -33,7 +33,7 @@ export class SampleRuns {
     if (exact !== undefined && batch.rowCount > 0 && exact[0] !== INT64_NULL) return Number(exact[0]);
     const data = batch.vectors[0]?.data as Float64Array;
     for (let row = 0; row < batch.rowCount; row++) {
-      const ts = data[row] as number;
+      const ts = data[row];
       if (ts === ts) return ts;
     }
     return Number.NaN;
@@ -55,7 +55,7 @@ export class SampleRuns {
     this.runCount = 0;
     let lo = 0;
     while (lo < rowCount) {
-      const start = sampler.bucketOf(timestamps[lo] as number);
+      const start = sampler.bucketOf(timestamps[lo]);
       const end = sampler.nextBucket(start);
       const hi = this.ordered ? gallopEnd(timestamps, lo + 1, rowCount, end) : walkEnd(timestamps, lo + 1, rowCount, start, end);
       this.addRun(lo, hi, this.slotOf(start));
@@ -86,7 +86,7 @@ export class SampleRuns {
     for (let slot = 0; slot < this.slotCount; slot++) order[slot] = slot;
     if (this.revisits.size > 0 || !this.ascending()) {
       const starts = this.starts;
-      order.sort((a, b) => (starts[a] as number) - (starts[b] as number));
+      order.sort((a, b) => starts[a] - starts[b]);
     }
     return order;
   }
@@ -95,13 +95,13 @@ export class SampleRuns {
   rowSlots(rowCount: number): Int32Array {
     if (this.rowSlotBuffer.length < rowCount) this.rowSlotBuffer = new Int32Array(rowCount);
     const out = this.rowSlotBuffer;
-    for (let k = 0; k < this.runCount; k++) out.fill(this.runSlot[k] as number, this.runLo[k] as number, this.runHi[k] as number);
+    for (let k = 0; k < this.runCount; k++) out.fill(this.runSlot[k], this.runLo[k], this.runHi[k]);
     return out;
   }
 
   private ascending(): boolean {
     for (let slot = 1; slot < this.slotCount; slot++) {
-      if ((this.starts[slot] as number) < (this.starts[slot - 1] as number)) return false;
+      if (this.starts[slot] < this.starts[slot - 1]) return false;
     }
     return true;
   }
@@ -159,7 +159,7 @@ function gallopEnd(timestamps: Float64Array, from: number, to: number, end: numb
   let lo = from;
   let step = 1;
   let hi = from;
-  while (hi < to && (timestamps[hi] as number) < end) {
+  while (hi < to && timestamps[hi] < end) {
     lo = hi + 1;
     hi = from + step;
     step *= 2;
@@ -167,7 +167,7 @@ function gallopEnd(timestamps: Float64Array, from: number, to: number, end: numb
   if (hi > to) hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((timestamps[mid] as number) < end) lo = mid + 1;
+    if (timestamps[mid] < end) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -177,7 +177,7 @@ const INT64_NULL = -(2n ** 63n);
 
 /** The little-endian int64 at `index` of a words view, as a number (exact for timestamps, |µs| < 2^53). */
 function microsAt(words: Int32Array, index: number): number {
-  return (words[2 * index + 1] as number) * 4294967296 + ((words[2 * index] as number) >>> 0);
+  return words[2 * index + 1] * 4294967296 + (words[2 * index] >>> 0);
 }
 
 /** gallopEnd over int64 words. */
@@ -203,7 +203,7 @@ function gallopEndWords(words: Int32Array, from: number, to: number, end: number
 function walkEnd(timestamps: Float64Array, from: number, to: number, start: number, end: number): number {
   let row = from;
   while (row < to) {
-    const ts = timestamps[row] as number;
+    const ts = timestamps[row];
     if (ts < start || ts >= end) break;
     row++;
   }

@@ -34,7 +34,7 @@ export interface SampleByOptions {
 
 /** Value of a constant expression (FROM, TO, fill values) for this run of the query; NaN for null. */
 export function evaluateConstant(expr: BoundExpr, ctx: ExecContext): number {
-  const vector = compileProjection([expr]).run({ rowCount: 1, vectors: [] }, ctx.rt)[0] as Vector;
+  const vector = compileProjection([expr]).run({ rowCount: 1, vectors: [] }, ctx.rt)[0];
   return Number(vector.data[0]);
 }
 
@@ -79,10 +79,10 @@ export class SampleByFactory implements QueryFactory {
       }
       const clean = runs.cut(batch, sampler);
       if (groups === undefined) {
-        aggregates.forEach((spec, k) => feedRuns(kernels[k] as SampleKernel, argOf(clean, spec), clean.rowCount, runs));
+        aggregates.forEach((spec, k) => feedRuns(kernels[k], argOf(clean, spec), clean.rowCount, runs));
       } else {
         const ids = groups.assign(clean, runs);
-        aggregates.forEach((spec, k) => (kernels[k] as SampleKernel).addRows(argOf(clean, spec), clean.rowCount, ids, groups.count));
+        aggregates.forEach((spec, k) => kernels[k].addRows(argOf(clean, spec), clean.rowCount, ids, groups.count));
       }
     }
     return groups === undefined ? this.nonKeyedResult(runs, kernels) : this.keyedResult(runs, groups, kernels);
@@ -98,7 +98,7 @@ export class SampleByFactory implements QueryFactory {
     const count = order.length;
     const starts = runs.slotStarts();
     const timestamps = new Float64Array(count);
-    for (let k = 0; k < count; k++) timestamps[k] = starts[order[k] as number] as number;
+    for (let k = 0; k < count; k++) timestamps[k] = starts[order[k]];
     const values = kernels.map((kernel) => gatherVector(kernel.result(runs.slotCount), order, count));
     return { rowCount: count, vectors: [{ type: 'TIMESTAMP', data: timestamps }, ...values] };
   }
@@ -110,8 +110,8 @@ export class SampleByFactory implements QueryFactory {
     const timestamps = new Float64Array(count);
     const keyRows = new Int32Array(count);
     for (let k = 0; k < count; k++) {
-      const group = order[k] as number;
-      timestamps[k] = starts[groups.slotOf(group)] as number;
+      const group = order[k];
+      timestamps[k] = starts[groups.slotOf(group)];
       keyRows[k] = groups.keyOf(group);
     }
     const keyTypes = this.columns.slice(1, 1 + this.options.keyCount).map((column) => column.type);
@@ -141,7 +141,7 @@ function feedRuns(kernel: SampleKernel, arg: Vector | undefined, rowCount: numbe
     kernel.addRows(arg, rowCount, runs.rowSlots(rowCount), runs.slotCount);
     return;
   }
-  for (let k = 0; k < runs.runCount; k++) kernel.addRun(arg, runs.runLo[k] as number, runs.runHi[k] as number, runs.runSlot[k] as number);
+  for (let k = 0; k < runs.runCount; k++) kernel.addRun(arg, runs.runLo[k], runs.runHi[k], runs.runSlot[k]);
 }
 
 /** Keyed sampling: a group per (bucket slot, key id), numbered in order of first appearance. */
@@ -171,7 +171,7 @@ class KeyedGroups {
       this.keySlot = grownInt32(this.keySlot, this.keys.count);
       this.keyGroup = grownInt32(this.keyGroup, this.keys.count);
     }
-    for (let k = 0; k < runs.runCount; k++) this.assignRun(runs.runLo[k] as number, runs.runHi[k] as number, (runs.runSlot[k] as number) + 1);
+    for (let k = 0; k < runs.runCount; k++) this.assignRun(runs.runLo[k], runs.runHi[k], runs.runSlot[k] + 1);
     return this.rowGroups;
   }
 
@@ -181,12 +181,12 @@ class KeyedGroups {
     const keySlot = this.keySlot;
     const keyGroup = this.keyGroup;
     for (let row = lo; row < hi; row++) {
-      const key = keyIds[row] as number;
+      const key = keyIds[row];
       if (keySlot[key] !== slotTag) {
         keySlot[key] = slotTag;
         keyGroup[key] = this.newGroup(slotTag - 1, key);
       }
-      rowGroups[row] = keyGroup[key] as number;
+      rowGroups[row] = keyGroup[key];
     }
   }
 
@@ -201,11 +201,11 @@ class KeyedGroups {
   }
 
   slotOf(group: number): number {
-    return this.groupSlot[group] as number;
+    return this.groupSlot[group];
   }
 
   keyOf(group: number): number {
-    return this.groupKey[group] as number;
+    return this.groupKey[group];
   }
 
   keyVectors(types: readonly OutputColumn['type'][]): Vector[] {
@@ -218,9 +218,9 @@ class KeyedGroups {
     let sorted = true;
     for (let group = 0; group < this.count; group++) {
       order[group] = group;
-      if (group > 0 && (starts[this.slotOf(group)] as number) < (starts[this.slotOf(group - 1)] as number)) sorted = false;
+      if (group > 0 && starts[this.slotOf(group)] < starts[this.slotOf(group - 1)]) sorted = false;
     }
-    if (!sorted) order.sort((a, b) => ((starts[this.slotOf(a)] as number) - (starts[this.slotOf(b)] as number)) || a - b);
+    if (!sorted) order.sort((a, b) => (starts[this.slotOf(a)] - starts[this.slotOf(b)]) || a - b);
     return order;
   }
 }

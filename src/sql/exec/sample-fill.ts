@@ -64,18 +64,18 @@ export class SampleFillFactory implements QueryFactory {
     const rowCount = input.rowCount;
     if (rowCount === 0 && (from !== from || to !== to)) return input;
     const timestamps = (rowCount === 0 ? new Float64Array(0) : input.vectors[0]?.data) as Float64Array;
-    const first = rowCount > 0 ? (timestamps[0] as number) : from;
+    const first = rowCount > 0 ? timestamps[0] : from;
     const spec = this.options.sampler;
     const sampler = createSampler(spec, spec.alignFirstObservation ? first : from === from ? from : undefined, first);
     const start = from === from ? sampler.bucketOf(from) : first;
     // Without TO the last non-empty bucket is the last one filled.
-    const end = to === to ? to : (timestamps[rowCount - 1] as number) + 1;
+    const end = to === to ? to : timestamps[rowCount - 1] + 1;
     const { ids, keyTotal } = this.keyIdsOf(input);
     const selection = selectRows(timestamps, rowCount, ids, keyTotal, start, end, (bucket) => sampler.nextBucket(bucket), ctx);
     const vectors: Vector[] = [{ type: 'TIMESTAMP', data: selection.timestamps.subarray(0, selection.count) }];
-    for (let k = 1; k <= this.options.keyCount; k++) vectors.push(gatherOrFallback(input.vectors[k] as Vector, selection.keyRows, selection.count, undefined));
+    for (let k = 1; k <= this.options.keyCount; k++) vectors.push(gatherOrFallback(input.vectors[k], selection.keyRows, selection.count, undefined));
     this.options.fills.forEach((fill, j) => {
-      const column = input.vectors[1 + this.options.keyCount + j] as Vector;
+      const column = input.vectors[1 + this.options.keyCount + j];
       vectors.push(this.fillColumn(column, fill, selection, ctx));
     });
     return { rowCount: selection.count, vectors };
@@ -94,12 +94,12 @@ export class SampleFillFactory implements QueryFactory {
     switch (fill.kind) {
       case 'null': return gatherOrFallback(column, selection.rows, count, undefined);
       case 'value': {
-        const constant = compileProjection([fill.value]).run({ rowCount: 1, vectors: [] }, ctx.rt)[0] as Vector;
+        const constant = compileProjection([fill.value]).run({ rowCount: 1, vectors: [] }, ctx.rt)[0];
         return gatherOrFallback(column, selection.rows, count, constant);
       }
       case 'prev': {
         const rows = new Int32Array(count);
-        for (let k = 0; k < count; k++) rows[k] = (selection.rows[k] as number) >= 0 ? (selection.rows[k] as number) : (selection.prev[k] as number);
+        for (let k = 0; k < count; k++) rows[k] = selection.rows[k] >= 0 ? selection.rows[k] : selection.prev[k];
         return gatherOrFallback(column, rows, count, undefined);
       }
       case 'linear': {
@@ -119,7 +119,7 @@ export class SampleFillFactory implements QueryFactory {
 /** Walks the buckets [start, end) and, per bucket, every key: its row there, or a filled row. */
 function selectRows(timestamps: Float64Array, rowCount: number, ids: Int32Array, keyTotal: number, start: number, end: number, next: (bucket: number) => number, ctx: ExecContext): FillSelection {
   const firstRow = new Int32Array(keyTotal).fill(-1);
-  for (let row = rowCount - 1; row >= 0; row--) firstRow[ids[row] as number] = row;
+  for (let row = rowCount - 1; row >= 0; row--) firstRow[ids[row]] = row;
   const lastRow = new Int32Array(keyTotal).fill(-1);
   const bucketTag = new Int32Array(keyTotal);
   const bucketRow = new Int32Array(keyTotal);
@@ -130,21 +130,21 @@ function selectRows(timestamps: Float64Array, rowCount: number, ids: Int32Array,
     const following = next(bucket);
     assert(following > bucket, 'buckets advance');
     tag++;
-    while (row < rowCount && (timestamps[row] as number) < following) {
-      if ((timestamps[row] as number) >= bucket) {
-        bucketTag[ids[row] as number] = tag;
-        bucketRow[ids[row] as number] = row;
+    while (row < rowCount && timestamps[row] < following) {
+      if (timestamps[row] >= bucket) {
+        bucketTag[ids[row]] = tag;
+        bucketRow[ids[row]] = row;
       }
       row++;
     }
     if (out.count + keyTotal > sampleFillRowsMax) throw new SqlError(`SAMPLE BY FILL would produce too many rows [max=${sampleFillRowsMax}]`, 0, 'SVC_SQL_LIMIT');
     for (let key = 0; key < keyTotal; key++) {
       if (bucketTag[key] === tag) {
-        const real = bucketRow[key] as number;
+        const real = bucketRow[key];
         out.add(bucket, real, real, real);
         lastRow[key] = real;
       } else {
-        out.add(bucket, -1, lastRow[key] as number, firstRow[key] as number);
+        out.add(bucket, -1, lastRow[key], firstRow[key]);
       }
     }
     if ((tag & 1023) === 0) ctx.checkCancelled();
@@ -194,16 +194,16 @@ function gatherOrFallback(vector: Vector, selection: Int32Array, count: number, 
   if (ArrayBuffer.isView(source)) {
     const target = out as NumericVectorData;
     const fillValue = Number(filler.data[0]);
-    const data = source as NumericVectorData;
+    const data = source;
     for (let k = 0; k < count; k++) {
-      const row = selection[k] as number;
-      target[k] = row >= 0 ? (data[row] as number) : fillValue;
+      const row = selection[k];
+      target[k] = row >= 0 ? data[row] : fillValue;
     }
   } else {
     const target = out as unknown[];
     const fillValue = filler.data[0] ?? null;
     for (let k = 0; k < count; k++) {
-      const row = selection[k] as number;
+      const row = selection[k];
       target[k] = row >= 0 ? source[row] : fillValue;
     }
   }
@@ -221,18 +221,18 @@ function interpolate(vector: Vector, selection: FillSelection): void {
   const { rows, timestamps, count } = selection;
   let before = -1;
   for (let k = 0; k < count; k++) {
-    if ((rows[k] as number) >= 0) {
+    if (rows[k] >= 0) {
       before = k;
       continue;
     }
     let after = k + 1;
-    while (after < count && (rows[after] as number) < 0) after++;
+    while (after < count && rows[after] < 0) after++;
     for (let gap = k; gap < after; gap++) {
-      if (before < 0 || after >= count || isNull(data[before] as number) || isNull(data[after] as number)) continue;
-      const y0 = data[before] as number;
-      const share = ((timestamps[gap] as number) - (timestamps[before] as number)) / ((timestamps[after] as number) - (timestamps[before] as number));
-      const value = y0 + ((data[after] as number) - y0) * share;
-      data[gap] = integer ? y0 + Math.trunc(((data[after] as number) - y0) * share) : value;
+      if (before < 0 || after >= count || isNull(data[before]) || isNull(data[after])) continue;
+      const y0 = data[before];
+      const share = (timestamps[gap] - timestamps[before]) / (timestamps[after] - timestamps[before]);
+      const value = y0 + (data[after] - y0) * share;
+      data[gap] = integer ? y0 + Math.trunc((data[after] - y0) * share) : value;
     }
     k = after - 1;
   }

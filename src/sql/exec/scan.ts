@@ -69,7 +69,7 @@ export class TableScanFactory implements QueryFactory {
     let needed = count;
     const ranges = this.rowRanges();
     for (let k = ranges.length - 1; k >= 0 && needed > 0; k--) {
-      const range = ranges[k] as PartitionRange;
+      const range = ranges[k];
       const lo = Math.max(range.lo, range.hi - needed);
       if (range.hi > lo) kept.unshift({ partitionIndex: range.partitionIndex, lo, hi: range.hi });
       needed -= range.hi - lo;
@@ -98,7 +98,7 @@ export class TableScanFactory implements QueryFactory {
     return {
       nextBatch(): ColumnBatch | undefined {
         while (rangeIndex >= 0 && rangeIndex < ranges.length) {
-          const range = ranges[rangeIndex] as PartitionRange;
+          const range = ranges[rangeIndex];
           assert(range.lo <= range.hi && range.hi <= (snapshot.partitions[range.partitionIndex]?.entry.rowCount ?? -1), 'scan ranges lie inside their partition');
           if (backward ? row <= range.lo : row >= range.hi) {
             rangeIndex += backward ? -1 : 1;
@@ -159,7 +159,7 @@ function readVectors(snapshot: TableSnapshot, partitionIndex: number, columnInde
 }
 
 function readVector(snapshot: TableSnapshot, partitionIndex: number, columnIndex: number, start: number, count: number): Vector {
-  const type = snapshot.meta.columns[columnIndex]?.type as ColumnType;
+  const type = snapshot.meta.columns[columnIndex]?.type;
   const view = snapshot.column(partitionIndex, columnIndex, start, start + count);
   if (view.kind === 'absent') return nullVector(type, count);
   if (view.kind === 'var') return readVarVector(view, type, start, count);
@@ -202,7 +202,7 @@ function readVarVector(view: Extract<ColumnView, { kind: 'var' }>, type: ColumnT
     // Plain Uint8Array views: cheaper to make per row than Buffer.subarray, and all a value reader needs.
     const values = new Array<Uint8Array | null>(count);
     for (let k = 0; k < count; k++) {
-      const offset = (index[2 * (start + k) + 1] as number) * 4294967296 + ((index[2 * (start + k)] as number) >>> 0);
+      const offset = index[2 * (start + k) + 1] * 4294967296 + (index[2 * (start + k)] >>> 0);
       const length = data.readInt32LE(offset);
       values[k] = length < 0 ? null : new Uint8Array(data.buffer, data.byteOffset + offset + 4, length);
     }
@@ -210,7 +210,7 @@ function readVarVector(view: Extract<ColumnView, { kind: 'var' }>, type: ColumnT
   }
   const values = new Array<string | null>(count);
   for (let k = 0; k < count; k++) {
-    const offset = (index[2 * (start + k) + 1] as number) * 4294967296 + ((index[2 * (start + k)] as number) >>> 0);
+    const offset = index[2 * (start + k) + 1] * 4294967296 + (index[2 * (start + k)] >>> 0);
     const length = data.readInt32LE(offset);
     values[k] = length < 0 ? null : data.toString('utf8', offset + 4, offset + 4 + length);
   }

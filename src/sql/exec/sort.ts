@@ -35,8 +35,8 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
     let left = data[a] as number | string | bigint;
     let right = data[b] as number | string | bigint;
     if (symbols !== undefined) {
-      left = symbols[left as number] as string;
-      right = symbols[right as number] as string;
+      left = symbols[left as number];
+      right = symbols[right as number];
     }
     if (longerIsLarger && (left as string).length !== (right as string).length) {
       return (left as string).length < (right as string).length ? -direction : direction;
@@ -46,8 +46,8 @@ function keyComparator(vector: Vector, key: SortKey): Comparator {
     // Numbers beyond ±2^53 (ns timestamps among them) are the nearest doubles of their exact 64-bit values:
     // equal ones may still differ.
     if (exact !== undefined && ((left as number) > SAFE || (left as number) < -SAFE)) {
-      const exactLeft = exact[a] as bigint;
-      const exactRight = exact[b] as bigint;
+      const exactLeft = exact[a];
+      const exactRight = exact[b];
       return exactLeft < exactRight ? -direction : exactLeft > exactRight ? direction : 0;
     }
     return 0;
@@ -64,7 +64,7 @@ function decimalSortKeys(texts: readonly (string | null)[]): bigint[] {
 }
 
 export function sortPermutation(batch: ColumnBatch, keys: readonly SortKey[]): Int32Array {
-  const comparators = keys.map((key) => keyComparator(batch.vectors[key.index] as Vector, key));
+  const comparators = keys.map((key) => keyComparator(batch.vectors[key.index], key));
   const order = new Int32Array(batch.rowCount);
   for (let k = 0; k < order.length; k++) order[k] = k;
   order.sort((a, b) => {

@@ -32,14 +32,14 @@ function splicePairs(
   let l = 0;
   let r = 0;
   while (l < leftCount || r < rightCount) {
-    if (r < rightCount && (l >= leftCount || (rightTs[r] as number) <= (leftTs[l] as number))) {
-      const id = rightIds[r] as number;
+    if (r < rightCount && (l >= leftCount || rightTs[r] <= leftTs[l])) {
+      const id = rightIds[r];
       latestRight[id] = r;
-      pairs.push(latestLeft[id] as number, r++);
+      pairs.push(latestLeft[id], r++);
     } else {
-      const id = leftIds[l] as number;
+      const id = leftIds[l];
       latestLeft[id] = l;
-      pairs.push(l++, latestRight[id] as number);
+      pairs.push(l++, latestRight[id]);
     }
   }
   return pairs;

@@ -32,7 +32,7 @@ export class TopNFactory implements QueryFactory {
   constructor(private readonly child: QueryFactory, private readonly keys: readonly SortKey[], private readonly keepRows: number) {
     assert(keys.length > 0 && keepRows >= 0, 'top-N needs sort keys and a row count');
     this.columns = child.columns;
-    const first = keys[0] as SortKey;
+    const first = keys[0];
     this.timestampIndex = first.index === child.timestampIndex && !first.descending ? child.timestampIndex : -1;
   }
 
@@ -43,7 +43,7 @@ export class TopNFactory implements QueryFactory {
 
   private topRows(input: Cursor, ctx: ExecContext): ColumnBatch {
     const types = this.columns.map((column) => column.type);
-    const first = this.keys[0] as SortKey;
+    const first = this.keys[0];
     // Distinct ns values may share a double: the screen then lets ties through and the exact sort decides.
     const exactTies = this.columns[first.index]?.type === 'TIMESTAMP_NS';
     const screen = new KeyScreen(this.keepRows, first.descending, first.nullsFirst ?? !first.descending, this.keys.length === 1 && !exactTies);
@@ -55,7 +55,7 @@ export class TopNFactory implements QueryFactory {
       ctx.checkCancelled();
       if (this.keepRows === 0 || batch.rowCount === 0) continue;
       let candidates = batch;
-      const key = (batch.vectors[first.index] as Vector).data;
+      const key = batch.vectors[first.index].data;
       if (key instanceof Float64Array) {
         if (selection.length < batch.rowCount) selection = new Int32Array(batch.rowCount);
         const count = screen.run(key, batch.rowCount, selection);
@@ -103,10 +103,10 @@ class KeyScreen {
 
   run(data: Float64Array, rowCount: number, selection: Int32Array): number {
     const sign = this.descending ? 1 : -1;
-    let bar = this.count < this.size ? -Infinity : (this.heap[0] as number);
+    let bar = this.count < this.size ? -Infinity : this.heap[0];
     let k = 0;
     for (let i = 0; i < rowCount; i++) {
-      const value = data[i] as number;
+      const value = data[i];
       if (value !== value) {
         if (this.nullsFirst) selection[k++] = i;
         continue;
@@ -128,15 +128,15 @@ class KeyScreen {
       let child = this.count++;
       while (child > 0) {
         const parent = (child - 1) >> 1;
-        if ((heap[parent] as number) <= score) break;
-        heap[child] = heap[parent] as number;
+        if (heap[parent] <= score) break;
+        heap[child] = heap[parent];
         child = parent;
       }
       heap[child] = score;
-    } else if (score > (heap[0] as number)) {
+    } else if (score > heap[0]) {
       siftDown(heap, this.count, score);
     }
-    return this.count < this.size ? -Infinity : (heap[0] as number);
+    return this.count < this.size ? -Infinity : heap[0];
   }
 }
 
@@ -146,9 +146,9 @@ function siftDown(heap: Float64Array, count: number, score: number): void {
   for (;;) {
     let child = 2 * parent + 1;
     if (child >= count) break;
-    if (child + 1 < count && (heap[child + 1] as number) < (heap[child] as number)) child++;
-    if ((heap[child] as number) >= score) break;
-    heap[parent] = heap[child] as number;
+    if (child + 1 < count && heap[child + 1] < heap[child]) child++;
+    if (heap[child] >= score) break;
+    heap[parent] = heap[child];
     parent = child;
   }
   heap[parent] = score;

@@ -54,9 +54,9 @@ function gatherExact(exact: BigInt64Array, selection: Int32Array, count: number)
   const from = new Int32Array(exact.buffer, exact.byteOffset, exact.length * 2);
   const to = new Int32Array(out.buffer);
   for (let k = 0; k < count; k++) {
-    const row = selection[k] as number;
-    to[2 * k] = from[2 * row] as number;
-    to[2 * k + 1] = from[2 * row + 1] as number;
+    const row = selection[k];
+    to[2 * k] = from[2 * row];
+    to[2 * k + 1] = from[2 * row + 1];
   }
   return out;
 }
@@ -75,19 +75,19 @@ export function gatherVector(vector: Vector, selection: Int32Array, count: numbe
 }
 
 function gatherInt32(source: Int32Array, target: Int32Array, selection: Int32Array, count: number): void {
-  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+  for (let k = 0; k < count; k++) target[k] = source[selection[k]];
 }
 
 function gatherFloat64(source: Float64Array, target: Float64Array, selection: Int32Array, count: number): void {
-  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+  for (let k = 0; k < count; k++) target[k] = source[selection[k]];
 }
 
 function gatherNumbers(source: NumericVectorData, target: NumericVectorData, selection: Int32Array, count: number): void {
-  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number] as number;
+  for (let k = 0; k < count; k++) target[k] = source[selection[k]];
 }
 
 function gatherValues(source: readonly unknown[], target: unknown[], selection: Int32Array, count: number): void {
-  for (let k = 0; k < count; k++) target[k] = source[selection[k] as number];
+  for (let k = 0; k < count; k++) target[k] = source[selection[k]];
 }
 
 export function gatherBatch(batch: ColumnBatch, selection: Int32Array, count: number): ColumnBatch {
@@ -119,11 +119,11 @@ export function concatBatches(batches: readonly ColumnBatch[], types: readonly V
 
 /** Int64 numbers within ±2^53 (NaN null) as their exact values, into `exact` from `offset`. */
 function exactFromNumbers(numbers: Float64Array, count: number, exact: BigInt64Array, offset: number): void {
-  for (let row = 0; row < count; row++) exact[offset + row] = int64Runtime.lbig(numbers[row] as number);
+  for (let row = 0; row < count; row++) exact[offset + row] = int64Runtime.lbig(numbers[row]);
 }
 
 function concatColumn(batches: readonly ColumnBatch[], column: number, type: ValueType, total: number): Vector {
-  const parts = batches.map((batch) => batch.vectors[column] as Vector);
+  const parts = batches.map((batch) => batch.vectors[column]);
   if (type === 'SYMBOL') return concatSymbolColumn(batches, column, total);
   const out = allocateVectorData(type, total);
   // A computed int64 column has exact values only in the batches that needed them (values beyond ±2^53): when
@@ -132,7 +132,7 @@ function concatColumn(batches: readonly ColumnBatch[], column: number, type: Val
   const exact = withExact ? new BigInt64Array(total) : undefined;
   let offset = 0;
   batches.forEach((batch, k) => {
-    const part = parts[k] as Vector;
+    const part = parts[k];
     if (isTypedArray(out)) {
       (out as Float64Array).set((part.data as Float64Array).subarray(0, batch.rowCount), offset);
     } else {
@@ -158,15 +158,15 @@ function concatSymbolColumn(batches: readonly ColumnBatch[], column: number, tot
   const index = new Map<string, number>();
   let offset = 0;
   for (const batch of batches) {
-    const part = batch.vectors[column] as Vector;
+    const part = batch.vectors[column];
     const data = part.data as Int32Array;
     for (let row = 0; row < batch.rowCount; row++) {
-      const key = data[row] as number;
+      const key = data[row];
       if (shared || key < 0) {
         keys[offset + row] = key;
         continue;
       }
-      const text = (part.symbols as readonly string[])[key] as string;
+      const text = (part.symbols as readonly string[])[key];
       let mapped = index.get(text);
       if (mapped === undefined) {
         mapped = merged.length;

@@ -27,7 +27,7 @@ export function partitionStarts(order: Int32Array, keys: readonly Vector[]): Int
   const starts: number[] = [0];
   if (keys.length > 0) {
     for (let i = 1; i < n; i++) {
-      if (!sameValues(keys, order[i - 1] as number, order[i] as number)) starts.push(i);
+      if (!sameValues(keys, order[i - 1], order[i])) starts.push(i);
     }
   }
   if (n === 0) return Int32Array.of(0);
@@ -39,7 +39,7 @@ export function partitionStarts(order: Int32Array, keys: readonly Vector[]): Int
 export function fillPeers(order: Int32Array, orderKeys: readonly Vector[], ps: number, pe: number, peerStart: Int32Array, peerEnd: Int32Array): void {
   let groupStart = ps;
   for (let i = ps; i < pe; i++) {
-    if (i > ps && (orderKeys.length === 0 || !sameValues(orderKeys, order[i - 1] as number, order[i] as number))) {
+    if (i > ps && (orderKeys.length === 0 || !sameValues(orderKeys, order[i - 1], order[i]))) {
       for (let k = groupStart; k < i; k++) peerEnd[k] = i - 1;
       groupStart = i;
     }
@@ -90,32 +90,32 @@ export function fillFrameBounds(frame: FramePlan, ps: number, pe: number, inputs
   let nonNullFrom = ps;
   let nonNullTo = pe;
   if (keys !== undefined) {
-    while (nonNullFrom < pe && (keys[nonNullFrom] as number) !== (keys[nonNullFrom] as number)) nonNullFrom++;
-    while (nonNullTo > nonNullFrom && (keys[nonNullTo - 1] as number) !== (keys[nonNullTo - 1] as number)) nonNullTo--;
+    while (nonNullFrom < pe && keys[nonNullFrom] !== keys[nonNullFrom]) nonNullFrom++;
+    while (nonNullTo > nonNullFrom && keys[nonNullTo - 1] !== keys[nonNullTo - 1]) nonNullTo--;
   }
   let startCursor = nonNullFrom;
   let endCursor = nonNullFrom;
   const startDelta = rangeDelta(frame.start);
   const endDelta = rangeDelta(frame.end);
   for (let i = ps; i < pe; i++) {
-    const key = keys === undefined ? NaN : (keys[i] as number);
+    const key = keys === undefined ? NaN : keys[i];
     const isNull = key !== key;
     let start: number;
     let end: number;
     switch (frame.start.kind) {
       case 'unboundedPreceding': start = ps; break;
-      case 'currentRow': start = inputs.peerStart[i] as number; break;
+      case 'currentRow': start = inputs.peerStart[i]; break;
       default:
-        if (isNull || keys === undefined) { start = inputs.peerStart[i] as number; break; }
-        while (startCursor < nonNullTo && (keys[startCursor] as number) < key + startDelta) startCursor++;
+        if (isNull || keys === undefined) { start = inputs.peerStart[i]; break; }
+        while (startCursor < nonNullTo && keys[startCursor] < key + startDelta) startCursor++;
         start = startCursor;
     }
     switch (frame.end.kind) {
       case 'unboundedFollowing': end = pe - 1; break;
-      case 'currentRow': end = inputs.peerEnd[i] as number; break;
+      case 'currentRow': end = inputs.peerEnd[i]; break;
       default:
-        if (isNull || keys === undefined) { end = inputs.peerEnd[i] as number; break; }
-        while (endCursor < nonNullTo && (keys[endCursor] as number) <= key + endDelta) endCursor++;
+        if (isNull || keys === undefined) { end = inputs.peerEnd[i]; break; }
+        while (endCursor < nonNullTo && keys[endCursor] <= key + endDelta) endCursor++;
         end = endCursor - 1;
     }
     clampFrame(i, start, end, ps, pe, lo, hi);

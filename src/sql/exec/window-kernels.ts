@@ -15,22 +15,22 @@ export function frameSums(values: Float64Array, lo: Int32Array, hi: Int32Array, 
   let sum = 0;
   let count = 0;
   for (let i = ps; i < pe; i++) {
-    const l = lo[i] as number;
-    const h = hi[i] as number;
+    const l = lo[i];
+    const h = hi[i];
     assert(l >= loCursor && h >= hiCursor, 'window frame bounds never move backwards inside a partition');
     while (hiCursor < h) {
       hiCursor++;
-      const value = values[hiCursor] as number;
+      const value = values[hiCursor];
       if (hiCursor >= loCursor && value === value) { sum += value; count++; }
     }
     while (loCursor < l) {
-      const value = values[loCursor] as number;
+      const value = values[loCursor];
       if (loCursor <= hiCursor && value === value) { sum -= value; count--; }
       loCursor++;
     }
     // An emptied frame restarts from an exact zero instead of carrying rounding residue forward.
     if (count === 0) sum = 0;
-    const row = order[i] as number;
+    const row = order[i];
     sums[row] = count === 0 ? NaN : sum;
     counts[row] = count;
   }
@@ -43,22 +43,22 @@ export function frameExtremes(values: Float64Array, lo: Int32Array, hi: Int32Arr
   let loCursor = ps;
   let hiCursor = ps - 1;
   for (let i = ps; i < pe; i++) {
-    const l = lo[i] as number;
-    const h = hi[i] as number;
+    const l = lo[i];
+    const h = hi[i];
     assert(l >= loCursor && h >= hiCursor, 'window frame bounds never move backwards inside a partition');
     while (hiCursor < h) {
       hiCursor++;
-      const value = values[hiCursor] as number;
+      const value = values[hiCursor];
       if (hiCursor < loCursor || value !== value) continue;
       // Values the new one dominates can never be the answer again: drop them from the back.
-      while (tail > head && (maximum ? (values[deque[tail - 1] as number] as number) <= value : (values[deque[tail - 1] as number] as number) >= value)) tail--;
+      while (tail > head && (maximum ? values[deque[tail - 1]] <= value : values[deque[tail - 1]] >= value)) tail--;
       deque[tail++] = hiCursor;
     }
     while (loCursor < l) {
       if (tail > head && deque[head] === loCursor) head++;
       loCursor++;
     }
-    out[order[i] as number] = tail > head ? (values[deque[head] as number] as number) : NaN;
+    out[order[i]] = tail > head ? values[deque[head]] : NaN;
   }
 }
 
@@ -66,10 +66,10 @@ export function frameExtremes(values: Float64Array, lo: Int32Array, hi: Int32Arr
 export function rankings(kind: 'row_number' | 'rank' | 'dense_rank', peerStart: Int32Array, ps: number, pe: number, order: Int32Array, out: Float64Array): void {
   let dense = 0;
   for (let i = ps; i < pe; i++) {
-    const groupStart = peerStart[i] as number;
+    const groupStart = peerStart[i];
     if (groupStart === i) dense++;
     const value = kind === 'row_number' ? i - ps + 1 : kind === 'rank' ? groupStart - ps + 1 : dense;
-    out[order[i] as number] = value;
+    out[order[i]] = value;
   }
 }
 
@@ -81,7 +81,7 @@ export function offsetRows(direction: -1 | 1, distance: number, ps: number, pe: 
   if (nonNull === undefined || distance === 0) {
     for (let i = ps; i < pe; i++) {
       const target = i + direction * distance;
-      out[order[i] as number] = target >= ps && target < pe ? (order[target] as number) : -1;
+      out[order[i]] = target >= ps && target < pe ? order[target] : -1;
     }
     return;
   }
@@ -90,13 +90,13 @@ export function offsetRows(direction: -1 | 1, distance: number, ps: number, pe: 
   let seen = 0;
   if (direction < 0) {
     for (let i = ps; i < pe; i++) {
-      out[order[i] as number] = seen >= distance ? (order[scratch[seen - distance] as number] as number) : -1;
+      out[order[i]] = seen >= distance ? order[scratch[seen - distance]] : -1;
       if (nonNull[i] === 1) scratch[seen++] = i;
     }
     return;
   }
   for (let i = pe - 1; i >= ps; i--) {
-    out[order[i] as number] = seen >= distance ? (order[scratch[seen - distance] as number] as number) : -1;
+    out[order[i]] = seen >= distance ? order[scratch[seen - distance]] : -1;
     if (nonNull[i] === 1) scratch[seen++] = i;
   }
 }
@@ -109,15 +109,15 @@ export function offsetRows(direction: -1 | 1, distance: number, ps: number, pe: 
 export function frameEdgeRows(edge: 'first' | 'last', lo: Int32Array, hi: Int32Array, ps: number, pe: number, order: Int32Array, nonNull: Uint8Array | undefined, scratch: Int32Array, out: Int32Array): void {
   if (nonNull !== undefined) fillNearestNonNull(edge, nonNull, ps, pe, scratch);
   for (let i = ps; i < pe; i++) {
-    const l = lo[i] as number;
-    const h = hi[i] as number;
+    const l = lo[i];
+    const h = hi[i];
     let target = -1;
     if (l <= h) {
       if (nonNull === undefined) target = edge === 'first' ? l : h;
-      else if (edge === 'first') target = (scratch[l] as number) <= h ? (scratch[l] as number) : -1;
-      else target = (scratch[h] as number) >= l ? (scratch[h] as number) : -1;
+      else if (edge === 'first') target = scratch[l] <= h ? scratch[l] : -1;
+      else target = scratch[h] >= l ? scratch[h] : -1;
     }
-    out[order[i] as number] = target < 0 ? -1 : (order[target] as number);
+    out[order[i]] = target < 0 ? -1 : order[target];
   }
 }
 

@@ -10,7 +10,7 @@ import { isTextHeldType } from '../../types/column-type.js';
 /** 1 where the row at each position holds a non-null value. */
 export function nonNullByPosition(vector: Vector, order: Int32Array): Uint8Array {
   const out = new Uint8Array(order.length);
-  for (let i = 0; i < order.length; i++) out[i] = isNullAt(vector, order[i] as number) ? 0 : 1;
+  for (let i = 0; i < order.length; i++) out[i] = isNullAt(vector, order[i]) ? 0 : 1;
   return out;
 }
 
@@ -20,8 +20,8 @@ export function numbersByPosition(vector: Vector, order: Int32Array, negate: boo
   const data = vector.data as Float64Array;
   const sign = negate ? -1 : 1;
   for (let i = 0; i < order.length; i++) {
-    const row = order[i] as number;
-    out[i] = isNullAt(vector, row) ? NaN : sign * (data[row] as number);
+    const row = order[i];
+    out[i] = isNullAt(vector, row) ? NaN : sign * data[row];
   }
   return out;
 }
@@ -49,7 +49,7 @@ export function gatherRows(source: Vector, targets: Int32Array, fallback: Vector
   const target = out as unknown[];
   const missing = nullValue(source.type);
   for (let row = 0; row < n; row++) {
-    const index = targets[row] as number;
+    const index = targets[row];
     target[row] = index >= 0 ? from[index] : other !== undefined ? other[row] : missing;
   }
   return source.symbols === undefined ? { type: source.type, data: out } : { type: source.type, data: out, symbols: source.symbols };
@@ -63,7 +63,7 @@ function gatherSymbolTexts(source: Vector, targets: Int32Array, fallback: Vector
     return key < 0 ? null : ((vector.symbols ?? [])[key] ?? null);
   };
   for (let row = 0; row < targets.length; row++) {
-    const index = targets[row] as number;
+    const index = targets[row];
     texts[row] = index >= 0 ? text(source, index) : text(fallback, row);
   }
   return dictionaryEncode(texts, targets.length);

@@ -77,8 +77,8 @@ export class WindowFactory implements QueryFactory {
 }
 
 function sortRows(n: number, spec: WindowSpecPlan, evaluated: readonly Vector[]): SortedRows {
-  const partitionKeys = spec.partitionBy.map((index) => evaluated[index] as Vector);
-  const orderKeys = spec.orderBy.map((key) => evaluated[key.exprIndex] as Vector);
+  const partitionKeys = spec.partitionBy.map((index) => evaluated[index]);
+  const orderKeys = spec.orderBy.map((key) => evaluated[key.exprIndex]);
   let order: Int32Array;
   if (partitionKeys.length === 0 && orderKeys.length === 0) {
     order = new Int32Array(n);
@@ -93,17 +93,17 @@ function sortRows(n: number, spec: WindowSpecPlan, evaluated: readonly Vector[])
   const starts = partitionStarts(order, partitionKeys);
   const peerStart = new Int32Array(n);
   const peerEnd = new Int32Array(n);
-  for (let p = 0; p + 1 < starts.length; p++) fillPeers(order, orderKeys, starts[p] as number, starts[p + 1] as number, peerStart, peerEnd);
+  for (let p = 0; p + 1 < starts.length; p++) fillPeers(order, orderKeys, starts[p], starts[p + 1], peerStart, peerEnd);
   return { n, order, starts, peerStart, peerEnd, orderKeys, firstDescending: spec.orderBy[0]?.descending === true };
 }
 
 function evaluateCall(call: WindowCallPlan, rows: SortedRows, evaluated: readonly Vector[]): Vector {
   const { n, order, starts } = rows;
-  const arg = call.argIndex < 0 ? undefined : (evaluated[call.argIndex] as Vector);
+  const arg = call.argIndex < 0 ? undefined : evaluated[call.argIndex];
   switch (call.kind) {
     case 'row_number': case 'rank': case 'dense_rank': {
       const out = new Float64Array(n);
-      for (let p = 0; p + 1 < starts.length; p++) rankings(call.kind, rows.peerStart, starts[p] as number, starts[p + 1] as number, order, out);
+      for (let p = 0; p + 1 < starts.length; p++) rankings(call.kind, rows.peerStart, starts[p], starts[p + 1], order, out);
       return { type: 'LONG', data: out };
     }
     case 'lag': case 'lead': {
@@ -111,7 +111,7 @@ function evaluateCall(call: WindowCallPlan, rows: SortedRows, evaluated: readonl
       const targets = new Int32Array(n);
       const nonNull = call.ignoreNulls ? nonNullByPosition(source, order) : undefined;
       const scratch = new Int32Array(nonNull === undefined ? 0 : n);
-      for (let p = 0; p + 1 < starts.length; p++) offsetRows(call.kind === 'lag' ? -1 : 1, call.offset, starts[p] as number, starts[p + 1] as number, order, nonNull, scratch, targets);
+      for (let p = 0; p + 1 < starts.length; p++) offsetRows(call.kind === 'lag' ? -1 : 1, call.offset, starts[p], starts[p + 1], order, nonNull, scratch, targets);
       return gatherRows(source, targets, call.defaultIndex < 0 ? undefined : evaluated[call.defaultIndex]);
     }
     default:
@@ -131,21 +131,21 @@ function evaluateFrameCall(call: WindowCallPlan, rows: SortedRows, arg: Vector |
     peerStart: rows.peerStart, peerEnd: rows.peerEnd,
     keys: rangeOffsets && firstOrderKey !== undefined ? numbersByPosition(firstOrderKey, order, rows.firstDescending) : undefined,
   };
-  for (let p = 0; p + 1 < starts.length; p++) fillFrameBounds(call.frame, starts[p] as number, starts[p + 1] as number, inputs, lo, hi);
+  for (let p = 0; p + 1 < starts.length; p++) fillFrameBounds(call.frame, starts[p], starts[p + 1], inputs, lo, hi);
   switch (call.kind) {
     case 'first_value': case 'last_value': {
       const source = arg as Vector;
       const targets = new Int32Array(n);
       const nonNull = call.ignoreNulls ? nonNullByPosition(source, order) : undefined;
       const scratch = new Int32Array(nonNull === undefined ? 0 : n);
-      for (let p = 0; p + 1 < starts.length; p++) frameEdgeRows(call.kind === 'first_value' ? 'first' : 'last', lo, hi, starts[p] as number, starts[p + 1] as number, order, nonNull, scratch, targets);
+      for (let p = 0; p + 1 < starts.length; p++) frameEdgeRows(call.kind === 'first_value' ? 'first' : 'last', lo, hi, starts[p], starts[p + 1], order, nonNull, scratch, targets);
       return gatherRows(source, targets, undefined);
     }
     case 'min': case 'max': {
       const values = numbersByPosition(arg as Vector, order, false);
       const deque = new Int32Array(n);
       const out = new Float64Array(n);
-      for (let p = 0; p + 1 < starts.length; p++) frameExtremes(values, lo, hi, starts[p] as number, starts[p + 1] as number, order, call.kind === 'max', deque, out);
+      for (let p = 0; p + 1 < starts.length; p++) frameExtremes(values, lo, hi, starts[p], starts[p + 1], order, call.kind === 'max', deque, out);
       return { type: call.type, data: out };
     }
     default: {
@@ -153,9 +153,9 @@ function evaluateFrameCall(call: WindowCallPlan, rows: SortedRows, arg: Vector |
       const values = arg === undefined ? new Float64Array(n).fill(1) : call.kind === 'count' ? presenceByPosition(arg, order) : numbersByPosition(arg, order, false);
       const sums = new Float64Array(n);
       const counts = new Float64Array(n);
-      for (let p = 0; p + 1 < starts.length; p++) frameSums(values, lo, hi, starts[p] as number, starts[p + 1] as number, order, sums, counts);
+      for (let p = 0; p + 1 < starts.length; p++) frameSums(values, lo, hi, starts[p], starts[p + 1], order, sums, counts);
       if (call.kind === 'count') return { type: 'LONG', data: counts };
-      if (call.kind === 'avg') for (let row = 0; row < n; row++) sums[row] = (sums[row] as number) / (counts[row] as number);
+      if (call.kind === 'avg') for (let row = 0; row < n; row++) sums[row] = sums[row] / counts[row];
       return { type: 'DOUBLE', data: sums };
     }
   }

@@ -70,7 +70,7 @@ function comparisonIntervals(expr: BoundCall, timestampIndex: number): NanoInter
     constant = constantNanos(b);
   } else if (isNanoTimestampColumn(b, timestampIndex)) {
     constant = constantNanos(a);
-    op = FLIPPED[op] as string;
+    op = FLIPPED[op];
   }
   if (constant === undefined) return undefined;
   switch (op) {
@@ -94,7 +94,7 @@ function constantNanos(expr: BoundExpr): bigint | undefined {
   // An integer compared with a ns timestamp is a number of ns.
   if (expr.kind === 'constant' && (expr.type === 'LONG' || expr.type === 'INT') && typeof expr.value === 'number' && Number.isInteger(expr.value)) return expr.exact ?? BigInt(expr.value);
   if (expr.kind === 'call' && expr.name === 'cast' && expr.type === 'TIMESTAMP_NS' && expr.args.length === 1) {
-    const operand = expr.args[0] as BoundExpr;
+    const operand = expr.args[0];
     if (operand.kind === 'constant' && typeof operand.value === 'string') return parseTimestampNanos(operand.value);
     const scale = operand.type === 'TIMESTAMP' ? 1000n : operand.type === 'DATE' ? 1_000_000n : operand.type === 'LONG' || operand.type === 'INT' ? 1n : 0n;
     if (operand.kind === 'constant' && scale !== 0n && operand.exact !== undefined) return operand.exact * scale;
@@ -108,8 +108,8 @@ export function intersectNanoIntervals(a: readonly NanoInterval[], b: readonly N
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i] as NanoInterval;
-    const y = b[j] as NanoInterval;
+    const x = a[i];
+    const y = b[j];
     const lo = x.lo > y.lo ? x.lo : y.lo;
     const hi = x.hi < y.hi ? x.hi : y.hi;
     if (lo <= hi) out.push({ lo, hi });
@@ -143,8 +143,8 @@ function complementNanoIntervals(a: readonly NanoInterval[]): NanoInterval[] {
 
 function assertNormalized(intervals: readonly NanoInterval[]): void {
   for (let k = 0; k < intervals.length; k++) {
-    const range = intervals[k] as NanoInterval;
+    const range = intervals[k];
     assert(range.lo <= range.hi, 'extracted ns intervals are non-empty');
-    assert(k === 0 || (intervals[k - 1] as NanoInterval).hi < range.lo, 'extracted ns intervals are sorted and disjoint');
+    assert(k === 0 || intervals[k - 1].hi < range.lo, 'extracted ns intervals are sorted and disjoint');
   }
 }

@@ -35,8 +35,8 @@ export function extractIntervals(predicate: BoundExpr, timestampIndex: number): 
  */
 export function residualOf<T>(expr: BoundExpr, exact: (conjunct: BoundExpr) => T | undefined, report: (found: T) => void): BoundExpr | undefined {
   if (expr.kind === 'call' && expr.name === 'and' && expr.args.length === 2) {
-    const left = expr.args[0] as BoundExpr;
-    const right = expr.args[1] as BoundExpr;
+    const left = expr.args[0];
+    const right = expr.args[1];
     const keptLeft = residualOf(left, exact, report);
     const keptRight = residualOf(right, exact, report);
     if (keptLeft === undefined) return keptRight;
@@ -84,7 +84,7 @@ function comparisonIntervals(expr: BoundCall, timestampIndex: number): Timestamp
     constant = constantMicros(b);
   } else if (isTimestampColumn(b, timestampIndex)) {
     constant = constantMicros(a);
-    op = FLIPPED[op] as string;
+    op = FLIPPED[op];
   }
   if (constant === undefined) return undefined;
   // Timestamps are whole µs: `ts > 1.5` is `ts >= 2`, `ts <= 1.5` is `ts <= 1`.
@@ -113,7 +113,7 @@ function constantMicros(expr: BoundExpr): number | undefined {
     return numeric && typeof expr.value === 'number' && Number.isFinite(expr.value) ? expr.value : undefined;
   }
   if (expr.kind === 'call' && expr.name === 'cast' && expr.type === 'TIMESTAMP' && expr.args.length === 1) {
-    const operand = expr.args[0] as BoundExpr;
+    const operand = expr.args[0];
     if (operand.kind === 'constant' && typeof operand.value === 'string') return parseTimestamp(operand.value);
     if (operand.kind === 'constant' && typeof operand.value === 'number' && Number.isInteger(operand.value)) return operand.value;
   }
@@ -125,8 +125,8 @@ export function intersectIntervals(a: readonly TimestampInterval[], b: readonly 
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i] as TimestampInterval;
-    const y = b[j] as TimestampInterval;
+    const x = a[i];
+    const y = b[j];
     const lo = Math.max(x.lo, y.lo);
     const hi = Math.min(x.hi, y.hi);
     if (lo <= hi) out.push({ lo, hi });
@@ -163,8 +163,8 @@ export function complementIntervals(a: readonly TimestampInterval[]): TimestampI
 
 function assertNormalized(intervals: readonly TimestampInterval[]): void {
   for (let k = 0; k < intervals.length; k++) {
-    const range = intervals[k] as TimestampInterval;
+    const range = intervals[k];
     assert(range.lo <= range.hi, 'extracted intervals are non-empty');
-    assert(k === 0 || (intervals[k - 1] as TimestampInterval).hi < range.lo, 'extracted intervals are sorted and disjoint');
+    assert(k === 0 || intervals[k - 1].hi < range.lo, 'extracted intervals are sorted and disjoint');
   }
 }

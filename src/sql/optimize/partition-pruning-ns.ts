@@ -40,7 +40,7 @@ function firstRowAtOrAfterNanos(values: BigInt64Array, from: number, to: number,
   let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((values[mid] as bigint) < nanos) lo = mid + 1;
+    if (values[mid] < nanos) lo = mid + 1;
     else hi = mid;
   }
   return lo;

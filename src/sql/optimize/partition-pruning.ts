@@ -50,7 +50,7 @@ function timestampWords(snapshot: TableSnapshot, partitionIndex: number, columnI
 
 /** The int64 at `row` as a number (exact for |µs| < 2^53). */
 export function int64At(words: Int32Array, row: number): number {
-  return (words[2 * row + 1] as number) * 4294967296 + ((words[2 * row] as number) >>> 0);
+  return words[2 * row + 1] * 4294967296 + (words[2 * row] >>> 0);
 }
 
 /** First row in [from, to) whose timestamp is >= `micros`, or `to` (lower-bound binary search). */
@@ -74,8 +74,8 @@ export function rowRangeCount(ranges: readonly RowRange[]): number {
 
 function assertRangesOrdered(ranges: readonly RowRange[]): void {
   for (let k = 1; k < ranges.length; k++) {
-    const previous = ranges[k - 1] as RowRange;
-    const current = ranges[k] as RowRange;
+    const previous = ranges[k - 1];
+    const current = ranges[k];
     const ordered = previous.partitionIndex < current.partitionIndex || (previous.partitionIndex === current.partitionIndex && previous.hi <= current.lo);
     assert(ordered, 'pruned row ranges follow table order without overlap');
   }

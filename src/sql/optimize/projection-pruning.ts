@@ -37,7 +37,7 @@ function pruneScanColumns(plan: ProjectPlan): ProjectPlan {
   if (used.size === node.columns.length || used.size === 0) return plan;
   const kept = [...used].sort((a, b) => a - b);
   const slotOf = new Map(kept.map((slot, k) => [slot, k]));
-  const scan: ScanPlan = { ...scanPlan(node.snapshot, kept.map((slot) => node.columnIndexes[slot] as number)), ...rangesOf(node) };
+  const scan: ScanPlan = { ...scanPlan(node.snapshot, kept.map((slot) => node.columnIndexes[slot])), ...rangesOf(node) };
   let input: LogicalPlan = scan;
   for (const predicate of predicates.reverse()) input = filterPlan(input, renumber(predicate, slotOf));
   return projectPlan(input, plan.exprs.map((expr) => renumber(expr, slotOf)), plan.columns.map((column) => column.name), plan.timestampIndex);

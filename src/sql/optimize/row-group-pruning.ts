@@ -21,8 +21,8 @@ interface SlotBound {
 function boundsOf(expr: BoundExpr, out: SlotBound[]): void {
   if (expr.kind !== 'call') return;
   if (expr.name === 'and' && expr.args.length === 2) {
-    boundsOf(expr.args[0] as BoundExpr, out);
-    boundsOf(expr.args[1] as BoundExpr, out);
+    boundsOf(expr.args[0], out);
+    boundsOf(expr.args[1], out);
     return;
   }
   if (FLIPPED[expr.name] === undefined || expr.args.length !== 2) return;
@@ -30,7 +30,7 @@ function boundsOf(expr: BoundExpr, out: SlotBound[]): void {
   let op = expr.name;
   if (column.kind === 'constant') {
     [column, constant] = [constant, column];
-    op = FLIPPED[op] as string;
+    op = FLIPPED[op];
   }
   if (column.kind !== 'column' || constant.kind !== 'constant' || !NUMERIC.has(column.type)) return;
   const value = constant.value;
@@ -56,11 +56,11 @@ export function pruneRowGroups(snapshot: TableSnapshot, columnIndexes: readonly 
     const starts = parquet.rowGroupStarts;
     let lo = range.lo;
     for (let group = 0; group < starts.length - 1; group++) {
-      const groupLo = Math.max(range.lo, starts[group] as number);
-      const groupHi = Math.min(range.hi, starts[group + 1] as number);
+      const groupLo = Math.max(range.lo, starts[group]);
+      const groupHi = Math.min(range.hi, starts[group + 1]);
       if (groupLo >= groupHi) continue;
       const excluded = bounds.some((bound) => {
-        const stem = snapshot.meta.columns[columnIndexes[bound.slot] as number]?.fileStem;
+        const stem = snapshot.meta.columns[columnIndexes[bound.slot]]?.fileStem;
         const statistics = stem === undefined ? undefined : parquet.numericStatistics(stem, group);
         return statistics !== undefined && (statistics.max < bound.lo || statistics.min > bound.hi);
       });

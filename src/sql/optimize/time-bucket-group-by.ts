@@ -62,13 +62,13 @@ export function timeBucketGroupBy<Item extends BucketItem>(
 ): TimeBucketPlan<Item> | undefined {
   if (query.having !== undefined || query.distinct || items.some((item) => item.scopeIndex !== undefined)) return undefined;
   const keyIndexes = items.flatMap((item, k) => (containsAggregateCall(item.expr) ? [] : [k]));
-  const bucketed = keyIndexes.filter((k) => bucketOf((items[k] as Item).expr, isDesignatedTimestamp) !== undefined);
+  const bucketed = keyIndexes.filter((k) => bucketOf(items[k].expr, isDesignatedTimestamp) !== undefined);
   const groupOnly = query.groupBy.filter((expr) => selectedKeyIndex(expr, items, keyIndexes) < 0);
   if (bucketed.length + groupOnly.length !== 1) return undefined;
-  const bucketExpr = bucketed.length === 1 ? (items[bucketed[0] as number] as Item).expr : (groupOnly[0] as Expr);
+  const bucketExpr = bucketed.length === 1 ? items[bucketed[0]].expr : groupOnly[0];
   const bucket = bucketOf(bucketExpr, isDesignatedTimestamp);
   // The other keys must not read the timestamp: SAMPLE BY would group them per bucket, GROUP BY per value.
-  if (bucket === undefined || keyIndexes.some((k) => !bucketed.includes(k) && anyColumn((items[k] as Item).expr, isDesignatedTimestamp))) return undefined;
+  if (bucket === undefined || keyIndexes.some((k) => !bucketed.includes(k) && anyColumn(items[k].expr, isDesignatedTimestamp))) return undefined;
   const timestamp = timestampIn(bucketExpr, isDesignatedTimestamp) as Expr;
   const clause: SampleByClause = {
     position: bucketExpr.position, count: bucket.count, unit: bucket.unit, unitPosition: bucketExpr.position, fill: [], align: 'calendar',
@@ -87,14 +87,14 @@ export function bucketOf(expr: Expr, isDesignatedTimestamp: (expr: Expr) => bool
   if (expr.kind !== 'call' || expr.over !== undefined) return undefined;
   const name = expr.name.toLowerCase();
   if (name === 'to_utc' && expr.args.length === 2) {
-    const floored = expr.args[0] as Expr;
-    const zone = textLiteral(expr.args[1] as Expr);
+    const floored = expr.args[0];
+    const zone = textLiteral(expr.args[1]);
     const bucket = floored.kind === 'call' ? localBucketOf(floored, isDesignatedTimestamp) : undefined;
     return bucket !== undefined && zone === textLiteral(bucket.timeZone as Expr) ? { ...bucket, local: false } : undefined;
   }
   const unit = floorUnitOf(expr);
   if (unit === undefined) return undefined;
-  return isDesignatedTimestamp(expr.args[1] as Expr) ? unit : localBucketOf(expr, isDesignatedTimestamp);
+  return isDesignatedTimestamp(expr.args[1]) ? unit : localBucketOf(expr, isDesignatedTimestamp);
 }
 
 /**
@@ -106,9 +106,9 @@ function localBucketOf(floored: CallExpr, isDesignatedTimestamp: (expr: Expr) =>
   const unit = floorUnitOf(floored);
   const local = floored.args[1];
   if (unit === undefined || local === undefined || local.kind !== 'call' || local.name.toLowerCase() !== 'to_timezone' || local.args.length !== 2) return undefined;
-  const zone = local.args[1] as Expr;
+  const zone = local.args[1];
   const zoneText = textLiteral(zone);
-  if (zoneText === undefined || !isDesignatedTimestamp(local.args[0] as Expr)) return undefined;
+  if (zoneText === undefined || !isDesignatedTimestamp(local.args[0])) return undefined;
   // An unknown zone keeps the GROUP BY plan, so its error is to_timezone's.
   if (resolveTimeZone(zoneText) === undefined) return undefined;
   if (SUB_DAY_UNITS.has(unit.unit) && !FIXED_OFFSET_ZONE.test(zoneText)) return undefined;
@@ -118,13 +118,13 @@ function localBucketOf(floored: CallExpr, isDesignatedTimestamp: (expr: Expr) =>
 /** Stride and unit of `timestamp_floor('15m', x)` or `date_trunc('hour', x)`; undefined for other calls. */
 function floorUnitOf(expr: CallExpr): { count: number; unit: TimeUnit } | undefined {
   if (expr.args.length !== 2 || expr.over !== undefined) return undefined;
-  const text = textLiteral(expr.args[0] as Expr);
+  const text = textLiteral(expr.args[0]);
   if (text === undefined) return undefined;
   const name = expr.name.toLowerCase();
   if (name === 'date_trunc') return TRUNC_UNITS[text.toLowerCase()];
   if (name !== 'timestamp_floor') return undefined;
   const match = /^(\d*)([A-Za-z])$/.exec(text);
-  if (match === null || !FLOOR_UNITS.has(match[2] as string)) return undefined;
+  if (match === null || !FLOOR_UNITS.has(match[2])) return undefined;
   const count = match[1] === '' ? 1 : Number(match[1]);
   return Number.isSafeInteger(count) && count >= 1 ? { count, unit: match[2] as TimeUnit } : undefined;
 }
@@ -162,7 +162,7 @@ function selectedKeyIndex(expr: Expr, items: readonly BucketItem[], keyIndexes: 
   const key = exprKey(expr);
   const name = expr.kind === 'column' && expr.qualifier === undefined ? expr.name.toLowerCase() : undefined;
   return keyIndexes.find((k) => {
-    const item = items[k] as BucketItem;
+    const item = items[k];
     return (name !== undefined && item.name.toLowerCase() === name) || exprKey(item.expr) === key;
   }) ?? -1;
 }

@@ -39,7 +39,7 @@ export function isNullAt(vector: Vector, row: number): boolean {
 
 /** Reads a row of a numeric vector as a number, NaN for null (INT's sentinel, IPv4's 0). */
 export function numericValue(arg: Vector, row: number): number {
-  const value = (arg.data as Float64Array)[row] as number;
+  const value = (arg.data as Float64Array)[row];
   if (arg.type === 'INT') return value === INT_NULL ? NaN : value;
   if (arg.type === 'IPV4') return value === 0 ? NaN : value >>> 0;
   return value;

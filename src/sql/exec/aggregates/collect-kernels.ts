@@ -15,7 +15,7 @@ export class StringAggKernel implements AggregateKernel {
     for (let row = 0; row < rowCount; row++) {
       const value = plainValue(arg, row);
       if (value === null) continue;
-      const group = groups === undefined ? 0 : (groups[row] as number);
+      const group = groups === undefined ? 0 : groups[row];
       const current = texts[group];
       texts[group] = current === undefined ? String(value) : current + this.separator + String(value);
     }
@@ -43,7 +43,7 @@ export class PercentileKernel implements AggregateKernel {
     for (let row = 0; row < rowCount; row++) {
       const value = numericValue(arg, row);
       if (value !== value) continue;
-      const group = groups === undefined ? 0 : (groups[row] as number);
+      const group = groups === undefined ? 0 : groups[row];
       this.append(group, value);
     }
   }
@@ -72,7 +72,7 @@ export class PercentileKernel implements AggregateKernel {
       }
       const sorted = buffer.subarray(0, size).sort();
       const rank = Math.min(size, Math.max(1, Math.round(this.percentile * size)));
-      out[group] = sorted[rank - 1] as number;
+      out[group] = sorted[rank - 1];
     }
     return { type: 'DOUBLE', data: out };
   }

@@ -6,8 +6,8 @@ import { growFloat64, isNullAt, plainValue } from './aggregate-kernel.js';
 
 function countRowsGrouped(counts: Float64Array, groups: Int32Array, rowCount: number): void {
   for (let row = 0; row < rowCount; row++) {
-    const group = groups[row] as number;
-    counts[group] = (counts[group] as number) + 1;
+    const group = groups[row];
+    counts[group] = counts[group] + 1;
   }
 }
 
@@ -16,17 +16,17 @@ function countNotNaN(counts: Float64Array, data: Float64Array | Float32Array, gr
   if (groups === undefined) {
     let count = 0;
     for (let row = 0; row < rowCount; row++) {
-      const value = data[row] as number;
+      const value = data[row];
       if (value === value) count++;
     }
-    counts[0] = (counts[0] as number) + count;
+    counts[0] = counts[0] + count;
     return;
   }
   for (let row = 0; row < rowCount; row++) {
-    const value = data[row] as number;
+    const value = data[row];
     if (value !== value) continue;
-    const group = groups[row] as number;
-    counts[group] = (counts[group] as number) + 1;
+    const group = groups[row];
+    counts[group] = counts[group] + 1;
   }
 }
 
@@ -39,13 +39,13 @@ function countNonNullInt64(counts: Float64Array, exact: BigInt64Array, groups: I
     for (let row = 0; row < rowCount; row++) {
       if (words[2 * row + 1] === -2147483648 && words[2 * row] === 0) nulls++;
     }
-    counts[0] = (counts[0] as number) + rowCount - nulls;
+    counts[0] = counts[0] + rowCount - nulls;
     return;
   }
   for (let row = 0; row < rowCount; row++) {
     if (words[2 * row + 1] === -2147483648 && words[2 * row] === 0) continue;
-    const group = groups === undefined ? 0 : (groups[row] as number);
-    counts[group] = (counts[group] as number) + 1;
+    const group = groups === undefined ? 0 : groups[row];
+    counts[group] = counts[group] + 1;
   }
 }
 
@@ -62,8 +62,8 @@ function countNonNull(counts: Float64Array, arg: Vector, groups: Int32Array | un
   }
   for (let row = 0; row < rowCount; row++) {
     if (isNullAt(arg, row)) continue;
-    const group = groups === undefined ? 0 : (groups[row] as number);
-    counts[group] = (counts[group] as number) + 1;
+    const group = groups === undefined ? 0 : groups[row];
+    counts[group] = counts[group] + 1;
   }
 }
 
@@ -76,7 +76,7 @@ export class CountKernel implements AggregateKernel {
     if (this.nonNullOnly && arg !== undefined) {
       countNonNull(this.counts, arg, groups, rowCount);
     } else if (groups === undefined) {
-      this.counts[0] = (this.counts[0] as number) + rowCount;
+      this.counts[0] = this.counts[0] + rowCount;
     } else {
       countRowsGrouped(this.counts, groups, rowCount);
     }
@@ -97,7 +97,7 @@ export class CountDistinctKernel implements AggregateKernel {
     for (let row = 0; row < rowCount; row++) {
       const value = plainValue(arg, row);
       if (value === null) continue;
-      const group = groups === undefined ? 0 : (groups[row] as number);
+      const group = groups === undefined ? 0 : groups[row];
       let set = seen[group];
       if (set === undefined) {
         set = new Set();

@@ -38,10 +38,10 @@ export class DecimalSumAvgKernel implements AggregateKernel {
     for (let row = 0; row < rowCount; row++) {
       const text = texts[row];
       if (text === null || text === undefined) continue;
-      const group = groups === undefined ? 0 : (groups[row] as number);
-      this.counts[group] = (this.counts[group] as number) + 1;
+      const group = groups === undefined ? 0 : groups[row];
+      this.counts[group] = this.counts[group] + 1;
       if (text.length <= SHORT_DECIMAL_TEXT_CHARS_MAX) {
-        const small = (this.smallSums[group] as number) + shortDecimalUnscaled(text);
+        const small = this.smallSums[group] + shortDecimalUnscaled(text);
         if (small < SMALL_SUM_LIMIT && small > -SMALL_SUM_LIMIT) {
           this.smallSums[group] = small;
           continue;
@@ -55,7 +55,7 @@ export class DecimalSumAvgKernel implements AggregateKernel {
   }
 
   private add(group: number, value: bigint): void {
-    const sum = (this.sums[group] as bigint) + value;
+    const sum = this.sums[group] + value;
     if (sum > INT256_MAX || sum < INT256_MIN) {
       throw sqlRuntimeError(`${this.name} aggregation failed: Overflow in addition: result exceeds 256-bit capacity`, this.position);
     }
@@ -86,7 +86,7 @@ export class DecimalMinMaxKernel implements AggregateKernel {
     for (let row = 0; row < rowCount; row++) {
       const text = texts[row];
       if (text === null || text === undefined) continue;
-      const group = groups === undefined ? 0 : (groups[row] as number);
+      const group = groups === undefined ? 0 : groups[row];
       const current = this.best[group] ?? null;
       if (current === null || (this.max ? isGreater(text, current) : isGreater(current, text))) this.best[group] = text;
     }

@@ -15,31 +15,31 @@ const NULL_HIGH = -2147483648;
 
 /** Whether the int64 at word pair `a` of `left` is beyond (above for max, below for min) the one at `b` of `right`. */
 function wordsBeyond(left: Int32Array, a: number, right: Int32Array, b: number, max: boolean): boolean {
-  const leftHigh = left[2 * a + 1] as number;
-  const rightHigh = right[2 * b + 1] as number;
+  const leftHigh = left[2 * a + 1];
+  const rightHigh = right[2 * b + 1];
   if (leftHigh !== rightHigh) return max ? leftHigh > rightHigh : leftHigh < rightHigh;
-  const leftLow = (left[2 * a] as number) >>> 0;
-  const rightLow = (right[2 * b] as number) >>> 0;
+  const leftLow = left[2 * a] >>> 0;
+  const rightLow = right[2 * b] >>> 0;
   return max ? leftLow > rightLow : leftLow < rightLow;
 }
 
 function takeRow(data: Float64Array, words: Int32Array | undefined, row: number, best: Float64Array, bestWords: Int32Array, group: number): void {
-  const value = data[row] as number;
+  const value = data[row];
   best[group] = value;
   if (words === undefined) {
     writeInt64Words(bestWords, group, value);
   } else {
-    bestWords[2 * group] = words[2 * row] as number;
-    bestWords[2 * group + 1] = words[2 * row + 1] as number;
+    bestWords[2 * group] = words[2 * row];
+    bestWords[2 * group + 1] = words[2 * row + 1];
   }
 }
 
 function minMaxInt64(data: Float64Array, words: Int32Array | undefined, groups: Int32Array | undefined, rowCount: number, best: Float64Array, bestWords: Int32Array, max: boolean): void {
   for (let row = 0; row < rowCount; row++) {
-    const value = data[row] as number;
+    const value = data[row];
     if (value !== value) continue;
-    const group = groups === undefined ? 0 : (groups[row] as number);
-    const current = best[group] as number;
+    const group = groups === undefined ? 0 : groups[row];
+    const current = best[group];
     if (current !== current || (max ? value > current : value < current)) {
       takeRow(data, words, row, best, bestWords, group);
     } else if (value === current && (value > SAFE || value < -SAFE) && words !== undefined && wordsBeyond(words, row, bestWords, group, max)) {
@@ -73,13 +73,13 @@ export class Int64MinMaxKernel implements AggregateKernel {
     const exact = new BigInt64Array(groupCount);
     const exactWords = new Int32Array(exact.buffer);
     for (let group = 0; group < groupCount; group++) {
-      const value = group < this.best.length ? (this.best[group] as number) : NaN;
+      const value = group < this.best.length ? this.best[group] : NaN;
       data[group] = value;
       if (value !== value) {
         exactWords[2 * group + 1] = NULL_HIGH;
       } else {
-        exactWords[2 * group] = this.bestWords[2 * group] as number;
-        exactWords[2 * group + 1] = this.bestWords[2 * group + 1] as number;
+        exactWords[2 * group] = this.bestWords[2 * group];
+        exactWords[2 * group + 1] = this.bestWords[2 * group + 1];
       }
     }
     return { type: this.type, data, exact };

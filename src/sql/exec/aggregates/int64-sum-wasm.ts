@@ -113,8 +113,8 @@ export function sumInt64Batch(values: BigInt64Array, rowCount: number, out: Floa
   const module = instance();
   module.bytes.set(new Uint8Array(values.buffer, values.byteOffset, rowCount * 8), headerBytes);
   module.sum(rowCount);
-  const nulls = module.nulls[0] as number;
-  out[0] = Number(module.header[0] as bigint);
-  out[1] = Number(module.header[1] as bigint);
+  const nulls = module.nulls[0];
+  out[0] = Number(module.header[0]);
+  out[1] = Number(module.header[1]);
   out[2] = rowCount - nulls;
 }

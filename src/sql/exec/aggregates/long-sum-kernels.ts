@@ -28,7 +28,7 @@ function wordsOf(vector: Vector, rowCount: number): Int32Array {
   const numbers = vector.data as Float64Array;
   const words = new Int32Array(rowCount * 2);
   for (let row = 0; row < rowCount; row++) {
-    const value = numbers[row] as number;
+    const value = numbers[row];
     if (value !== value) {
       words[2 * row + 1] = NULL_HIGH;
       continue;
@@ -43,8 +43,8 @@ function wordsOf(vector: Vector, rowCount: number): Int32Array {
 function sumWords(words: Int32Array, rowCount: number): void {
   let low = 0, high = 0, count = 0;
   for (let row = 0; row < rowCount; row++) {
-    const h = words[2 * row + 1] as number;
-    const l = words[2 * row] as number;
+    const h = words[2 * row + 1];
+    const l = words[2 * row];
     if (h === NULL_HIGH && l === 0) continue;
     low += l >>> 0;
     high += h;
@@ -68,15 +68,15 @@ function sumSmallNonNegative(exact: BigInt64Array, rowCount: number): boolean {
   let a0 = 0, a1 = 0, a2 = 0, a3 = 0, highs = 0;
   let row = 0;
   for (; row + 4 <= rowCount; row += 4) {
-    a0 += values[row] as number;
-    a1 += values[row + 1] as number;
-    a2 += values[row + 2] as number;
-    a3 += values[row + 3] as number;
-    highs |= (words[2 * row + 1] as number) | (words[2 * row + 3] as number) | (words[2 * row + 5] as number) | (words[2 * row + 7] as number);
+    a0 += values[row];
+    a1 += values[row + 1];
+    a2 += values[row + 2];
+    a3 += values[row + 3];
+    highs |= words[2 * row + 1] | words[2 * row + 3] | words[2 * row + 5] | words[2 * row + 7];
   }
   for (; row < rowCount; row++) {
-    a0 += values[row] as number;
-    highs |= words[2 * row + 1] as number;
+    a0 += values[row];
+    highs |= words[2 * row + 1];
   }
   partial[2] = 0;
   if (highs !== 0) return false;
@@ -93,12 +93,12 @@ function sumProvenSmall(exact: BigInt64Array, rowCount: number): void {
   let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   let row = 0;
   for (; row + 4 <= rowCount; row += 4) {
-    a0 += values[row] as number;
-    a1 += values[row + 1] as number;
-    a2 += values[row + 2] as number;
-    a3 += values[row + 3] as number;
+    a0 += values[row];
+    a1 += values[row + 1];
+    a2 += values[row + 2];
+    a3 += values[row + 3];
   }
-  for (; row < rowCount; row++) a0 += values[row] as number;
+  for (; row < rowCount; row++) a0 += values[row];
   setSmallPartial(a0 + a1 + a2 + a3, rowCount);
 }
 
@@ -129,23 +129,23 @@ function sumExactBatch(exact: BigInt64Array, rowCount: number): void {
 
 function sumWordsGrouped(words: Int32Array, groups: Int32Array, rowCount: number, lows: Float64Array, highs: Float64Array, counts: Float64Array): void {
   for (let row = 0; row < rowCount; row++) {
-    const h = words[2 * row + 1] as number;
-    const l = words[2 * row] as number;
+    const h = words[2 * row + 1];
+    const l = words[2 * row];
     if (h === NULL_HIGH && l === 0) continue;
-    const group = groups[row] as number;
-    lows[group] = (lows[group] as number) + (l >>> 0);
-    highs[group] = (highs[group] as number) + h;
-    counts[group] = (counts[group] as number) + 1;
+    const group = groups[row];
+    lows[group] = lows[group] + (l >>> 0);
+    highs[group] = highs[group] + h;
+    counts[group] = counts[group] + 1;
   }
 }
 
 /** Moves whole 2^32 units from each low sum into its high sum; `wrap` keeps the high sums modulo 2^32 (sum). */
 function carry(lows: Float64Array, highs: Float64Array, groupCount: number, wrap: boolean): void {
   for (let group = 0; group < groupCount; group++) {
-    const low = lows[group] as number;
+    const low = lows[group];
     const units = Math.floor(low / TWO_POW_32);
     lows[group] = low - units * TWO_POW_32;
-    const high = (highs[group] as number) + units;
+    const high = highs[group] + units;
     highs[group] = wrap ? high | 0 : high;
   }
 }
@@ -177,9 +177,9 @@ export class LongSumAvgKernel implements AggregateKernel {
     }
     if (arg.exact === undefined) sumWords(wordsOf(arg, rowCount), rowCount);
     else sumExactBatch(arg.exact, rowCount);
-    this.lows[0] = (this.lows[0] as number) + (partial[0] as number);
-    this.highs[0] = (this.highs[0] as number) + (partial[1] as number);
-    this.counts[0] = (this.counts[0] as number) + (partial[2] as number);
+    this.lows[0] = this.lows[0] + partial[0];
+    this.highs[0] = this.highs[0] + partial[1];
+    this.counts[0] = this.counts[0] + partial[2];
   }
 
   result(groupCount: number): Vector {
@@ -193,8 +193,8 @@ export class LongSumAvgKernel implements AggregateKernel {
   private averages(groupCount: number): Vector {
     const out = new Float64Array(groupCount);
     for (let group = 0; group < groupCount; group++) {
-      const count = this.counts[group] as number;
-      const total = (this.highs[group] as number) * TWO_POW_32 + (this.lows[group] as number);
+      const count = this.counts[group];
+      const total = this.highs[group] * TWO_POW_32 + this.lows[group];
       out[group] = count === 0 ? NaN : total / count;
     }
     return { type: 'DOUBLE', data: out };
@@ -206,8 +206,8 @@ export class LongSumAvgKernel implements AggregateKernel {
     const exact = new BigInt64Array(groupCount);
     const words = new Int32Array(exact.buffer);
     for (let group = 0; group < groupCount; group++) {
-      const high = this.highs[group] as number;
-      const low = this.lows[group] as number;
+      const high = this.highs[group];
+      const low = this.lows[group];
       const isNull = this.counts[group] === 0;
       words[2 * group] = isNull ? 0 : low | 0;
       words[2 * group + 1] = isNull ? NULL_HIGH : high;

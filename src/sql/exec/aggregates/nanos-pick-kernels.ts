@@ -22,8 +22,8 @@ export class NanosPickKernel implements AggregateKernel {
     const data = arg.data as Float64Array;
     const kind = this.kind;
     for (let row = 0; row < rowCount; row++) {
-      const group = groups === undefined ? 0 : (groups[row] as number);
-      const current = values[group] as bigint;
+      const group = groups === undefined ? 0 : groups[row];
+      const current = values[group];
       const value = nanosAt(data, arg.exact, row) ?? INT64_NULL;
       if (kind === 'first') {
         if (current === UNSET) values[group] = value;
@@ -43,7 +43,7 @@ export class NanosPickKernel implements AggregateKernel {
     const exact = new BigInt64Array(groupCount);
     const data = new Float64Array(groupCount);
     for (let group = 0; group < groupCount; group++) {
-      const value = group < this.values.length ? (this.values[group] as bigint) : UNSET;
+      const value = group < this.values.length ? this.values[group] : UNSET;
       exact[group] = value === UNSET ? INT64_NULL : value;
       data[group] = value === UNSET || value === INT64_NULL ? NaN : Number(value);
     }

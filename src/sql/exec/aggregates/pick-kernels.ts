@@ -21,10 +21,10 @@ export function hasNumericMinMax(type: ValueType): boolean {
 
 function minMaxGrouped(data: NumericVectorData, intNull: boolean, groups: Int32Array | undefined, rowCount: number, best: Float64Array, max: boolean): void {
   for (let row = 0; row < rowCount; row++) {
-    const value = data[row] as number;
+    const value = data[row];
     if (value !== value || (intNull && value === INT_NULL)) continue;
-    const group = groups === undefined ? 0 : (groups[row] as number);
-    const current = best[group] as number;
+    const group = groups === undefined ? 0 : groups[row];
+    const current = best[group];
     if (current !== current || (max ? value > current : value < current)) best[group] = value;
   }
 }
@@ -44,7 +44,7 @@ export class NumericMinMaxKernel implements AggregateKernel {
     const data = allocateVectorData(this.type, groupCount) as NumericVectorData;
     const nullValue = storedNull(this.type) as number;
     for (let group = 0; group < groupCount; group++) {
-      const value = group < this.best.length ? (this.best[group] as number) : NaN;
+      const value = group < this.best.length ? this.best[group] : NaN;
       data[group] = value !== value ? nullValue : value;
     }
     return { type: this.type, data };
@@ -61,7 +61,7 @@ export class PickKernel implements AggregateKernel {
     const values = this.values;
     const kind = this.kind;
     for (let row = 0; row < rowCount; row++) {
-      const group = groups === undefined ? 0 : (groups[row] as number);
+      const group = groups === undefined ? 0 : groups[row];
       const current = values[group];
       if ((kind === 'first' || kind === 'first_not_null') && current !== undefined && current !== null) continue;
       if (kind === 'first' && current === null) continue;

@@ -11,14 +11,14 @@ function welfordUpdate(arg: Vector, rowCount: number, groups: Int32Array | undef
   for (let row = 0; row < rowCount; row++) {
     const value = numericValue(arg, row);
     if (value !== value) continue;
-    const group = groups === undefined ? 0 : (groups[row] as number);
-    const count = (counts[group] as number) + 1;
-    const mean = means[group] as number;
+    const group = groups === undefined ? 0 : groups[row];
+    const count = counts[group] + 1;
+    const mean = means[group];
     const delta = value - mean;
     const nextMean = mean + delta / count;
     counts[group] = count;
     means[group] = nextMean;
-    m2[group] = (m2[group] as number) + delta * (value - nextMean);
+    m2[group] = m2[group] + delta * (value - nextMean);
   }
 }
 
@@ -43,7 +43,7 @@ export class DeviationKernel implements AggregateKernel {
     for (let group = 0; group < groupCount; group++) {
       const count = this.counts[group] ?? 0;
       const divisor = sample ? count - 1 : count;
-      const variance = divisor > 0 ? (this.m2[group] as number) / divisor : NaN;
+      const variance = divisor > 0 ? this.m2[group] / divisor : NaN;
       out[group] = root ? Math.sqrt(variance) : variance;
     }
     return { type: 'DOUBLE', data: out };

@@ -18,12 +18,12 @@ function sumNaNNullable(data: NumericVectorData, rowCount: number): void {
   let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   let at = 0;
   for (; at + 4 <= rowCount; at += 4) {
-    a0 += data[at] as number;
-    a1 += data[at + 1] as number;
-    a2 += data[at + 2] as number;
-    a3 += data[at + 3] as number;
+    a0 += data[at];
+    a1 += data[at + 1];
+    a2 += data[at + 2];
+    a3 += data[at + 3];
   }
-  for (; at < rowCount; at++) a0 += data[at] as number;
+  for (; at < rowCount; at++) a0 += data[at];
   const total = a0 + a1 + a2 + a3;
   if (total === total) {
     partial[0] = total;
@@ -39,14 +39,14 @@ function sumSkippingNaN(data: NumericVectorData, rowCount: number): void {
   let count = 0;
   let row = 0;
   for (; row + 4 <= rowCount; row += 4) {
-    const a = data[row] as number, b = data[row + 1] as number, c = data[row + 2] as number, d = data[row + 3] as number;
+    const a = data[row], b = data[row + 1], c = data[row + 2], d = data[row + 3];
     if (a === a) { s0 += a; count++; }
     if (b === b) { s1 += b; count++; }
     if (c === c) { s2 += c; count++; }
     if (d === d) { s3 += d; count++; }
   }
   for (; row < rowCount; row++) {
-    const a = data[row] as number;
+    const a = data[row];
     if (a === a) { s0 += a; count++; }
   }
   partial[0] = s0 + s1 + s2 + s3;
@@ -59,12 +59,12 @@ function sumInt32(data: Int32Array, rowCount: number): void {
   let count = 0;
   let row = 0;
   for (; row + 2 <= rowCount; row += 2) {
-    const a = data[row] as number, b = data[row + 1] as number;
+    const a = data[row], b = data[row + 1];
     if (a !== INT_NULL) { s0 += a; count++; }
     if (b !== INT_NULL) { s1 += b; count++; }
   }
   for (; row < rowCount; row++) {
-    const a = data[row] as number;
+    const a = data[row];
     if (a !== INT_NULL) { s0 += a; count++; }
   }
   partial[0] = s0 + s1;
@@ -73,21 +73,21 @@ function sumInt32(data: Int32Array, rowCount: number): void {
 
 function sumGroupedNaNNullable(data: NumericVectorData, groups: Int32Array, rowCount: number, sums: Float64Array, counts: Float64Array): void {
   for (let row = 0; row < rowCount; row++) {
-    const value = data[row] as number;
+    const value = data[row];
     if (value !== value) continue;
-    const group = groups[row] as number;
-    sums[group] = (sums[group] as number) + value;
-    counts[group] = (counts[group] as number) + 1;
+    const group = groups[row];
+    sums[group] = sums[group] + value;
+    counts[group] = counts[group] + 1;
   }
 }
 
 function sumGroupedInt32(data: Int32Array, groups: Int32Array, rowCount: number, sums: Float64Array, counts: Float64Array): void {
   for (let row = 0; row < rowCount; row++) {
-    const value = data[row] as number;
+    const value = data[row];
     if (value === INT_NULL) continue;
-    const group = groups[row] as number;
-    sums[group] = (sums[group] as number) + value;
-    counts[group] = (counts[group] as number) + 1;
+    const group = groups[row];
+    sums[group] = sums[group] + value;
+    counts[group] = counts[group] + 1;
   }
 }
 
@@ -109,8 +109,8 @@ export class SumAvgKernel implements AggregateKernel {
     } else {
       if (integer) sumInt32(arg.data as Int32Array, rowCount);
       else sumNaNNullable(arg.data as NumericVectorData, rowCount);
-      this.sums[0] = (this.sums[0] as number) + (partial[0] as number);
-      this.counts[0] = (this.counts[0] as number) + (partial[1] as number);
+      this.sums[0] = this.sums[0] + partial[0];
+      this.counts[0] = this.counts[0] + partial[1];
     }
   }
 
@@ -118,9 +118,9 @@ export class SumAvgKernel implements AggregateKernel {
     for (let row = 0; row < rowCount; row++) {
       const value = numericValue(arg, row);
       if (value !== value) continue;
-      const group = groups === undefined ? 0 : (groups[row] as number);
-      this.sums[group] = (this.sums[group] as number) + value;
-      this.counts[group] = (this.counts[group] as number) + 1;
+      const group = groups === undefined ? 0 : groups[row];
+      this.sums[group] = this.sums[group] + value;
+      this.counts[group] = this.counts[group] + 1;
     }
   }
 
@@ -128,7 +128,7 @@ export class SumAvgKernel implements AggregateKernel {
     const out = new Float64Array(groupCount);
     for (let group = 0; group < groupCount; group++) {
       const count = this.counts[group] ?? 0;
-      const sum = this.sums[group] as number;
+      const sum = this.sums[group];
       out[group] = count === 0 ? NaN : this.average ? sum / count : sum;
     }
     return { type: this.resultType, data: out };
@@ -154,19 +154,19 @@ export class CompensatedSumKernel implements AggregateKernel {
     for (let row = 0; row < rowCount; row++) {
       const value = numericValue(arg, row);
       if (value !== value) continue;
-      const group = groups === undefined ? 0 : (groups[row] as number);
-      const sum = sums[group] as number;
+      const group = groups === undefined ? 0 : groups[row];
+      const sum = sums[group];
       if (this.neumaier) {
         const total = sum + value;
-        compensation[group] = (compensation[group] as number) + (Math.abs(sum) >= Math.abs(value) ? (sum - total) + value : (value - total) + sum);
+        compensation[group] = compensation[group] + (Math.abs(sum) >= Math.abs(value) ? (sum - total) + value : (value - total) + sum);
         sums[group] = total;
       } else {
-        const adjusted = value - (compensation[group] as number);
+        const adjusted = value - compensation[group];
         const total = sum + adjusted;
         compensation[group] = (total - sum) - adjusted;
         sums[group] = total;
       }
-      counts[group] = (counts[group] as number) + 1;
+      counts[group] = counts[group] + 1;
     }
   }
 
@@ -174,8 +174,8 @@ export class CompensatedSumKernel implements AggregateKernel {
     const out = new Float64Array(groupCount);
     for (let group = 0; group < groupCount; group++) {
       const count = this.counts[group] ?? 0;
-      const sum = this.sums[group] as number;
-      out[group] = count === 0 ? NaN : this.neumaier ? sum + (this.compensation[group] as number) : sum;
+      const sum = this.sums[group];
+      out[group] = count === 0 ? NaN : this.neumaier ? sum + this.compensation[group] : sum;
     }
     return { type: 'DOUBLE', data: out };
   }

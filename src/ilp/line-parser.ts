@@ -5,6 +5,7 @@
 // written into the builders is cut off first. The first bad line stops the request: the caller commits nothing.
 import type { TableMeta } from '../storage/table-meta.js';
 import { isValidTableName } from '../core/table-names.js';
+import { assert } from '../core/assert.js';
 import { IlpTableBuilder, bytesEqual, type IlpColumn } from './ilp-table-builder.js';
 import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
 import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
@@ -91,14 +92,42 @@ export class IlpParser {
     return total;
   }
 
-  /** Parses every complete line of `chunk` (after what is left of the previous one). Throws IlpError. */
+  /**
+   * Parses every complete line of `chunk` (after what is left of the previous one). Throws IlpError. The chunk
+   * is parsed where it lies: only the line cut by the previous chunk's end is copied, joined with this chunk's
+   * bytes up to its first line break (a whole-chunk copy per chunk had been 5% of a worker's time).
+   */
   feed(chunk: Buffer): void {
-    const data = this.carry === undefined ? chunk : Buffer.concat([this.carry, chunk]);
-    this.carry = undefined;
-    const consumed = this.parseLines(data);
+    let data = chunk;
+    let from = 0;
+    const carry = this.carry;
+    if (carry !== undefined) {
+      this.carry = undefined;
+      from = this.finishCarriedLine(carry, chunk);
+      // The carried line goes on past the first line break (one inside a string or a binary value): join it all.
+      if (from < 0) {
+        data = Buffer.concat([carry, chunk]);
+        from = 0;
+      }
+    }
+    const consumed = this.parseLines(data, from);
     if (consumed === data.length) return;
     if (data.length - consumed > this.options.lineBytesMax) throw this.tooLarge(this.lines + 1);
     this.carry = Buffer.from(data.subarray(consumed));
+  }
+
+  /**
+   * Parses the carried line completed by `chunk` up to its first line break; returns where the rest of the
+   * chunk starts, or -1 when that did not complete the line. Cutting the bytes there is like any chunk
+   * boundary: a line that does not end within them is cut off again and parsed later, whole.
+   */
+  private finishCarriedLine(carry: Buffer, chunk: Buffer): number {
+    const newline = chunk.indexOf(LF);
+    if (newline < 0) return -1;
+    const head = Buffer.concat([carry, chunk.subarray(0, newline + 1)]);
+    const consumed = this.parseLines(head, 0);
+    assert(consumed === 0 || consumed === head.length, 'a carried line is the only line that can end in the joined bytes');
+    return consumed === head.length ? newline + 1 : -1;
   }
 
   /** The body ended: its last line needs no newline. */
@@ -106,15 +135,15 @@ export class IlpParser {
     if (this.carry === undefined) return;
     const data = Buffer.concat([this.carry, NEWLINE]);
     this.carry = undefined;
-    if (this.parseLines(data) < data.length) throw ilpLineError('unexpected end of the line (an unterminated string?)', this.lines + 1);
+    if (this.parseLines(data, 0) < data.length) throw ilpLineError('unexpected end of the line (an unterminated string?)', this.lines + 1);
   }
 
   private tooLarge(line: number): IlpError {
     return new IlpError('SVC_ILP_TOO_LARGE', `line ${line} is longer than the line size limit [limit=${this.options.lineBytesMax}]`, line, 413);
   }
 
-  private parseLines(data: Buffer): number {
-    let at = 0;
+  private parseLines(data: Buffer, from: number): number {
+    let at = from;
     try {
       while (at < data.length) {
         const next = this.parseLine(data, at);

@@ -53,3 +53,5 @@ export const systemWarningsCacheMs = 5_000;
  * larger than this is decoded for its query and not kept.
  */
 export const parquetDecodedCacheBytesMax = 512 * 1024 * 1024;
+/** Runs of one side an out-of-order merge may take and still copy committed rows file to file (more: rows are merged in memory). */
+export const o3MergeRunsMax = 32;

@@ -101,3 +101,34 @@ export function mergePermutation(left: TimestampKeys, right: TimestampKeys): Int
   while (j < right.length) order[k++] = left.length + j++;
   return order;
 }
+
+/**
+ * The merge of mergePermutation as runs of consecutive rows from one side: [side, start, end) triples, side 0
+ * for `left`, 1 for `right`; undefined when it takes more than `runsMax` runs. Requests of concurrent clients,
+ * each in time order but committed in another order, merge in a few long runs that can be copied as they are.
+ */
+export function mergeRuns(left: TimestampKeys, right: TimestampKeys, runsMax: number): Int32Array | undefined {
+  const runs = new Int32Array(runsMax * 3);
+  let count = 0;
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    if (count === runsMax) return undefined;
+    const fromLeft = j >= right.length || (i < left.length && (left[i] as number | bigint) <= (right[j] as number | bigint));
+    const start = fromLeft ? i : j;
+    if (fromLeft) {
+      // Committed rows first on equal keys: the left run takes every row up to the next right key.
+      if (j >= right.length) i = left.length;
+      else while (i < left.length && (left[i] as number | bigint) <= (right[j] as number | bigint)) i++;
+    } else if (i >= left.length) {
+      j = right.length;
+    } else {
+      while (j < right.length && (right[j] as number | bigint) < (left[i] as number | bigint)) j++;
+    }
+    runs[count * 3] = fromLeft ? 0 : 1;
+    runs[count * 3 + 1] = start;
+    runs[count * 3 + 2] = fromLeft ? i : j;
+    count++;
+  }
+  return runs.subarray(0, count * 3);
+}

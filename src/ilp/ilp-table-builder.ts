@@ -51,6 +51,8 @@ export interface IlpTableOptions {
   readonly autoCreateColumns: boolean;
   /** A table this request creates gets a TIMESTAMP_NS designated timestamp. */
   readonly nanosTimestamps?: boolean;
+  /** Rows the column builders start with room for (the rows the table's last commit unit held, bounded). */
+  readonly rowsHint?: number;
 }
 
 export class IlpTableBuilder {
@@ -71,14 +73,14 @@ export class IlpTableBuilder {
   constructor(readonly name: string, readonly nameBytes: Buffer, readonly meta: TableMeta | undefined, private readonly options: IlpTableOptions) {
     if (meta === undefined) {
       this.timestampName = ILP_TIMESTAMP_COLUMN;
-      this.timestamp = new FixedColumnBuilder('TIMESTAMP');
+      this.timestamp = new FixedColumnBuilder('TIMESTAMP', options.rowsHint);
       this.nanosTimestamp = options.nanosTimestamps === true;
       return;
     }
     for (const column of meta.columns) this.existing.set(column.name.toLowerCase(), column.type);
     const designated = meta.columns[meta.timestampIndex];
     this.timestampName = designated?.name;
-    this.timestamp = designated === undefined ? undefined : new FixedColumnBuilder('TIMESTAMP');
+    this.timestamp = designated === undefined ? undefined : new FixedColumnBuilder('TIMESTAMP', options.rowsHint);
     this.nanosTimestamp = designated?.type === 'TIMESTAMP_NS';
   }
 
@@ -126,7 +128,7 @@ export class IlpTableBuilder {
       if (!isValidIlpColumnName(name)) throw new IlpValueError(`table: ${this.name}; invalid column name: ${name}`);
     }
     const type = existingType ?? valueType;
-    const builder = createColumnBuilder(type, this.rowCount + 1);
+    const builder = createColumnBuilder(type, Math.max(this.rowCount + 1, this.options.rowsHint ?? 0));
     for (let row = 0; row < this.rowCount; row++) builder.appendNull();
     const column: IlpColumn = { name: existingType === undefined ? name : this.existingName(lower, name), nameBytes, type, isNew: existingType === undefined, isDecimal: isDecimalType(type), builder };
     this.columns.push(column);

@@ -8,6 +8,7 @@ import { isValidTableName } from '../core/table-names.js';
 import { assert } from '../core/assert.js';
 import { IlpTableBuilder, bytesEqual, type IlpColumn } from './ilp-table-builder.js';
 import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
+import { SYMBOL_HASH_PRIME, SYMBOL_HASH_SEED } from './symbol-column-builder.js';
 import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
 import type { ColumnType } from '../types/column-type.js';
 import { arrayTypeOf } from '../types/double-array.js';
@@ -47,6 +48,8 @@ export interface IlpParserOptions {
   /** The table's structure as committed now, or undefined when no such table exists. */
   readonly lookupTable: (name: string) => TableMeta | undefined;
   readonly nowMicros: () => number;
+  /** Rows to make room for in a table's column builders from the start (see IlpTableOptions.rowsHint). */
+  readonly rowsHint?: (table: string) => number;
 }
 
 export class IlpParser {
@@ -60,6 +63,8 @@ export class IlpParser {
   private readonly scratch: Int64Words = { low: 0, high: 0, number: 0 };
   /** Whether the text unquotedEnd() last passed over held a backslash escape. */
   private sawEscape = false;
+  /** The hash of the tag value tagValueEnd() last passed over. */
+  private valueHash = 0;
 
   constructor(private readonly options: IlpParserOptions) {}
 
@@ -222,6 +227,30 @@ export class IlpParser {
   }
 
   /**
+   * unquotedEnd() for a tag value, hashing its bytes for the SYMBOL builder on the way (valueHash; meaningful
+   * when no escape was seen), so the value is not read once more just to hash it.
+   */
+  private tagValueEnd(data: Buffer, from: number): number {
+    let escaped = false;
+    let hash = SYMBOL_HASH_SEED;
+    let at = from;
+    for (; at < data.length; at++) {
+      const code = data[at] as number;
+      if (code === BACKSLASH) {
+        escaped = true;
+        at++;
+      } else if (code === COMMA || code === SPACE || code === LF || code === CR) {
+        break;
+      } else {
+        hash = Math.imul(hash ^ code, SYMBOL_HASH_PRIME);
+      }
+    }
+    this.sawEscape = escaped;
+    this.valueHash = hash;
+    return at;
+  }
+
+  /**
    * Where the `=` after the key at `from` is (or past the end of the bytes at hand); a key may not contain an
    * unescaped comma, space or line break. Sets sawEscape.
    */
@@ -260,12 +289,15 @@ export class IlpParser {
     if (at >= end) return INCOMPLETE;
     const keyEnd = at++;
     const valueStart = at;
-    at = this.unquotedEnd(data, valueStart);
+    at = this.tagValueEnd(data, valueStart);
     const valueEscaped = this.sawEscape;
     if (at >= end) return INCOMPLETE;
     if (at === valueStart) throw new IlpValueError(`table: ${table.name}; tag value is empty`);
     const column = guessedEnd >= 0 ? (guess as IlpColumn) : this.column(table, data, from, keyEnd, keyEscaped, 'SYMBOL', position);
-    if (!table.isSet(column)) writeText(table.name, column, 'SYMBOL', data, valueStart, at, valueEscaped);
+    if (table.isSet(column)) return at;
+    const builder = column.builder;
+    if (builder.kind === 'symbol' && !valueEscaped) builder.appendHashed(data, valueStart, at, this.valueHash);
+    else writeText(table.name, column, 'SYMBOL', data, valueStart, at, valueEscaped);
     return at;
   }
 
@@ -486,7 +518,9 @@ export class IlpParser {
     if (this.tablesByName.size >= this.options.tablesMax) throw new IlpValueError(`one request may write at most ${this.options.tablesMax} tables`);
     const meta = this.options.lookupTable(name);
     if (meta === undefined && !this.options.autoCreateTables) throw new IlpValueError(`table: ${name}; table does not exist, creating new tables is disabled`);
-    const table = new IlpTableBuilder(meta?.name ?? name, nameBytes, meta, { autoCreateColumns: this.options.autoCreateColumns, nanosTimestamps: this.options.nanosTimestamps === true });
+    const table = new IlpTableBuilder(meta?.name ?? name, nameBytes, meta, {
+      autoCreateColumns: this.options.autoCreateColumns, nanosTimestamps: this.options.nanosTimestamps === true, rowsHint: this.options.rowsHint?.(name) ?? 0,
+    });
     this.tablesByName.set(name.toLowerCase(), table);
     return table;
   }

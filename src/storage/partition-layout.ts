@@ -67,18 +67,69 @@ export function isAscending(values: TimestampKeys): boolean {
   return true;
 }
 
-/** Row order that sorts `values` ascending, keeping equal values in their original order. */
+/** Ascending runs at most this many makes stableSortPermutation merge them instead of sorting. */
+const NATURAL_RUNS_MAX = 64;
+
+/**
+ * Row order that sorts `values` ascending, keeping equal values in their original order. Rows that are a few
+ * ascending runs (a group commit's requests, each in time order) are merged run by run, stably; others are sorted.
+ */
 export function stableSortPermutation(values: TimestampKeys): Int32Array {
   const order = new Int32Array(values.length);
   for (let k = 0; k < order.length; k++) order[k] = k;
+  const merged = mergeNaturalRuns(values, order);
+  if (merged !== undefined) return merged;
   if (values instanceof Float64Array) order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
   else order.sort((a, b) => ((values[a] as bigint) < (values[b] as bigint) ? -1 : (values[a] as bigint) > (values[b] as bigint) ? 1 : a - b));
   return order;
 }
 
+/** The identity `order` merged run by run (pairwise, stable), or undefined past NATURAL_RUNS_MAX runs. */
+function mergeNaturalRuns(values: TimestampKeys, order: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> | undefined {
+  const bounds: number[] = [0];
+  for (let k = 1; k < values.length; k++) {
+    if ((values[k] as number | bigint) < (values[k - 1] as number | bigint)) {
+      if (bounds.length === NATURAL_RUNS_MAX) return undefined;
+      bounds.push(k);
+    }
+  }
+  bounds.push(values.length);
+  let from = order;
+  let to = new Int32Array(values.length);
+  let runs = bounds;
+  while (runs.length > 2) {
+    const next: number[] = [0];
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const end = r + 2 < runs.length ? (runs[r + 2] as number) : (runs[r + 1] as number);
+      mergeTwoRuns(values, from, to, runs[r] as number, runs[r + 1] as number, end);
+      next.push(end);
+    }
+    [from, to] = [to, from];
+    runs = next;
+  }
+  return from;
+}
+
+/** Merges rows from[start..middle) and from[middle..end) into to[start..end); the first run wins ties. */
+function mergeTwoRuns(values: TimestampKeys, from: Int32Array, to: Int32Array, start: number, middle: number, end: number): void {
+  let i = start;
+  let j = middle;
+  let k = start;
+  while (i < middle && j < end) {
+    if ((values[from[j] as number] as number | bigint) < (values[from[i] as number] as number | bigint)) to[k++] = from[j++] as number;
+    else to[k++] = from[i++] as number;
+  }
+  while (i < middle) to[k++] = from[i++] as number;
+  while (j < end) to[k++] = from[j++] as number;
+}
+
 /** `keys` in the row order `order`. */
 export function gatherKeys(keys: TimestampKeys, order: Int32Array): TimestampKeys {
-  if (keys instanceof Float64Array) return Float64Array.from(order, (row) => keys[row] as number);
+  if (keys instanceof Float64Array) {
+    const out = new Float64Array(order.length);
+    for (let k = 0; k < order.length; k++) out[k] = keys[order[k] as number] as number;
+    return out;
+  }
   const out = new BigInt64Array(order.length);
   for (let k = 0; k < order.length; k++) out[k] = keys[order[k] as number] as bigint;
   return out;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realFiles } from '../../../src/core/files.js';
 import { appendColumn, firstRowAtOrAfter, readPartitionRows } from '../../../src/storage/column-files.js';
-import { mergePermutation, mergeRuns, timestampKeysOf } from '../../../src/storage/partition-layout.js';
+import { mergePermutation, mergeRuns, stableSortPermutation, timestampKeysOf } from '../../../src/storage/partition-layout.js';
 import { partitionMergeRuns, writeMergeInMemory, writeMergeRuns } from '../../../src/storage/partition-merge.js';
 import { varColumnFromStrings, type ColumnData, type RowChunk } from '../../../src/storage/row-chunk.js';
 import type { ColumnMeta } from '../../../src/storage/table-meta.js';
@@ -99,3 +99,14 @@ test('a merge by runs writes the same files as the merge in memory', (t) => {
   t.true(merged >= 15, 'most rounds merge in a few runs');
 });
 
+
+test('stableSortPermutation merges a few ascending runs exactly as a stable sort orders them', (t) => {
+  const random = seededRandom(27);
+  for (let round = 0; round < 300; round++) {
+    const runs = 1 + Math.floor(random() * (round % 3 === 0 ? 100 : 9));
+    const values = Array.from({ length: runs }, () => Array.from(sortedKeys(random, Math.floor(random() * 30), 40))).flat();
+    const expected = values.map((value, row) => ({ value, row })).sort((a, b) => a.value - b.value || a.row - b.row).map((entry) => entry.row);
+    t.deepEqual(Array.from(stableSortPermutation(Float64Array.from(values))), expected, `round ${round}`);
+    t.deepEqual(Array.from(stableSortPermutation(BigInt64Array.from(values, (value) => BigInt(value)))), expected, `round ${round} (ns)`);
+  }
+});

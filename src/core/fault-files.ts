@@ -96,6 +96,12 @@ export class FaultFiles implements FilesFacade {
     this.base.write(fd, data, position);
   }
 
+  /** One counted write, as the single call it is. */
+  writeParts(fd: number, parts: readonly Uint8Array[], position: number): void {
+    this.check('write');
+    this.base.writeParts(fd, parts, position);
+  }
+
   fsync(fd: number): void {
     this.check('fsync');
     this.base.fsync(fd);

@@ -10,6 +10,8 @@ export interface FilesFacade {
   close(fd: number): void;
   /** Writes all of `data` at `position` (pwrite). */
   write(fd: number, data: Uint8Array, position: number): void;
+  /** Writes the parts one after another from `position` (pwritev): one call for a record made of many buffers. */
+  writeParts(fd: number, parts: readonly Uint8Array[], position: number): void;
   read(fd: number, into: Uint8Array, position: number): number;
   fsync(fd: number): void;
   truncate(fd: number, length: number): void;
@@ -34,11 +36,30 @@ function writeAll(fd: number, data: Uint8Array, position: number): void {
   }
 }
 
+/** Parts per pwritev call, below Linux's IOV_MAX (1024). */
+const WRITE_PARTS_MAX = 512;
+
+function writePartsAll(fd: number, parts: readonly Uint8Array[], position: number): void {
+  let at = position;
+  for (let first = 0; first < parts.length; first += WRITE_PARTS_MAX) {
+    const group = parts.slice(first, first + WRITE_PARTS_MAX);
+    let left = fs.writevSync(fd, group, at);
+    // A short write (rare for regular files): the rest of the group part by part.
+    for (const part of group) {
+      const skip = Math.min(part.length, left);
+      if (skip < part.length) writeAll(fd, part.subarray(skip), at + skip);
+      left -= skip;
+      at += part.length;
+    }
+  }
+}
+
 export const realFiles: FilesFacade = {
   openRead: (path) => fs.openSync(path, 'r'),
   openWrite: (path) => fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644),
   close: (fd) => fs.closeSync(fd),
   write: writeAll,
+  writeParts: writePartsAll,
   read: (fd, into, position) => fs.readSync(fd, into, 0, into.length, position),
   fsync: (fd) => fs.fsyncSync(fd),
   truncate: (fd, length) => fs.ftruncateSync(fd, length),

@@ -36,6 +36,8 @@ export const paddedTextLengthMax = 1 << 24;
 export const adoptSymbolRowsMax = 1_048_576;
 /** ILP requests the primary holds waiting for its next group commit; more are refused with 503 (clients retry). */
 export const ilpPendingRequestsMax = 512;
+/** Tables a worker remembers the last ILP commit unit's row count of, to size the next unit's column builders. */
+export const ilpRowsHintTablesMax = 1024;
 /** Tables one ILP request (or one TCP commit) may write. */
 export const ilpTablesPerRequestMax = 1000;
 /** Longest key id line a TCP client may send to start ECDSA authentication (QuestDB bounds it by its receive buffer). */
@@ -55,3 +57,5 @@ export const systemWarningsCacheMs = 5_000;
  * larger than this is decoded for its query and not kept.
  */
 export const parquetDecodedCacheBytesMax = 512 * 1024 * 1024;
+/** Runs of one side an out-of-order merge may take and still copy committed rows file to file (more: rows are merged in memory). */
+export const o3MergeRunsMax = 32;

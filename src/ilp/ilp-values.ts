@@ -10,7 +10,6 @@ import type { Int64Words } from './ilp-numbers.js';
 import { toTextCoded } from '../types/coded-columns.js';
 import { isGeohashType } from '../types/geohash.js';
 import { parseLong256 } from '../types/long256.js';
-import { isDecimalType } from '../types/decimal.js';
 import { NEW_DECIMAL_COLUMN_TYPE, writeDecimalValue, writeDoubleAsDecimal, writeTextAsDecimal } from './ilp-decimals.js';
 
 const BACKSLASH = 92;
@@ -54,7 +53,7 @@ function int64WordsAsNumber(value: Int64Words): number {
 /** An integer field (`12i`). */
 export function writeLong(table: string, column: IlpColumn, value: Int64Words): void {
   const builder = column.builder;
-  if (isDecimalType(column.type)) {
+  if (column.isDecimal) {
     writeDecimalValue(table, column, 'LONG', BigInt.asIntN(64, (BigInt(value.high) << 32n) | BigInt(value.low >>> 0)), 0);
     return;
   }
@@ -98,7 +97,7 @@ export function writeLong(table: string, column: IlpColumn, value: Int64Words): 
 /** A double field (text or protocol 2's binary form). */
 export function writeDouble(table: string, column: IlpColumn, value: number): void {
   const builder = column.builder;
-  if (isDecimalType(column.type)) {
+  if (column.isDecimal) {
     writeDoubleAsDecimal(table, column, value);
     return;
   }
@@ -157,7 +156,7 @@ export function writeText(table: string, column: IlpColumn, kind: 'STRING' | 'SY
     appendStagedText(builder, value);
     return;
   }
-  if (isDecimalType(column.type) && kind === 'STRING') {
+  if (column.isDecimal && kind === 'STRING') {
     writeTextAsDecimal(table, column, unescapedString(bytes, start, end, escaped, true));
     return;
   }

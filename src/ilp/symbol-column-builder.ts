@@ -10,6 +10,9 @@ import { VarColumnBuilder } from './column-builder.js';
 import { IlpValueError } from './ilp-errors.js';
 
 const INITIAL_ROWS = 256;
+/** FNV-1a over a value's bytes: hash = Math.imul(hash ^ byte, SYMBOL_HASH_PRIME) from SYMBOL_HASH_SEED. */
+export const SYMBOL_HASH_SEED = -2128831035;
+export const SYMBOL_HASH_PRIME = 16777619;
 const INITIAL_SLOTS = 64;
 
 export class SymbolColumnBuilder {
@@ -32,8 +35,13 @@ export class SymbolColumnBuilder {
 
   /** Appends the value spelled by bytes [start, end) (escapes already removed). Throws on invalid UTF-8. */
   append(bytes: Uint8Array, start: number, end: number): void {
-    let hash = -2128831035;
-    for (let at = start; at < end; at++) hash = Math.imul(hash ^ bytes[at], 16777619);
+    let hash = SYMBOL_HASH_SEED;
+    for (let at = start; at < end; at++) hash = Math.imul(hash ^ bytes[at], SYMBOL_HASH_PRIME);
+    this.appendHashed(bytes, start, end, hash);
+  }
+
+  /** append() for a caller that computed the value's hash (FNV-1a from SYMBOL_HASH_SEED) while scanning it. */
+  appendHashed(bytes: Uint8Array, start: number, end: number, hash: number): void {
     const mask = this.slots.length - 1;
     const dictionary = this.dictionary;
     let slot = (hash ^ (hash >>> 15)) & mask;

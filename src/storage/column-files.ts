@@ -14,6 +14,7 @@ import type { ColumnData, RowChunk } from './row-chunk.js';
 import { varColumnFromArrays, varOffsets } from './row-chunk.js';
 import { isGeohashType } from '../types/geohash.js';
 import { isArrayType } from '../types/double-array.js';
+import { assert } from '../core/assert.js';
 
 export function columnFilePaths(partitionDir: string, stem: string): { data: string; index: string } {
   // Readers call this for every column of every partition of each statement: plain concatenation, because
@@ -160,17 +161,21 @@ export function readPartitionRows(files: FilesFacade, partitionDir: string, colu
 /** Bytes moved per read/write when a column's prefix is copied (bounded memory, few system calls). */
 const COPY_BLOCK_BYTES = 8 << 20;
 
-function copyFileRange(session: WriteSession, from: string, to: string, length: number): void {
+/**
+ * Copies `length` bytes at `fromOffset` of one file to `toOffset` of another, cutting the target there first
+ * (bytes past it are leftovers of an interrupted commit), in bounded blocks.
+ */
+function copyFileRange(session: WriteSession, from: string, to: string, length: number, fromOffset = 0, toOffset = 0): void {
   const files = session.files;
   const source = files.openRead(from);
   const target = files.openWrite(to);
   try {
-    files.truncate(target, 0);
+    files.truncate(target, toOffset);
     const block = Buffer.allocUnsafe(Math.min(COPY_BLOCK_BYTES, Math.max(length, 1)));
     for (let done = 0; done < length;) {
-      const read = files.read(source, block.subarray(0, Math.min(block.length, length - done)), done);
+      const read = files.read(source, block.subarray(0, Math.min(block.length, length - done)), fromOffset + done);
       if (read <= 0) throw new Error(`${from} is shorter than its committed rows (${done} of ${length} bytes)`);
-      files.write(target, block.subarray(0, read), done);
+      files.write(target, block.subarray(0, read), toOffset + done);
       done += read;
     }
     if (session.durable) files.fsync(target);
@@ -178,6 +183,44 @@ function copyFileRange(session: WriteSession, from: string, to: string, length: 
     files.close(source);
     files.close(target);
   }
+}
+
+/**
+ * Copies rows [from, to) of each column of one partition directory to rows [at, at + to - from) of another
+ * whose column files hold `at` rows: an out-of-order merge moves the committed rows that follow new ones file
+ * to file instead of reading and rewriting them. A column absent from the source gets nulls.
+ */
+export function copyColumnRows(session: WriteSession, fromDir: string, toDir: string, columns: readonly ColumnMeta[], from: number, to: number, at: number): void {
+  assert(from <= to && at >= 0, 'a row range to copy');
+  if (from === to) return;
+  for (const column of columns) {
+    const source = columnFilePaths(fromDir, column.fileStem);
+    if (!session.files.exists(source.data)) {
+      appendColumn(session, toDir, column, nullColumnData(column.type, to - from), at);
+      continue;
+    }
+    const target = columnFilePaths(toDir, column.fileStem);
+    if (at > 0 && !session.files.exists(target.data)) appendColumn(session, toDir, column, nullColumnData(column.type, at), 0);
+    if (!isVariableSize(column.type)) {
+      const width = storageWidthBytes(column.type);
+      copyFileRange(session, source.data, target.data, (to - from) * width, from * width, at * width);
+      continue;
+    }
+    const read = readRange(session.files, source.index, from * 8, (to - from + 1) * 8);
+    const entries = read.byteOffset % 4 === 0 ? read : Buffer.from(Uint8Array.from(read).buffer);
+    const words = new Int32Array(entries.buffer, entries.byteOffset, (to - from + 1) * 2);
+    const sourceStart = int64WordsValue(words, 0);
+    const relative = new Float64Array(to - from + 1);
+    for (let row = 0; row <= to - from; row++) relative[row] = int64WordsValue(words, row) - sourceStart;
+    const targetStart = at === 0 ? 0 : readIndexEntry(session.files, target.index, at);
+    copyFileRange(session, source.data, target.data, relative[to - from], sourceStart, targetStart);
+    writeFileAt(session, target.index, int64Offsets(relative, targetStart), at * 8, at * 8);
+  }
+}
+
+/** Entry `row` of little-endian int64 words (file offsets: below 2^53). */
+function int64WordsValue(words: Int32Array, row: number): number {
+  return words[2 * row + 1] * 4294967296 + (words[2 * row] >>> 0);
 }
 
 /**
@@ -222,3 +265,4 @@ export function firstRowAtOrAfter(files: FilesFacade, partitionDir: string, time
     files.close(fd);
   }
 }
+

@@ -67,18 +67,69 @@ export function isAscending(values: TimestampKeys): boolean {
   return true;
 }
 
-/** Row order that sorts `values` ascending, keeping equal values in their original order. */
+/** Ascending runs at most this many makes stableSortPermutation merge them instead of sorting. */
+const NATURAL_RUNS_MAX = 64;
+
+/**
+ * Row order that sorts `values` ascending, keeping equal values in their original order. Rows that are a few
+ * ascending runs (a group commit's requests, each in time order) are merged run by run, stably; others are sorted.
+ */
 export function stableSortPermutation(values: TimestampKeys): Int32Array {
   const order = new Int32Array(values.length);
   for (let k = 0; k < order.length; k++) order[k] = k;
+  const merged = mergeNaturalRuns(values, order);
+  if (merged !== undefined) return merged;
   if (values instanceof Float64Array) order.sort((a, b) => values[a] - values[b] || a - b);
   else order.sort((a, b) => (values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : a - b));
   return order;
 }
 
+/** The identity `order` merged run by run (pairwise, stable), or undefined past NATURAL_RUNS_MAX runs. */
+function mergeNaturalRuns(values: TimestampKeys, order: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> | undefined {
+  const bounds: number[] = [0];
+  for (let k = 1; k < values.length; k++) {
+    if (values[k] < values[k - 1]) {
+      if (bounds.length === NATURAL_RUNS_MAX) return undefined;
+      bounds.push(k);
+    }
+  }
+  bounds.push(values.length);
+  let from = order;
+  let to = new Int32Array(values.length);
+  let runs = bounds;
+  while (runs.length > 2) {
+    const next: number[] = [0];
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const end = r + 2 < runs.length ? runs[r + 2] : runs[r + 1];
+      mergeTwoRuns(values, from, to, runs[r], runs[r + 1], end);
+      next.push(end);
+    }
+    [from, to] = [to, from];
+    runs = next;
+  }
+  return from;
+}
+
+/** Merges rows from[start..middle) and from[middle..end) into to[start..end); the first run wins ties. */
+function mergeTwoRuns(values: TimestampKeys, from: Int32Array, to: Int32Array, start: number, middle: number, end: number): void {
+  let i = start;
+  let j = middle;
+  let k = start;
+  while (i < middle && j < end) {
+    if (values[from[j]] < values[from[i]]) to[k++] = from[j++];
+    else to[k++] = from[i++];
+  }
+  while (i < middle) to[k++] = from[i++];
+  while (j < end) to[k++] = from[j++];
+}
+
 /** `keys` in the row order `order`. */
 export function gatherKeys(keys: TimestampKeys, order: Int32Array): TimestampKeys {
-  if (keys instanceof Float64Array) return Float64Array.from(order, (row) => keys[row]);
+  if (keys instanceof Float64Array) {
+    const out = new Float64Array(order.length);
+    for (let k = 0; k < order.length; k++) out[k] = keys[order[k]];
+    return out;
+  }
   const out = new BigInt64Array(order.length);
   for (let k = 0; k < order.length; k++) out[k] = keys[order[k]];
   return out;
@@ -100,4 +151,35 @@ export function mergePermutation(left: TimestampKeys, right: TimestampKeys): Int
   while (i < left.length) order[k++] = i++;
   while (j < right.length) order[k++] = left.length + j++;
   return order;
+}
+
+/**
+ * The merge of mergePermutation as runs of consecutive rows from one side: [side, start, end) triples, side 0
+ * for `left`, 1 for `right`; undefined when it takes more than `runsMax` runs. Requests of concurrent clients,
+ * each in time order but committed in another order, merge in a few long runs that can be copied as they are.
+ */
+export function mergeRuns(left: TimestampKeys, right: TimestampKeys, runsMax: number): Int32Array | undefined {
+  const runs = new Int32Array(runsMax * 3);
+  let count = 0;
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    if (count === runsMax) return undefined;
+    const fromLeft = j >= right.length || (i < left.length && left[i] <= right[j]);
+    const start = fromLeft ? i : j;
+    if (fromLeft) {
+      // Committed rows first on equal keys: the left run takes every row up to the next right key.
+      if (j >= right.length) i = left.length;
+      else while (i < left.length && left[i] <= right[j]) i++;
+    } else if (i >= left.length) {
+      j = right.length;
+    } else {
+      while (j < right.length && right[j] < left[i]) j++;
+    }
+    runs[count * 3] = fromLeft ? 0 : 1;
+    runs[count * 3 + 1] = start;
+    runs[count * 3 + 2] = fromLeft ? i : j;
+    count++;
+  }
+  return runs.subarray(0, count * 3);
 }

@@ -11,14 +11,14 @@ import { decodeTableMeta, encodeTableMeta, type ColumnMeta, type TableMeta } fro
 import type { PartitionEntry, TxnState } from './txn-file.js';
 import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js';
 import type { ColumnData, RowChunk, VarColumnData } from './row-chunk.js';
-import { assertChunk, concatChunks, gatherChunk, sliceChunk } from './row-chunk.js';
+import { gatherChunk, sliceChunk } from './row-chunk.js';
 import type { WriteSession } from './column-files.js';
-import { appendColumn, copyColumnPrefixes, firstRowAtOrAfter, readPartitionRows } from './column-files.js';
+import { appendColumn, firstRowAtOrAfter, readPartitionRows } from './column-files.js';
+import { partitionMergeRuns, writeMergeInMemory, writeMergeRuns } from './partition-merge.js';
 import { SymbolDictionaryWriter } from './symbol-dictionary.js';
 import type { CommitMode } from './wal/wal-writer.js';
 import { WalWriter } from './wal/wal-writer.js';
-import { gatherKeys, partitionSpanOf, isAscending, mergePermutation, stableSortPermutation, timestampKeysOf, timestampsOf } from './partition-layout.js';
-import type { TimestampKeys } from './partition-layout.js';
+import { gatherKeys, partitionSpanOf, isAscending, stableSortPermutation, timestampKeysOf, timestampsOf, type TimestampKeys } from './partition-layout.js';
 import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition-cleanup.js';
 import { dedupRows } from './dedup.js';
 import { adoptPartitionFiles, type AdoptedPartition } from './partition-adoption.js';
@@ -90,8 +90,8 @@ export class TableWriter {
     return this.txnValue;
   }
 
-  /** Appends rows (SYMBOL columns as text records). The WAL record is durable before anything else changes. */
   /**
+   * Appends rows (SYMBOL columns as text records). The WAL record is durable before anything else changes.
    * `fromDurableSource`: the rows are already on disk (an import's staging segment) and nobody is answered
    * before _txn is published, so the WAL record, a second full copy of the rows, is skipped: a crash before
    * the publish loses only unacknowledged rows, and column tails past _txn are cut at the next start.
@@ -491,15 +491,14 @@ export class TableWriter {
     // A Parquet partition has no column files to copy from: all of it is read and rewritten as native columns.
     const parquet = existing.parquetBytes !== undefined;
     const kept = parquet ? 0 : firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex], existing.rowCount, timestamps[0]);
-    const tail = parquet ? this.readPartition(existing) : readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount);
-    const order = mergePermutation(this.timestampKeys(tail), this.timestampKeys(rows));
-    let merged = gatherChunk(concatChunks(tail, rows), order, 0, order.length);
-    if (dedupKeys.length > 0) merged = dedupRows(merged, this.timestampKeys(merged), dedupKeys);
+    const rowKeys = this.timestampKeys(rows);
+    // Without deduplication a merge of a few long runs copies the committed rows file to file, never reading them.
+    const runs = parquet || dedupKeys.length > 0 ? undefined : partitionMergeRuns(this.options.files, oldDir, columns[tsIndex], kept, existing.rowCount, rowKeys);
     const dir = this.emptyPartitionDir(existing.name, nextTxn);
-    copyColumnPrefixes(this.writeSession(), oldDir, dir, columns, kept);
-    this.writeColumns(dir, merged, kept);
+    const written = runs !== undefined ? writeMergeRuns(this.writeSession(), oldDir, dir, columns, kept, rows, runs)
+      : writeMergeInMemory(this.writeSession(), oldDir, dir, columns, kept, parquet ? this.readPartition(existing) : readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount), rows, (chunk) => this.timestampKeys(chunk), dedupKeys);
     return {
-      name: existing.name, version: nextTxn, rowCount: kept + merged.rowCount,
+      name: existing.name, version: nextTxn, rowCount: kept + written,
       minTimestamp: Math.min(existing.minTimestamp, timestamps[0]),
       maxTimestamp: Math.max(existing.maxTimestamp, timestamps[timestamps.length - 1]),
     };

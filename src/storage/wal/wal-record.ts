@@ -32,36 +32,45 @@ export interface WalRecord {
  * and its bytes are the rows' int32 ids followed by the dictionary's records.
  */
 export function encodeWalRecord(seq: number, chunk: IncomingChunk, groupId?: number): Buffer {
+  return Buffer.concat(encodeWalRecordParts(seq, chunk, groupId));
+}
+
+/**
+ * The record as the buffers that make it, in order: the headers are new, the column bytes are the chunk's own
+ * (a writer hands them to one gathering write instead of copying every row into one buffer first).
+ */
+export function encodeWalRecordParts(seq: number, chunk: IncomingChunk, groupId?: number): Uint8Array[] {
   assert(groupId === undefined || (Number.isSafeInteger(groupId) && groupId > 0), 'a group id is a positive integer');
   const prefixBytes = groupId === undefined ? 0 : GROUP_ID_BYTES;
   let payloadBytes = prefixBytes + 6;
   for (const column of chunk.columns) payloadBytes += 13 + columnBytes(column);
-  const out = Buffer.allocUnsafe(HEADER_BYTES + payloadBytes);
-  out.writeUInt32LE(payloadBytes, 0);
-  out.writeUInt8(groupId === undefined ? WAL_RECORD_ROWS : WAL_RECORD_GROUP_ROWS, 8);
-  out.writeDoubleLE(seq, 9);
-  if (groupId !== undefined) out.writeDoubleLE(groupId, HEADER_BYTES);
-  let position = HEADER_BYTES + prefixBytes;
-  out.writeUInt32LE(chunk.rowCount, position);
-  out.writeUInt16LE(chunk.columns.length, position + 4);
-  position += 6;
-  for (const column of chunk.columns) {
-    const length = columnBytes(column);
-    out.writeDoubleLE(length, position + 5);
+  const head = Buffer.allocUnsafe(HEADER_BYTES + prefixBytes + 6);
+  head.writeUInt32LE(payloadBytes, 0);
+  head.writeUInt8(groupId === undefined ? WAL_RECORD_ROWS : WAL_RECORD_GROUP_ROWS, 8);
+  head.writeDoubleLE(seq, 9);
+  if (groupId !== undefined) head.writeDoubleLE(groupId, HEADER_BYTES);
+  head.writeUInt32LE(chunk.rowCount, HEADER_BYTES + prefixBytes);
+  head.writeUInt16LE(chunk.columns.length, HEADER_BYTES + prefixBytes + 4);
+  const columnHeads = Buffer.allocUnsafe(13 * chunk.columns.length);
+  const parts: Uint8Array[] = [head];
+  chunk.columns.forEach((column, k) => {
+    const columnHead = columnHeads.subarray(13 * k, 13 * (k + 1));
+    columnHead.writeDoubleLE(columnBytes(column), 5);
+    parts.push(columnHead);
     if (column.kind === 'symbolIds') {
-      out.writeUInt8(LAYOUT_SYMBOL_IDS, position);
-      out.writeUInt32LE(column.dictionary.offsets.length - 1, position + 1);
-      column.ids.copy(out, position + 13);
-      column.dictionary.bytes.copy(out, position + 13 + column.ids.length);
+      columnHead.writeUInt8(LAYOUT_SYMBOL_IDS, 0);
+      columnHead.writeUInt32LE(column.dictionary.offsets.length - 1, 1);
+      parts.push(column.ids, column.dictionary.bytes);
     } else {
-      out.writeUInt8(column.kind === 'fixed' ? LAYOUT_FIXED : LAYOUT_VAR, position);
-      out.writeUInt32LE(column.kind === 'fixed' ? column.width : 0, position + 1);
-      column.bytes.copy(out, position + 13);
+      columnHead.writeUInt8(column.kind === 'fixed' ? LAYOUT_FIXED : LAYOUT_VAR, 0);
+      columnHead.writeUInt32LE(column.kind === 'fixed' ? column.width : 0, 1);
+      parts.push(column.bytes);
     }
-    position += 13 + length;
-  }
-  out.writeUInt32LE(crc32(out.subarray(8)), 4);
-  return out;
+  });
+  let crc = crc32(head.subarray(8));
+  for (let k = 1; k < parts.length; k++) crc = crc32(parts[k], crc);
+  head.writeUInt32LE(crc, 4);
+  return parts;
 }
 
 /** Decodes the record at `offset`; undefined when the bytes there are incomplete or corrupt. */

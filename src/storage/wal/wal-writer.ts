@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { FilesFacade } from '../../core/files.js';
 import type { IncomingChunk } from '../symbol-ids.js';
-import { encodeWalRecord } from './wal-record.js';
+import { encodeWalRecordParts } from './wal-record.js';
 import { listWalSegments } from './wal-reader.js';
 
 export type CommitMode = 'nosync' | 'async' | 'sync';
@@ -23,13 +23,15 @@ export class WalWriter {
 
   /** Appends one record (a group record when `groupId` is given); returns the bytes written. */
   append(seq: number, chunk: IncomingChunk, groupId?: number): number {
-    const record = encodeWalRecord(seq, chunk, groupId);
+    const parts = encodeWalRecordParts(seq, chunk, groupId);
     const fd = this.openSegment();
-    this.files.write(fd, record, this.sizeBytes);
-    this.sizeBytes += record.length;
+    this.files.writeParts(fd, parts, this.sizeBytes);
+    let recordBytes = 0;
+    for (const part of parts) recordBytes += part.length;
+    this.sizeBytes += recordBytes;
     if (this.commitMode === 'sync') this.files.fsync(fd);
     else if (this.commitMode === 'async') setImmediate(() => this.fsyncQuietly(fd));
-    return record.length;
+    return recordBytes;
   }
 
   /** Current end of the segment, to undo an append whose statement then failed. */

@@ -140,22 +140,22 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
       return expectedMetrics(expected);
     };
     t.deepEqual(await coldMetrics(server), expectedMetrics({}));
-    // The scan reads qty, i and the designated timestamp ts: 3 row groups × 3 columns = 9 chunks. The partition
-    // file keeps each column's chunks together (column after column), and qty and i are neighbours: their 6
-    // chunks are one request; ts stands apart: 2 requests.
-    const sums = "select sum(qty), sum(i) from t where ts in '2024-01-02'";
+    // The scan reads qty, i and the designated timestamp ts (max(ts)): 3 row groups × 3 columns = 9 chunks. The
+    // partition file keeps each column's chunks together (column after column), and qty and i are neighbours:
+    // their 6 chunks are one request; ts stands apart: 2 requests.
+    const sums = "select sum(qty), sum(i), max(ts) from t where ts in '2024-01-02'";
     const first = await rows(server.baseUrl, sums);
     t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 9, download_started_total: 2, download_finished_total: 2, release_evictions_total: 9 }));
     // Again: the process decoded those row groups already, so nothing is fetched.
     t.deepEqual(await rows(server.baseUrl, sums), first);
     t.deepEqual(await coldMetrics(server), add({}));
     // flag and ts: neighbours (the file's last two columns), so 6 chunks in 1 request.
-    await rows(server.baseUrl, "select count() from t where ts in '2024-01-03' and flag");
+    await rows(server.baseUrl, "select count(), min(ts) from t where ts in '2024-01-03' and flag");
     t.deepEqual(await coldMetrics(server), add({ acquire_full_miss_total: 1, acquire_miss_chunks_total: 6, download_started_total: 1, download_finished_total: 1, release_evictions_total: 6 }));
     // Four readers of price and ts at once (6 chunks; price's 3 together, ts's 3 together, the two columns apart:
     // 2 requests) share the downloads: each chunk is fetched and dropped exactly once.
     const before = await coldMetrics(server);
-    const together = await Promise.all([0, 1, 2, 3].map(() => rows(server.baseUrl, "select sum(price) from t where ts in '2024-01-01'")));
+    const together = await Promise.all([0, 1, 2, 3].map(() => rows(server.baseUrl, "select sum(price), max(ts) from t where ts in '2024-01-01'")));
     for (const answer of together) t.deepEqual(answer, together[0]);
     const after = await coldMetrics(server);
     const change = (name: (typeof COLD_METRICS)[number]): number => (after[name] ?? NaN) - (before[name] ?? NaN);
@@ -168,6 +168,12 @@ test('fs:: store: a scripted query sequence moves the cold chunk metrics as pred
     t.is(after['ready_chunks'], 0);
     t.is(after['in_flight_downloads'], 0);
     t.is(after['pending_batches'], 0);
+    // An interval that covers a whole partition leaves no filter on ts, and nothing else reads it: only qty's
+    // 3 chunks are fetched, in 1 request.
+    await rows(server.baseUrl, "select sum(qty) from t where ts in '2024-01-03'");
+    const whole = await coldMetrics(server);
+    const grown = (name: (typeof COLD_METRICS)[number]): number => (whole[name] ?? NaN) - (after[name] ?? NaN);
+    t.deepEqual([grown('acquire_miss_chunks_total'), grown('download_started_total'), grown('release_evictions_total')], [3, 1, 3]);
     // A fresh process with a gap allowance larger than a whole partition file (under 0.5 MB here): the 9 chunks
     // of qty, i and ts come in one request that also carries the note and flag chunks between them.
     await server.stop();

@@ -204,14 +204,18 @@ function printTable(times: ReadonlyMap<string, QueryTimes>): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** svc against svc: a query form beside the form it should cost the same as (GROUP BY bucket vs SAMPLE BY...). */
+/**
+ * svc against svc: a query form beside the form it should cost the same as (GROUP BY bucket vs SAMPLE BY...),
+ * with parallel queries off (svc's default) and on.
+ */
 function printBaselineRatios(times: ReadonlyMap<string, QueryTimes>): void {
   for (const query of QUERIES) {
     if (query.baseline === undefined) continue;
-    const own = times.get(query.name)?.parallel;
-    const base = times.get(query.baseline)?.parallel;
+    const own = times.get(query.name);
+    const base = times.get(query.baseline);
     if (own === undefined || base === undefined) continue;
-    process.stdout.write(`svc ratio: ${query.name} / ${query.baseline} = ${(own / base).toFixed(2)} (goal ${query.baselineGoal ?? ''})\n`);
+    const ratio = (mode: 'single' | 'parallel'): string => ((own[mode] ?? NaN) / (base[mode] ?? NaN)).toFixed(2);
+    process.stdout.write(`svc ratio: ${query.name} / ${query.baseline} = ${ratio('single')} single, ${ratio('parallel')} parallel (goal ${query.baselineGoal ?? ''})\n`);
   }
 }
 

@@ -6,7 +6,7 @@ import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportComm
 import type { WorkerRequest, WorkerToPrimary, WriteReply } from './ipc.js';
 import { encodeStatement, type Statement } from '../sql/compiler.js';
 import { errorFromPayload, SvcError } from '../core/errors.js';
-import { ipcBatchEntriesMax, ipcInFlightMax, ipcTimeoutMs } from '../core/limits.js';
+import { ipcBatchEntriesMax, ipcInFlightMax, ipcTimeoutMs, timerDelayMsMax } from '../core/limits.js';
 
 interface Pending {
   readonly resolve: (value: unknown) => void;
@@ -53,7 +53,7 @@ export class IpcWriterClient implements WriterClient {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new SvcError('SVC_IPC', 'the primary did not answer the write request in time', 503));
-      }, Math.max(timeoutMs, ipcTimeoutMs));
+      }, Math.min(Math.max(timeoutMs, ipcTimeoutMs), timerDelayMsMax));
       this.pending.set(id, { resolve, reject, timer });
       this.outgoing.push(build(id));
       // setImmediate runs after the poll phase: every request read in this turn is in the batch by then.

@@ -12,6 +12,11 @@ export const ipcInFlightMax = 1024;
 export const ipcBatchEntriesMax = 256;
 /** How long a worker waits for the primary to answer a write request. */
 export const ipcTimeoutMs = 600_000;
+/**
+ * setTimeout's largest delay (2^31 - 1 ms, about 24.8 days): Node fires a longer one after 1 ms, so a timer for a
+ * longer Statement-Timeout (the header allows any number) is set to this.
+ */
+export const timerDelayMsMax = 2_147_483_647;
 /** Rows one INSERT ... VALUES may carry. */
 export const insertValuesRowsMax = 1_000_000;
 /** WAL segment size after which the writer starts a new segment once everything is applied. */

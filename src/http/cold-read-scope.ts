@@ -2,9 +2,7 @@
 // client goes away, and every lease the statement took is released when it ends, however it ends.
 import type { ServerResponse } from 'node:http';
 import { createColdReadSession, runWithColdReadSession } from '../sql/compiler.js';
-
-/** setTimeout's largest delay; a longer Statement-Timeout (the header allows any number) waits this long. */
-const TIMER_DELAY_MS_MAX = 2_147_483_647;
+import { timerDelayMsMax } from '../core/limits.js';
 
 export function runWithColdReads<T>(res: ServerResponse, timeoutMs: number, body: () => Promise<T>): Promise<T> {
   const startedMs = Date.now();
@@ -22,7 +20,7 @@ export function runWithColdReads<T>(res: ServerResponse, timeoutMs: number, body
     if (res.destroyed && !res.writableFinished) controller.abort(new Error('the client went away'));
     res.on('close', onClose);
     const remainingMs = Math.max(0, timeoutMs - (Date.now() - startedMs));
-    timer = setTimeout(() => controller.abort(new Error(`the statement timed out after ${timeoutMs} ms`)), Math.min(remainingMs, TIMER_DELAY_MS_MAX));
+    timer = setTimeout(() => controller.abort(new Error(`the statement timed out after ${timeoutMs} ms`)), Math.min(remainingMs, timerDelayMsMax));
     return controller.signal;
   };
   const session = createColdReadSession(signalOf);

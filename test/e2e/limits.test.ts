@@ -162,3 +162,13 @@ test.serial('Statement-Timeout bounds a write statement too: INSERT ... SELECT s
   t.true((rowsLeft.dataset[0]?.[0] ?? -1) < 100_000_000);
   await stillServing(t);
 });
+
+test.serial('a write statement with a Statement-Timeout beyond setTimeout\'s range is answered, not a 503', async (t) => {
+  // The writer client's timer took the header's value as it was: Node fires a delay over 2^31 - 1 ms after 1 ms,
+  // so the worker gave up on the primary at once ("did not answer the write request in time", 503).
+  for (const statement of ['drop table if exists nothing_here', 'create table huge_timeout (x long)', 'insert into huge_timeout values (1)']) {
+    const answer = await exec(server.baseUrl, statement, {}, { headers: { 'Statement-Timeout': '99999999999' } });
+    t.is(answer.status, 200, `${statement}: ${answer.text}`);
+  }
+  await stillServing(t);
+});

@@ -5,6 +5,10 @@ import type { TableSnapshot } from '../../src/storage/table-reader.js';
 import type { BoundExpr } from '../../src/sql/bind/bound.js';
 import type { AggregateSpec } from '../../src/sql/plan/plan-specs.js';
 import type { ValueType } from '../../src/types/column-type.js';
+import type { LogicalPlan } from '../../src/sql/plan/logical-plan.js';
+import type { OptimizerPass } from '../../src/sql/optimize/optimizer-pass.js';
+import { assertPlanInvariants } from '../../src/sql/plan/plan-invariants.js';
+import { explainLogical } from '../../src/sql/plan/explain-logical.js';
 import { Scope } from '../../src/sql/bind/scope.js';
 import { bindExpression } from '../../src/sql/bind/bind-expression.js';
 import { select } from '../unit/sql/syntax/render.js';
@@ -43,4 +47,12 @@ export function countStar(name = 'count'): AggregateSpec {
 
 export function sumOf(argIndex: number, name = 'sum'): AggregateSpec {
   return { kind: 'sum', argIndex, argType: 'LONG', resultType: 'LONG', name };
+}
+
+/** One pass over `plan`, with the plan invariants checked before and after it; the result as EXPLAIN lines. */
+export function explainAfterPass(pass: OptimizerPass, plan: LogicalPlan): string[] {
+  assertPlanInvariants(plan);
+  const result = pass.apply(plan);
+  assertPlanInvariants(result);
+  return explainLogical(result);
 }

@@ -3,20 +3,15 @@
 import test from 'ava';
 import type { LogicalPlan } from '../../../../src/sql/plan/logical-plan.js';
 import { aggregatePlan, filterPlan, projectPlan, scanPlan } from '../../../../src/sql/plan/plan-builders.js';
-import { explainLogical } from '../../../../src/sql/plan/explain-logical.js';
-import { assertPlanInvariants } from '../../../../src/sql/plan/plan-invariants.js';
 import { countRowsPass } from '../../../../src/sql/optimize/count-rows.js';
-import { boundWhere, countStar, fakeSnapshot, sumOf } from '../../../helpers/plan-fixtures.js';
+import { boundWhere, countStar, explainAfterPass, fakeSnapshot, sumOf } from '../../../helpers/plan-fixtures.js';
 
 const COLUMNS = [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'LONG' }] as const;
 const scan = scanPlan(fakeSnapshot('t', COLUMNS, 0), [0, 1]);
 const xColumn = { kind: 'column', type: 'LONG', index: 1, position: 0 } as const;
 
 function optimized(plan: LogicalPlan): string[] {
-  assertPlanInvariants(plan);
-  const result = countRowsPass.apply(plan);
-  assertPlanInvariants(result);
-  return explainLogical(result);
+  return explainAfterPass(countRowsPass, plan);
 }
 
 test('count(*) over a scan counts the scanned rows', (t) => {

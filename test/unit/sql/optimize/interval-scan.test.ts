@@ -4,20 +4,15 @@
 import test from 'ava';
 import type { LogicalPlan } from '../../../../src/sql/plan/logical-plan.js';
 import { filterPlan, latestPlan, scanPlan } from '../../../../src/sql/plan/plan-builders.js';
-import { explainLogical } from '../../../../src/sql/plan/explain-logical.js';
-import { assertPlanInvariants } from '../../../../src/sql/plan/plan-invariants.js';
 import { intervalScanPass } from '../../../../src/sql/optimize/interval-scan.js';
-import { boundWhere, fakeSnapshot } from '../../../helpers/plan-fixtures.js';
+import { boundWhere, explainAfterPass, fakeSnapshot } from '../../../helpers/plan-fixtures.js';
 
 const COLUMNS = [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'LONG' }, { name: 'k', type: 'SYMBOL' }] as const;
 const snapshot = fakeSnapshot('t', COLUMNS, 0);
 const scan = scanPlan(snapshot, [0, 1, 2]);
 
 function optimized(plan: LogicalPlan): string[] {
-  assertPlanInvariants(plan);
-  const result = intervalScanPass.apply(plan);
-  assertPlanInvariants(result);
-  return explainLogical(result);
+  return explainAfterPass(intervalScanPass, plan);
 }
 
 test('a WHERE on the designated timestamp alone becomes the scan ranges', (t) => {

@@ -4,10 +4,8 @@ import test from 'ava';
 import type { LogicalPlan } from '../../../../src/sql/plan/logical-plan.js';
 import type { BoundExpr } from '../../../../src/sql/bind/bound.js';
 import { filterPlan, projectPlan, scanPlan, sortPlan } from '../../../../src/sql/plan/plan-builders.js';
-import { explainLogical } from '../../../../src/sql/plan/explain-logical.js';
-import { assertPlanInvariants } from '../../../../src/sql/plan/plan-invariants.js';
 import { predicatePushDownPass } from '../../../../src/sql/optimize/predicate-push-down.js';
-import { boundWhere, fakeSnapshot } from '../../../helpers/plan-fixtures.js';
+import { boundWhere, explainAfterPass, fakeSnapshot } from '../../../helpers/plan-fixtures.js';
 
 const COLUMNS = [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'LONG' }] as const;
 const scan = scanPlan(fakeSnapshot('t', COLUMNS, 0), [0, 1]);
@@ -17,10 +15,7 @@ const swapped = projectPlan(scan, [column(1, 'LONG'), column(0, 'TIMESTAMP')], [
 const SWAPPED_COLUMNS = [{ name: 'y', type: 'LONG' }, { name: 'at', type: 'TIMESTAMP' }] as const;
 
 function optimized(plan: LogicalPlan): string[] {
-  assertPlanInvariants(plan);
-  const result = predicatePushDownPass.apply(plan);
-  assertPlanInvariants(result);
-  return explainLogical(result);
+  return explainAfterPass(predicatePushDownPass, plan);
 }
 
 test('a filter over a projection of columns moves below it, over the input columns', (t) => {

@@ -4,20 +4,15 @@ import test from 'ava';
 import type { LogicalPlan } from '../../../../src/sql/plan/logical-plan.js';
 import type { BoundExpr } from '../../../../src/sql/bind/bound.js';
 import { filterPlan, projectPlan, scanPlan } from '../../../../src/sql/plan/plan-builders.js';
-import { explainLogical } from '../../../../src/sql/plan/explain-logical.js';
-import { assertPlanInvariants } from '../../../../src/sql/plan/plan-invariants.js';
 import { projectionPruningPass } from '../../../../src/sql/optimize/projection-pruning.js';
-import { boundWhere, fakeSnapshot } from '../../../helpers/plan-fixtures.js';
+import { boundWhere, explainAfterPass, fakeSnapshot } from '../../../helpers/plan-fixtures.js';
 
 const COLUMNS = [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'LONG' }, { name: 'y', type: 'LONG' }] as const;
 const scan = scanPlan(fakeSnapshot('t', COLUMNS, 0), [0, 1, 2]);
 const column = (index: number, type: 'TIMESTAMP' | 'LONG'): BoundExpr => ({ kind: 'column', type, index, position: 0 });
 
 function optimized(plan: LogicalPlan): string[] {
-  assertPlanInvariants(plan);
-  const result = projectionPruningPass.apply(plan);
-  assertPlanInvariants(result);
-  return explainLogical(result);
+  return explainAfterPass(projectionPruningPass, plan);
 }
 
 test('the scan under a projection keeps only the columns it and the filters read', (t) => {

@@ -3,19 +3,14 @@
 import test from 'ava';
 import type { LogicalPlan } from '../../../../src/sql/plan/logical-plan.js';
 import { filterPlan, limitPlan, projectPlan, scanPlan } from '../../../../src/sql/plan/plan-builders.js';
-import { explainLogical } from '../../../../src/sql/plan/explain-logical.js';
-import { assertPlanInvariants } from '../../../../src/sql/plan/plan-invariants.js';
 import { tailLimitPass } from '../../../../src/sql/optimize/tail-limit.js';
-import { boundWhere, fakeSnapshot } from '../../../helpers/plan-fixtures.js';
+import { boundWhere, explainAfterPass, fakeSnapshot } from '../../../helpers/plan-fixtures.js';
 
 const COLUMNS = [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'x', type: 'LONG' }] as const;
 const scan = scanPlan(fakeSnapshot('t', COLUMNS, 0), [0, 1]);
 
 function optimized(plan: LogicalPlan): string[] {
-  assertPlanInvariants(plan);
-  const result = tailLimitPass.apply(plan);
-  assertPlanInvariants(result);
-  return explainLogical(result);
+  return explainAfterPass(tailLimitPass, plan);
 }
 
 test('LIMIT -n reads the last n rows of the scan', (t) => {

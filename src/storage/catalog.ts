@@ -9,6 +9,10 @@ import { TableSnapshot } from './table-reader.js';
 import { SymbolTableCache } from './symbol-dictionary.js';
 import { StorageError } from '../core/errors.js';
 import { isValidTableName } from '../core/table-names.js';
+import { sleepSync } from '../core/sleep-sync.js';
+
+const SNAPSHOT_ATTEMPTS = 20;
+const SNAPSHOT_TIGHT_ATTEMPTS = 5;
 
 /** Directory names under db/ that are not tables. */
 export function isTableDirName(name: string): boolean {
@@ -58,10 +62,15 @@ export class Catalog {
     return this.listTableNames().find((candidate) => candidate.toLowerCase() === lower);
   }
 
-  /** Reads a consistent (_meta, _txn) pair; retries when an ALTER lands between the two reads. */
+  /**
+   * Reads a consistent (_meta, _txn) pair; retries when an ALTER lands between the two reads. A burst of ALTERs
+   * (ILP clients adding columns one commit after another) can outrun a tight retry loop, so later attempts wait a
+   * little longer each time: about 90 ms in all before giving up.
+   */
   openSnapshot(storedName: string): TableSnapshot | undefined {
     const dir = join(this.dbDir, storedName);
-    for (let attempt = 0; attempt < 20; attempt++) {
+    for (let attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
+      if (attempt >= SNAPSHOT_TIGHT_ATTEMPTS) sleepSync(Math.min(8, 0.25 * 2 ** (attempt - SNAPSHOT_TIGHT_ATTEMPTS)));
       let txnBytes: Buffer;
       try {
         txnBytes = fs.readFileSync(join(dir, '_txn'));

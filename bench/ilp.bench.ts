@@ -5,10 +5,14 @@
 // Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
 // BENCH_ILP_ONLY=exec runs only the /exec INSERT section; BENCH_EXEC_BASELINE=<main.js of another build> runs it
 // against that build too, alternating, so before and after meet the same machine load; BENCH_EXEC_COMMIT_MODE
-// sets cairo.commit.mode for that section (nosync, the server's default, unless set).
+// sets cairo.commit.mode for that section (nosync, the server's default, unless set). The section also says how
+// many inserts each commit (_txn publication) carried: how well concurrent single-row INSERTs group.
 import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { decodeTxn } from '../src/storage/txn-file.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { standardCsvChunks } from '../test/helpers/csv-stream.js';
 import { ilpBodies, standardIlpRow, tsbsCpuRow } from './lib/ilp-bodies.js';
@@ -169,6 +173,16 @@ function line(measure: string, value: number, reference: number | undefined, not
   return `| ${measure} | ${Math.round(value).toLocaleString('en-US')} | ${reference === undefined ? '' : Math.round(reference).toLocaleString('en-US')} | ${ratio} | ${note} |`;
 }
 
+/** The committed txn number and row count of the /exec INSERT table, from its _txn. */
+function insertTableTxn(server: TestServer): { txn: number; rows: number } {
+  const dbDir = join(server.rootDir, 'db');
+  const dir = readdirSync(dbDir).find((name) => name === 'ins' || name.startsWith('ins~'));
+  if (dir === undefined) throw new Error(`no directory of table ins in ${dbDir}`);
+  const path = join(dbDir, dir, '_txn');
+  const state = decodeTxn(readFileSync(path), path);
+  return { txn: state.txn, rows: state.rowCount };
+}
+
 /** The /exec INSERT measure on a server of `entryScript` (this checkout's build when undefined), with its CPU per insert. */
 async function execInsertLine(name: string, entryScript: string | undefined): Promise<string> {
   const env: Record<string, string> = execCommitMode === undefined ? {} : { SVC_CAIRO_COMMIT_MODE: execCommitMode };
@@ -178,12 +192,15 @@ async function execInsertLine(name: string, entryScript: string | undefined): Pr
     await execInserts(server, execClients, 1000);
     const pids = serverPids(server.process.pid ?? 0);
     const before = cpuSeconds(pids);
+    const txnBefore = insertTableTxn(server);
     const rowsPerSecond = await execInserts(server, execClients, execDurationMs);
     const used = cpuSeconds(pids).map((after, k) => after - (before[k] as number));
+    const txnAfter = insertTableTxn(server);
+    const insertsPerTxn = (txnAfter.rows - txnBefore.rows) / Math.max(1, txnAfter.txn - txnBefore.txn);
     const inserts = rowsPerSecond * (execDurationMs / 1000);
     const perInsert = (seconds: number): string => `${((seconds / inserts) * 1e6).toFixed(0)} µs`;
     const workers = used.slice(1).reduce((sum, seconds) => sum + seconds, 0);
-    const note = `${name}; ratio to the target ${(rowsPerSecond / execTargetRowsPerSecond).toFixed(2)}; CPU per insert: primary ${perInsert(used[0] ?? 0)}, workers ${perInsert(workers)}`;
+    const note = `${name}; ratio to the target ${(rowsPerSecond / execTargetRowsPerSecond).toFixed(2)}; CPU per insert: primary ${perInsert(used[0] ?? 0)}, workers ${perInsert(workers)}; ${insertsPerTxn.toFixed(1)} inserts per _txn; load ${loadavg()[0]?.toFixed(1)}`;
     return line(`/exec single-row INSERT, ${execClients} clients`, rowsPerSecond, execTargetRowsPerSecond, note);
   } finally {
     await server.stop();

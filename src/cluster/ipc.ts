@@ -1,12 +1,13 @@
 // Every IPC message between the primary and its workers, as a discriminated union, with narrowing parsers:
 // messages enter as unknown and are checked before use. Only cluster/ sends or receives them.
 import type { ErrorPayload } from '../core/errors.js';
+import type { EncodedStatement } from '../sql/compiler.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 
 /** A request the primary answers with a WriteReply of the same id. */
 export type WorkerRequest =
-  /** `statement`: the parsed statement as encodeStatement wrote it (parameters filled in). */
-  | { readonly type: 'svc:write'; readonly id: number; readonly statement: string; readonly timeoutMs: number }
+  /** `statement`: the parsed statement (parameters filled in) as encodeStatement made it for the channel. */
+  | { readonly type: 'svc:write'; readonly id: number; readonly statement: EncodedStatement; readonly timeoutMs: number }
   | { readonly type: 'svc:import-commit'; readonly id: number; readonly request: ImportCommitRequest }
   | { readonly type: 'svc:ilp-commit'; readonly id: number; readonly request: IlpCommitRequest };
 
@@ -62,7 +63,11 @@ export function parsePrimaryMessage(value: unknown): PrimaryToWorker | undefined
 
 function isWorkerRequest(value: unknown): boolean {
   if (!isRecord(value) || typeof value['type'] !== 'string' || !REQUEST_TYPES.has(value['type']) || typeof value['id'] !== 'number') return false;
-  return value['type'] !== 'svc:write' || typeof value['statement'] === 'string';
+  return value['type'] !== 'svc:write' || isEncodedStatement(value['statement']);
+}
+
+function isEncodedStatement(value: unknown): boolean {
+  return isRecord(value) && isRecord(value['tree']) && typeof value['tagged'] === 'boolean';
 }
 
 function isReply(value: unknown): boolean {

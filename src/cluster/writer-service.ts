@@ -9,7 +9,7 @@ import { commitInsertGroup, isInsertValues, type InsertValuesStatement } from '.
 import { CommitGroup } from './commit-group.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 import { commitIlpGroup } from '../engine/ilp-commit.js';
-import { ilpPendingRequestsMax } from '../core/limits.js';
+import { ilpPendingRequestsMax, insertGroupFillWaitMsMax } from '../core/limits.js';
 import { commitImport } from '../engine/import-commit.js';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
@@ -51,17 +51,18 @@ export class WriterService {
     const schedule = (turn: () => void): void => {
       void this.enqueue(turn).catch(() => undefined);
     };
-    // An INSERT group's turn holds the queue for the rest of this event-loop turn before it takes its statements:
+    // An INSERT group's turn holds the queue until as many statements wait as the previous group held (at most
+    // insertGroupFillWaitMsMax), then for the rest of that event-loop turn before it takes its statements:
     // requests that both workers' IPC messages (read in the same poll phase) carry then commit together,
     // instead of the first worker's commit running before the second worker's message is read.
     const scheduleAfterPoll = (turn: () => void): void => {
-      void this.enqueue(() => new Promise<void>((resolveTurn) => setImmediate(() => {
+      void this.enqueue(() => this.inserts.filled(insertGroupFillWaitMsMax).then(() => new Promise<void>((resolveTurn) => setImmediate(() => {
         try {
           turn();
         } finally {
           resolveTurn();
         }
-      }))).catch(() => undefined);
+      })))).catch(() => undefined);
     };
     this.inserts = new CommitGroup(scheduleAfterPoll, (statements) => commitInsertGroup(this.engine, statements), (error) => asLimitError(asStorageError(error)));
     this.ilpRequests = new CommitGroup(schedule, (requests) => commitIlpGroup(this.engine, requests), asStorageError);

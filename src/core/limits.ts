@@ -39,6 +39,11 @@ export const sampleFillRowsMax = 20_000_000;
 export const paddedTextLengthMax = 1 << 24;
 /** Rows of an adopted import partition whose SYMBOL text is read and resolved to keys at a time. */
 export const adoptSymbolRowsMax = 1_048_576;
+/**
+ * Longest an INSERT group's turn waits for as many statements as the previous group held (commit-group.ts): a
+ * bound on the latency concurrent clients may pay so that one _txn publication serves all of them.
+ */
+export const insertGroupFillWaitMsMax = 10;
 /** ILP requests the primary holds waiting for its next group commit; more are refused with 503 (clients retry). */
 export const ilpPendingRequestsMax = 512;
 /** Tables a worker remembers the last ILP commit unit's row count of, to size the next unit's column builders. */

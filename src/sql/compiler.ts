@@ -144,7 +144,7 @@ export { createColdReadSession, configureColdReads, warmColdStore } from '../sto
 export { runWithColdReadSession, withColdFaults } from '../storage/cold/cold-read-session.js';
 // Pieces the HTTP routes use directly.
 export { parseStatement, isEmptyStatement } from './syntax/parser.js';
-export { encodeStatement, decodeStatement } from './syntax/statement-codec.js';
+export { encodeStatement, decodeStatement, type EncodedStatement } from './syntax/statement-codec.js';
 export { splitStatements } from './syntax/split-statements.js';
 export type { StatementPiece } from './syntax/split-statements.js';
 export { configureCompileCache } from './codegen/compile.js';

@@ -60,7 +60,9 @@ test('replies settled together leave as one message per worker', async (t) => {
 });
 
 test('a batch with a malformed entry is refused whole', (t) => {
-  t.is(parseWorkerMessage({ type: 'svc:requests', requests: [{ type: 'svc:write', id: 1, statement: '{}', timeoutMs: 1 }, { type: 'svc:write', id: 2 }] }), undefined);
+  t.is(parseWorkerMessage({ type: 'svc:requests', requests: [{ type: 'svc:write', id: 1, statement: { tree: {}, tagged: false }, timeoutMs: 1 }, { type: 'svc:write', id: 2 }] }), undefined);
+  t.truthy(parseWorkerMessage({ type: 'svc:requests', requests: [{ type: 'svc:write', id: 1, statement: { tree: {}, tagged: false }, timeoutMs: 1 }] }), 'the first entry alone is a good batch');
+  t.is(parseWorkerMessage({ type: 'svc:requests', requests: [{ type: 'svc:write', id: 1, statement: '{}', timeoutMs: 1 }] }), undefined, 'a statement is an encoded tree, not a text');
   t.is(parseWorkerMessage({ type: 'svc:requests', requests: [{ type: 'svc:log', id: 1 }] }), undefined);
   t.is(parseWorkerMessage({ type: 'svc:requests', requests: 'none' }), undefined);
   t.is(parsePrimaryMessage({ type: 'svc:replies', replies: [{ id: 1, ok: true, result: null }, { id: 'x', ok: true }] }), undefined);

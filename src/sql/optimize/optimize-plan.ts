@@ -2,6 +2,7 @@
 // statement after binding. Order matters where a pass creates what a later one matches; each entry says why it
 // sits where it does.
 import type { LogicalPlan } from '../plan/logical-plan.js';
+import { timeBucketGroupByPass } from './time-bucket-group-by.js';
 import { predicatePushDownPass } from './predicate-push-down.js';
 import { intervalScanPass } from './interval-scan.js';
 import { countRowsPass } from './count-rows.js';
@@ -10,7 +11,10 @@ import { projectionPruningPass } from './projection-pruning.js';
 import type { OptimizerPass } from './optimizer-pass.js';
 
 export const OPTIMIZER_PASSES: readonly OptimizerPass[] = [
-  // First: filters of outer queries move down to the scans of subqueries and CTEs, where the next pass finds them.
+  // First, on the plan as bound: it matches the binder's select list → aggregate → keys → filters → scan, and
+  // the SAMPLE BY it makes meets the later passes exactly as a written SAMPLE BY does.
+  timeBucketGroupByPass,
+  // Then filters of outer queries move down to the scans of subqueries and CTEs, where the next pass finds them.
   predicatePushDownPass,
   // The passes below match scans, and a WHERE on the designated timestamp alone becomes scan ranges here.
   intervalScanPass,

@@ -124,6 +124,7 @@ function call(name: string, args: readonly BoundExpr[], position: number): Bound
   const exact = def.emitExact;
   return {
     kind: 'call', type, name, args: coerced, position, emit: (emitted, constant) => def.emit(emitted, constant, types, prepared),
+    ...(def.volatile === true ? {} : { foldable: true }),
     ...(exact === undefined ? {} : { emitExact: (emitted: readonly string[], constant: (value: unknown) => string) => exact(emitted, constant, types, prepared) }),
   };
 }
@@ -210,7 +211,7 @@ export function bindCast(operand: BoundExpr, typeName: string, typePosition: num
   checkCast(from, target, position);
   // A constant that does not convert is reported at the value itself, as QuestDB does.
   const valuePosition = operand.kind === 'constant' ? operand.position : position;
-  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg], constant) => emitCast(arg, from, target, valuePosition, constant) };
+  return { kind: 'call', type: target, name: 'cast', args: [operand], position, foldable: true, emit: ([arg], constant) => emitCast(arg, from, target, valuePosition, constant) };
 }
 
 /** `'2024-01-01'::timestamp` is a constant (so generator bounds and other constant-only arguments accept it). */
@@ -235,7 +236,7 @@ function bindCase(expr: CaseExpr, ctx: BindContext): BoundExpr {
   const args = [...conditions, ...results.map((result) => castTo(result, type)), ...(otherwise === undefined ? [] : [castTo(otherwise, type)])];
   const whenCount = conditions.length;
   return {
-    kind: 'call', type, name: 'case', args, position: expr.position,
+    kind: 'call', type, name: 'case', args, position: expr.position, foldable: true,
     emit: (emitted) => {
       let source = otherwise === undefined ? nullExpression(type) : emitted[2 * whenCount];
       for (let k = whenCount - 1; k >= 0; k--) source = `(${emitted[k]} ? ${emitted[whenCount + k]} : ${source})`;

@@ -33,6 +33,11 @@ export interface BoundCall {
   readonly emit: (args: readonly string[], constant: (value: unknown) => string, symbolColumn: (index: number) => SymbolColumnRefs) => string;
   /** The exact form of an int64 result over exact arguments (functions/signature.ts `emitExact`), when it has one. */
   readonly emitExact?: (args: readonly string[], constant: (value: unknown) => string) => string;
+  /**
+   * The value depends on the arguments alone (no clock, randomness, query run or catalog read), so with constant
+   * arguments it may be computed once at plan time (optimize/constant-folding.ts). Unset: never folded.
+   */
+  readonly foldable?: boolean;
   readonly position: number;
 }
 

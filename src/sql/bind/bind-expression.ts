@@ -297,18 +297,19 @@ function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
   return expr.negated ? call('not', [result], expr.position) : result;
 }
 
-/** `ts IN '2024-01'`: true when the timestamp falls in any of the interval string's ranges. */
+/**
+ * `ts IN '2024-01'`: true when the timestamp falls in any of the interval string's ranges. One interval node,
+ * not comparisons: the interval pass takes its ranges as they are, and a filter binary-searches them.
+ */
 function intervalTest(operand: BoundExpr, text: string, position: number): BoundExpr {
   const intervals = parseIntervalString(text);
   if (intervals === undefined) throw sqlSemanticError(`Invalid date [str=${text}]`, position);
-  let test: BoundExpr | undefined;
-  for (const interval of intervals) {
-    const lo: BoundExpr = { kind: 'constant', type: 'TIMESTAMP', value: interval.lo, position };
-    const hi: BoundExpr = { kind: 'constant', type: 'TIMESTAMP', value: interval.hi, position };
-    const inside = call('and', [call('>=', [operand, lo], position), call('<=', [operand, hi], position)], position);
-    test = test === undefined ? inside : call('or', [test, inside], position);
-  }
-  return test ?? { kind: 'constant', type: 'BOOLEAN', value: false, position };
+  const los = Float64Array.from(intervals, (interval) => interval.lo);
+  const his = Float64Array.from(intervals, (interval) => interval.hi);
+  return {
+    kind: 'call', type: 'BOOLEAN', name: 'in_interval', args: [operand], intervals, position, foldable: true,
+    emit: ([ts], constant) => `rt.inIntervals(${constant(los)}, ${constant(his)}, ${ts})`,
+  };
 }
 
 /** `ns IN '2024-01'`: the interval string's ranges at ns precision (a µs range covers its whole 1000 ns). */

@@ -37,8 +37,10 @@ export function evaluateConstantCall(call: BoundCall): BoundConstant | undefined
   if (typeof value === 'boolean' && call.type === 'BOOLEAN') return { kind: 'constant', type: 'BOOLEAN', value, position };
   if (typeof value !== 'number' || call.type === 'BOOLEAN') return undefined;
   if (!INT64_TYPES.has(call.type) || Number.isNaN(value)) return { kind: 'constant', type: call.type, value, position };
-  // A 64-bit result keeps its exact value; one beyond 2^53 without it is left to the exact path at run time.
-  if (exact !== undefined && exact !== INT64_NULL) return { kind: 'constant', type: call.type, value: Number(exact), exact, position };
   if (exact === INT64_NULL) return { kind: 'constant', type: call.type, value: Number.NaN, position };
-  return Number.isSafeInteger(value) ? { kind: 'constant', type: call.type, value, position } : undefined;
+  // A 64-bit result beyond 2^53 keeps its exact value, as a literal does (within it the number is exact, and
+  // row-group pruning reads only such constants); one without it is left to the exact path at run time.
+  const whole = exact === undefined ? value : Number(exact);
+  if (Number.isSafeInteger(whole)) return { kind: 'constant', type: call.type, value: whole, position };
+  return exact === undefined ? undefined : { kind: 'constant', type: call.type, value: whole, exact, position };
 }

@@ -121,8 +121,6 @@ const SQL_STAGE_EXCEPTIONS: Readonly<Record<string, string>> = {
   'sql/bind/bind-update-source.ts → sql/exec/batch.ts': 'the source rows',
   'sql/bind/bind-update-source.ts → sql/exec/vector-ops.ts': 'concatenates the source batches',
   'sql/bind/bind-update-source.ts → sql/exec/vector-value.ts': 'reads source join keys',
-  // GROUP BY over a time bucket is still rewritten on the AST before binding; it is to become a plan pass.
-  'sql/bind/bind-select.ts → sql/optimize/time-bucket-group-by.ts': 'AST rewrite before binding',
 };
 
 function sqlStageOf(path: string): string | undefined {

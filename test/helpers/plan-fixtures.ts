@@ -1,6 +1,6 @@
 // Inputs for logical plan tests, built by name: a table snapshot stand-in with day partitions (metadata only:
 // partitions wholly inside or outside an interval are pruned without reading a column file), bound WHERE
-// expressions over its columns, and the aggregate specs the binder makes for count(*) and sum(x).
+// expressions and select items over its columns, and the aggregate specs the binder makes for count(*) and sum(x).
 import type { TableSnapshot } from '../../src/storage/table-reader.js';
 import type { BoundExpr } from '../../src/sql/bind/bound.js';
 import type { AggregateSpec } from '../../src/sql/plan/plan-specs.js';
@@ -39,6 +39,14 @@ export function boundWhere(where: string, columns: readonly FakeColumn[], table 
   if (query.where === undefined) throw new TypeError('the fixture query has a WHERE');
   const scope = new Scope(columns.map((column) => ({ ...column, qualifiers: [table] })), false);
   return bindExpression(query.where, { scope, clause: 'WHERE' });
+}
+
+/** A select-list expression (SQL text) bound over `columns` in their order; aggregates are not bound here. */
+export function boundItem(expr: string, columns: readonly FakeColumn[], table = 't'): BoundExpr {
+  const item = select(`select ${expr} from ${table}`).columns[0];
+  if (item === undefined) throw new TypeError('the fixture query has a select item');
+  const scope = new Scope(columns.map((column) => ({ ...column, qualifiers: [table] })), false);
+  return bindExpression(item.expr, { scope, clause: 'SELECT' });
 }
 
 export function countStar(name = 'count'): AggregateSpec {

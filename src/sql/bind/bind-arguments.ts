@@ -47,7 +47,7 @@ export function castArgumentTo(arg: BoundExpr, type: ValueType): BoundExpr {
   const from = arg.type;
   // Emitting once validates the cast at bind time, so an impossible cast fails with the argument's position.
   checkCast(from, type, arg.position);
-  return { kind: 'call', type, name: 'cast', args: [arg], position: arg.position, emit: ([value], constant) => emitCast(value, from, type, arg.position, constant) };
+  return { kind: 'call', type, name: 'cast', args: [arg], position: arg.position, foldable: true, emit: ([value], constant) => emitCast(value, from, type, arg.position, constant) };
 }
 
 function parsedTimestampConstant(arg: BoundConstant, text: string, type: 'TIMESTAMP' | 'DATE'): BoundConstant {

@@ -124,6 +124,7 @@ function call(name: string, args: readonly BoundExpr[], position: number): Bound
   const exact = def.emitExact;
   return {
     kind: 'call', type, name, args: coerced, position, emit: (emitted, constant) => def.emit(emitted, constant, types, prepared),
+    ...(def.volatile === true ? {} : { foldable: true }),
     ...(exact === undefined ? {} : { emitExact: (emitted: readonly string[], constant: (value: unknown) => string) => exact(emitted, constant, types, prepared) }),
   };
 }
@@ -210,7 +211,7 @@ export function bindCast(operand: BoundExpr, typeName: string, typePosition: num
   checkCast(from, target, position);
   // A constant that does not convert is reported at the value itself, as QuestDB does.
   const valuePosition = operand.kind === 'constant' ? operand.position : position;
-  return { kind: 'call', type: target, name: 'cast', args: [operand], position, emit: ([arg], constant) => emitCast(arg, from, target, valuePosition, constant) };
+  return { kind: 'call', type: target, name: 'cast', args: [operand], position, foldable: true, emit: ([arg], constant) => emitCast(arg, from, target, valuePosition, constant) };
 }
 
 /** `'2024-01-01'::timestamp` is a constant (so generator bounds and other constant-only arguments accept it). */
@@ -235,7 +236,7 @@ function bindCase(expr: CaseExpr, ctx: BindContext): BoundExpr {
   const args = [...conditions, ...results.map((result) => castTo(result, type)), ...(otherwise === undefined ? [] : [castTo(otherwise, type)])];
   const whenCount = conditions.length;
   return {
-    kind: 'call', type, name: 'case', args, position: expr.position,
+    kind: 'call', type, name: 'case', args, position: expr.position, foldable: true,
     emit: (emitted) => {
       let source = otherwise === undefined ? nullExpression(type) : emitted[2 * whenCount];
       for (let k = whenCount - 1; k >= 0; k--) source = `(${emitted[k]} ? ${emitted[whenCount + k]} : ${source})`;
@@ -296,18 +297,19 @@ function bindIn(expr: InExpr, ctx: BindContext): BoundExpr {
   return expr.negated ? call('not', [result], expr.position) : result;
 }
 
-/** `ts IN '2024-01'`: true when the timestamp falls in any of the interval string's ranges. */
+/**
+ * `ts IN '2024-01'`: true when the timestamp falls in any of the interval string's ranges. One interval node,
+ * not comparisons: the interval pass takes its ranges as they are, and a filter binary-searches them.
+ */
 function intervalTest(operand: BoundExpr, text: string, position: number): BoundExpr {
   const intervals = parseIntervalString(text);
   if (intervals === undefined) throw sqlSemanticError(`Invalid date [str=${text}]`, position);
-  let test: BoundExpr | undefined;
-  for (const interval of intervals) {
-    const lo: BoundExpr = { kind: 'constant', type: 'TIMESTAMP', value: interval.lo, position };
-    const hi: BoundExpr = { kind: 'constant', type: 'TIMESTAMP', value: interval.hi, position };
-    const inside = call('and', [call('>=', [operand, lo], position), call('<=', [operand, hi], position)], position);
-    test = test === undefined ? inside : call('or', [test, inside], position);
-  }
-  return test ?? { kind: 'constant', type: 'BOOLEAN', value: false, position };
+  const los = Float64Array.from(intervals, (interval) => interval.lo);
+  const his = Float64Array.from(intervals, (interval) => interval.hi);
+  return {
+    kind: 'call', type: 'BOOLEAN', name: 'in_interval', args: [operand], intervals, position, foldable: true,
+    emit: ([ts], constant) => `rt.inIntervals(${constant(los)}, ${constant(his)}, ${ts})`,
+  };
 }
 
 /** `ns IN '2024-01'`: the interval string's ranges at ns precision (a µs range covers its whole 1000 ns). */

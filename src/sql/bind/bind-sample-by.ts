@@ -39,14 +39,7 @@ export function sampleRangeWhere(query: SelectQuery, source: BoundSource): Expr 
   return where;
 }
 
-export interface SampleByOptions {
-  /** False: the bucket column is not the result's designated timestamp (a GROUP BY planned as SAMPLE BY). */
-  readonly designatedOutput: boolean;
-  /** The selected bucket's value over the bucket start (named as the designated timestamp), when not the start. */
-  readonly bucketOutput?: Expr;
-}
-
-export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: readonly ProjectedItem[], source: BoundSource, options: SampleByOptions = { designatedOutput: true }): ProjectionPlan {
+export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: readonly ProjectedItem[], source: BoundSource): ProjectionPlan {
   if (source.timestampIndex < 0) throw sqlSemanticError('base query does not provide designated TIMESTAMP column', query.position);
   const nanos = source.scope.columns[source.timestampIndex]?.type === 'TIMESTAMP_NS';
   const timestamp: BoundExpr = { kind: 'column', type: nanos ? 'TIMESTAMP_NS' : 'TIMESTAMP', index: source.scope.slotOf(source.timestampIndex), position: clause.position };
@@ -61,9 +54,7 @@ export function planSampleBy(query: SelectQuery, clause: SampleByClause, items: 
   const selectedAggregates = specs.length;
   validateSampleBy(clause, keyCount, bindFills(clause, specs));
   const names = items.map((item) => item.name);
-  const bucketIndex = items.findIndex((item) => leadingIndexOf(item) === 0);
-  if (options.bucketOutput !== undefined && bucketIndex >= 0) post[bucketIndex] = aggregation.bindOverGroups(options.bucketOutput, 'SELECT');
-  const timestampOutput = options.designatedOutput ? bucketIndex : -1;
+  const timestampOutput = items.findIndex((item) => leadingIndexOf(item) === 0);
   return {
     outputs: post.map((expr, k) => ({ name: names[k], type: expr.type })),
     addHidden(expr) {

@@ -19,8 +19,6 @@ import { limitKeepRows } from '../plan/limit-rows.js';
 import { bindLatestOn } from './bind-latest-on.js';
 import { firstWindowCall, planWindow } from './bind-window.js';
 import { planSampleBy, sampleRangeWhere } from './bind-sample-by.js';
-import type { TimeBucketPlan } from '../optimize/time-bucket-group-by.js';
-import { timeBucketGroupBy } from '../optimize/time-bucket-group-by.js';
 import type { ProjectedItem, ProjectionPlan } from './select-items.js';
 import { bindAggregation, bindItem, containsAggregate, exprKey, filtered } from './select-items.js';
 
@@ -37,10 +35,8 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): LogicalPlan {
   const windowCall = items.map((item) => firstWindowCall(item.expr)).find((call) => call !== undefined);
   // Window functions run over the rows WHERE leaves, so they cannot share a level with aggregation.
   if (windowCall !== undefined && hasAggregates) throw sqlSemanticError('Window function is not allowed in context of aggregation. Use sub-query.', windowCall.position);
-  const bucketed = windowCall === undefined && query.sampleBy === undefined && hasAggregates ? timeBucketPlan(query, items, source) : undefined;
   const plan = windowCall !== undefined ? planWindow(items, source)
     : query.sampleBy !== undefined ? planSampleBy(query, query.sampleBy, items, source)
-    : bucketed !== undefined ? planSampleBy(query, bucketed.clause, bucketed.items, source, { designatedOutput: false, ...(bucketed.bucketOutput === undefined ? {} : { bucketOutput: bucketed.bucketOutput }) })
     : hasAggregates ? planAggregate(items, source, env, query) : planProjection(items, source, env);
   // DISTINCT rows are the selected columns only: ordering by anything else would split them again.
   const orderPlan: ProjectionPlan = query.distinct ? { ...plan, addHidden: (expr) => { throw distinctOrderError(expr); } } : plan;
@@ -54,16 +50,6 @@ export function bindSelect(query: SelectQuery, env: SourceEnv): LogicalPlan {
   if (orderKeys.keys.length > 0) logical = sortPlan(logical, orderKeys.keys, rowsKeptByLimit(query));
   if (orderKeys.hidden > 0) logical = dropHidden(logical, logical.columns.length - orderKeys.hidden);
   return applyLimit(logical, query);
-}
-
-/** GROUP BY a calendar bucket of a table's designated timestamp, planned as SAMPLE BY (optimize/time-bucket-group-by.ts). */
-function timeBucketPlan(query: SelectQuery, items: readonly ProjectedItem[], source: BoundSource): TimeBucketPlan<ProjectedItem> | undefined {
-  const column = source.scope.columns[source.timestampIndex];
-  if (query.from?.kind !== 'table' || query.latestOn !== undefined || column === undefined) return undefined;
-  const name = column.name.toLowerCase();
-  const isDesignatedTimestamp = (expr: Expr): boolean => expr.kind === 'column' && expr.name.toLowerCase() === name
-    && (expr.qualifier === undefined || column.qualifiers.some((qualifier) => qualifier.toLowerCase() === expr.qualifier?.toLowerCase()));
-  return timeBucketGroupBy(query, items, isDesignatedTimestamp);
 }
 
 function distinctOrderError(expr: Expr): Error {

@@ -1,6 +1,7 @@
 // Bound expressions: names resolved to input column indexes, every node typed, calls resolved to
 // function definitions. Codegen turns these into JavaScript source; they carry positions for runtime errors.
 import type { ValueType } from '../../types/column-type.js';
+import type { TimestampInterval } from '../../types/intervals.js';
 
 export interface BoundColumn {
   readonly kind: 'column';
@@ -33,6 +34,16 @@ export interface BoundCall {
   readonly emit: (args: readonly string[], constant: (value: unknown) => string, symbolColumn: (index: number) => SymbolColumnRefs) => string;
   /** The exact form of an int64 result over exact arguments (functions/signature.ts `emitExact`), when it has one. */
   readonly emitExact?: (args: readonly string[], constant: (value: unknown) => string) => string;
+  /**
+   * The value depends on the arguments alone (no clock, randomness, query run or catalog read), so with constant
+   * arguments it may be computed once at plan time (optimize/constant-folding.ts). Unset: never folded.
+   */
+  readonly foldable?: boolean;
+  /**
+   * `in_interval` (`ts IN '2024-01'`) only: the sorted, disjoint inclusive µs ranges its one argument is tested
+   * against, kept as data so the interval pass reads them back without matching comparisons.
+   */
+  readonly intervals?: readonly TimestampInterval[];
   readonly position: number;
 }
 

@@ -104,6 +104,19 @@ function timeZoneOf(name: string | null): TimeZone | undefined {
 }
 
 export const dateRuntime = {
+  /** `ts IN '<interval>'`: whether `ts` lies in one of the sorted, disjoint inclusive µs ranges (binary search). */
+  inIntervals(los: Float64Array, his: Float64Array, ts: number): boolean {
+    let lo = 0;
+    let hi = los.length - 1;
+    // A null timestamp (NaN) compares false everywhere, so it falls through to false.
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (his[mid] < ts) lo = mid + 1;
+      else if (los[mid] > ts) hi = mid - 1;
+      else return ts === ts;
+    }
+    return false;
+  },
   dateAdd(unit: string | null, count: number, micros: number): number {
     const calendarUnit = unit === null ? undefined : addUnit(unit);
     if (calendarUnit === undefined || count !== count || micros !== micros) return NaN;

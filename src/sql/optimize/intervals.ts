@@ -1,5 +1,5 @@
 // Designated-timestamp intervals from a bound WHERE predicate. Each top-level conjunct that is exactly a
-// condition on the designated timestamp (`ts IN '<interval>'`, comparisons with a constant, BETWEEN, IN lists,
+// condition on the designated timestamp (`ts IN '<interval>'`, kept by the binder as its ranges, comparisons with a constant, BETWEEN, IN lists,
 // NOT, and AND/OR of those) becomes a set of inclusive µs ranges; the sets of all such conjuncts intersect,
 // and those conjuncts leave the filter (the scan enforces them). Anything else stays in the residual predicate.
 // Ranges are sorted, disjoint, inclusive integers; ±Infinity marks an open end.
@@ -68,6 +68,8 @@ export function exactIntervals(expr: BoundExpr, timestampIndex: number): Timesta
     }
     case '=': case '!=': case '<': case '<=': case '>': case '>=':
       return comparisonIntervals(expr, timestampIndex);
+    case 'in_interval':
+      return a !== undefined && isTimestampColumn(a, timestampIndex) && expr.intervals !== undefined ? [...expr.intervals] : undefined;
     default:
       return undefined;
   }

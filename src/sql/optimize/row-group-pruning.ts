@@ -1,6 +1,7 @@
 // Row groups of Parquet partitions skipped by column statistics: each top-level conjunct of a scan's filter
-// that compares a numeric column with a constant (=, <, <=, >, >=, either side) bounds that column; a row group
-// whose min/max statistics lie outside a bound cannot hold a matching row, so its rows leave the scan ranges.
+// that compares a numeric column with a constant (=, <, <=, >, >=, either side) or tests a timestamp against
+// interval ranges (`at IN '2024-01'`) bounds that column; a row group whose min/max statistics lie outside a
+// bound cannot hold a matching row, so its rows leave the scan ranges.
 // The filter still runs on the rows that stay, so bounds only need to be conservative (strict treated as inclusive).
 import type { BoundExpr } from '../bind/bound.js';
 import type { TableSnapshot } from '../../storage/table-reader.js';
@@ -23,6 +24,14 @@ function boundsOf(expr: BoundExpr, out: SlotBound[]): void {
   if (expr.name === 'and' && expr.args.length === 2) {
     boundsOf(expr.args[0], out);
     boundsOf(expr.args[1], out);
+    return;
+  }
+  const tested = expr.args[0];
+  if (expr.name === 'in_interval' && tested?.kind === 'column' && expr.intervals !== undefined && NUMERIC.has(tested.type)) {
+    // The ranges are sorted: from the first one's start to the last one's end.
+    const first = expr.intervals[0];
+    const last = expr.intervals[expr.intervals.length - 1];
+    if (first !== undefined && last !== undefined) out.push({ slot: tested.index, lo: first.lo, hi: last.hi });
     return;
   }
   if (FLIPPED[expr.name] === undefined || expr.args.length !== 2) return;

@@ -51,7 +51,10 @@ function exprText(expr: BoundExpr, input: readonly OutputColumn[]): string {
   switch (expr.kind) {
     case 'column': return input[expr.index]?.name ?? `$${expr.index}`;
     case 'constant': return expr.value === null ? 'null' : typeof expr.value === 'string' ? `'${expr.value}'` : expr.value instanceof Uint8Array ? 'binary' : String(expr.value);
-    case 'call': return `${expr.name}(${expr.args.map((arg) => exprText(arg, input)).join(', ')})`;
+    case 'call': {
+      const intervals = expr.intervals === undefined ? [] : [intervalsText(expr.intervals)];
+      return `${expr.name}(${[...expr.args.map((arg) => exprText(arg, input)), ...intervals].join(', ')})`;
+    }
     default: return assertNever(expr, 'bound expression');
   }
 }

@@ -37,6 +37,17 @@ test('a scan without a designated timestamp is not pruned', (t) => {
   t.deepEqual(optimized(filterPlan(plain, boundWhere("ts in '2024-01-02'", COLUMNS))).length, 2);
 });
 
+test('an interval string is one interval test, which a filter keeps with its ranges when no scan takes them', (t) => {
+  const plain = scanPlan(fakeSnapshot('p', COLUMNS, -1), [0, 1, 2]);
+  t.deepEqual(optimized(filterPlan(plain, boundWhere("ts not in '2024-01-02T00:00:00;1h;2d;2'", COLUMNS))), [
+    'Filter not(in_interval(ts, [2024-01-02T00:00:00.000000Z, 2024-01-02T01:00:00.999999Z],[2024-01-04T00:00:00.000000Z, 2024-01-04T01:00:00.999999Z]))',
+    '    Scan p [ts, x, k]',
+  ]);
+  t.deepEqual(optimized(filterPlan(scan, boundWhere("ts not in '2024-01-02'", COLUMNS))), [
+    'Scan t [ts, x, k] intervals: [MIN, 2024-01-01T23:59:59.999999Z],[2024-01-03T00:00:00.000000Z, MAX] ranges: 2',
+  ]);
+});
+
 test('LATEST ON by the designated timestamp keeps the residual and reads the pruned scan', (t) => {
   const latest = latestPlan(scan, { predicate: boundWhere("ts in '2024-01-01' and x > 1", COLUMNS), keySlots: [2], timestampSlot: 0, designated: true });
   t.deepEqual(optimized(latest), [

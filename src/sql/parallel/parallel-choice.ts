@@ -1,0 +1,69 @@
+// Which way a large query runs, learned from how long its text took each way on this process. The row estimate
+// (query.parallel.min.rows) cannot see what a run really costs: kernels answer repeated scans of immutable
+// mapped ranges from cached facts, and on a machine whose cores are busy the threads add hand-off and a second
+// JIT without adding a free core. So a query that the estimate sends to the threads runs there first; when it
+// came back quickly its next run is tried on the calling thread, and from then on it runs the way that was
+// faster lately, trying the other way again now and then so a changed table or machine load is noticed.
+// Long runs stay on the threads: there the hand-off is small beside the run, and the event loop stays free.
+import { assert } from '../../core/assert.js';
+
+export type ExecutionWay = 'local' | 'parallel';
+
+/** Runs on the threads that took longer than this never try the calling thread: the hand-off (5-10 ms) is a
+ * small part of them, and the event loop stays free. */
+export const LOCAL_PROBE_PARALLEL_MS_MAX = 500;
+/** Every this many runs of a text, the way not chosen is tried again. */
+const RETRY_OTHER_WAY_EVERY_RUNS = 16;
+/** Weight of the newest run in the moving average of a way's time (earlier runs: 1 - this). */
+const NEWEST_RUN_WEIGHT = 0.5;
+/** Texts remembered per process; the least recently run is forgotten first. */
+const TEXTS_REMEMBERED_MAX = 512;
+
+interface WayTimes {
+  localMs: number | undefined;
+  parallelMs: number | undefined;
+  runs: number;
+}
+
+export class ParallelChoice {
+  private readonly byText = new Map<string, WayTimes>();
+
+  /** The way to run a query the row estimate finds large enough for the threads. */
+  choose(text: string): ExecutionWay {
+    const times = this.byText.get(text);
+    if (times === undefined || times.parallelMs === undefined) return 'parallel';
+    if (times.localMs === undefined) return times.parallelMs > LOCAL_PROBE_PARALLEL_MS_MAX ? 'parallel' : 'local';
+    const faster: ExecutionWay = times.localMs <= times.parallelMs ? 'local' : 'parallel';
+    if (times.runs % RETRY_OTHER_WAY_EVERY_RUNS === RETRY_OTHER_WAY_EVERY_RUNS - 1) return faster === 'local' ? 'parallel' : 'local';
+    return faster;
+  }
+
+  /** Records a finished run (from choosing the way to the last byte sent); failed runs are not recorded. */
+  record(text: string, way: ExecutionWay, elapsedMs: number): void {
+    assert(Number.isFinite(elapsedMs) && elapsedMs >= 0, 'a run lasts a finite, non-negative time');
+    let times = this.byText.get(text);
+    if (times === undefined) {
+      times = { localMs: undefined, parallelMs: undefined, runs: 0 };
+      if (this.byText.size >= TEXTS_REMEMBERED_MAX) this.forgetOldest();
+    }
+    // Re-inserting keeps the map in order of last use, so the oldest entry is the first one.
+    this.byText.delete(text);
+    this.byText.set(text, times);
+    times.runs += 1;
+    if (way === 'local') times.localMs = averaged(times.localMs, elapsedMs);
+    else times.parallelMs = averaged(times.parallelMs, elapsedMs);
+  }
+
+  get size(): number {
+    return this.byText.size;
+  }
+
+  private forgetOldest(): void {
+    const oldest = this.byText.keys().next();
+    if (oldest.done !== true) this.byText.delete(oldest.value);
+  }
+}
+
+function averaged(previous: number | undefined, newest: number): number {
+  return previous === undefined ? newest : previous * (1 - NEWEST_RUN_WEIGHT) + newest * NEWEST_RUN_WEIGHT;
+}

@@ -54,6 +54,11 @@ export function configureParallel(settings: ParallelSettings): void {
   pool = new FragmentThreadPool(settings.threadCount, script, settings.heapBytesMax);
 }
 
+/** Settles when this process's parallel threads have started (at once when the pool is off). */
+export async function parallelThreadsStarted(): Promise<void> {
+  await pool?.started();
+}
+
 export interface ParallelRun {
   /** The statement's text: what ParallelChoice learns run times by. */
   readonly text: string;

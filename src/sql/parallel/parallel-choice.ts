@@ -2,8 +2,9 @@
 // (query.parallel.min.rows) cannot see what a run really costs: kernels answer repeated scans of immutable
 // mapped ranges from cached facts, and on a machine whose cores are busy the threads add hand-off and a second
 // JIT without adding a free core. So a query that the estimate sends to the threads runs there first; when it
-// came back quickly its next run is tried on the calling thread, and from then on it runs the way that was
-// faster lately, trying the other way again now and then so a changed table or machine load is noticed.
+// came back quickly its next two runs are tried on the calling thread, and from then on it runs the way that was
+// faster lately, trying the other way again now and then so a changed table or machine load is noticed. A way's
+// first run compiles its kernels, so the second run's time replaces it instead of being averaged with it.
 // Long runs stay on the threads: there the hand-off is small beside the run, and the event loop stays free.
 import { assert } from '../../core/assert.js';
 
@@ -22,7 +23,8 @@ const TEXTS_REMEMBERED_MAX = 512;
 interface WayTimes {
   localMs: number | undefined;
   parallelMs: number | undefined;
-  runs: number;
+  localRuns: number;
+  parallelRuns: number;
 }
 
 export class ParallelChoice {
@@ -32,9 +34,11 @@ export class ParallelChoice {
   choose(text: string): ExecutionWay {
     const times = this.byText.get(text);
     if (times === undefined || times.parallelMs === undefined) return 'parallel';
-    if (times.localMs === undefined) return times.parallelMs > LOCAL_PROBE_PARALLEL_MS_MAX ? 'parallel' : 'local';
+    if (times.localMs === undefined && times.parallelMs > LOCAL_PROBE_PARALLEL_MS_MAX) return 'parallel';
+    if (times.localMs === undefined || times.localRuns < 2) return 'local';
     const faster: ExecutionWay = times.localMs <= times.parallelMs ? 'local' : 'parallel';
-    if (times.runs % RETRY_OTHER_WAY_EVERY_RUNS === RETRY_OTHER_WAY_EVERY_RUNS - 1) return faster === 'local' ? 'parallel' : 'local';
+    const runs = times.localRuns + times.parallelRuns;
+    if (runs % RETRY_OTHER_WAY_EVERY_RUNS === RETRY_OTHER_WAY_EVERY_RUNS - 1) return faster === 'local' ? 'parallel' : 'local';
     return faster;
   }
 
@@ -43,15 +47,19 @@ export class ParallelChoice {
     assert(Number.isFinite(elapsedMs) && elapsedMs >= 0, 'a run lasts a finite, non-negative time');
     let times = this.byText.get(text);
     if (times === undefined) {
-      times = { localMs: undefined, parallelMs: undefined, runs: 0 };
+      times = { localMs: undefined, parallelMs: undefined, localRuns: 0, parallelRuns: 0 };
       if (this.byText.size >= TEXTS_REMEMBERED_MAX) this.forgetOldest();
     }
     // Re-inserting keeps the map in order of last use, so the oldest entry is the first one.
     this.byText.delete(text);
     this.byText.set(text, times);
-    times.runs += 1;
-    if (way === 'local') times.localMs = averaged(times.localMs, elapsedMs);
-    else times.parallelMs = averaged(times.parallelMs, elapsedMs);
+    if (way === 'local') {
+      times.localMs = times.localRuns === 1 ? elapsedMs : averaged(times.localMs, elapsedMs);
+      times.localRuns += 1;
+    } else {
+      times.parallelMs = times.parallelRuns === 1 ? elapsedMs : averaged(times.parallelMs, elapsedMs);
+      times.parallelRuns += 1;
+    }
   }
 
   get size(): number {

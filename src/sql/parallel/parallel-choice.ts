@@ -4,7 +4,9 @@
 // JIT without adding a free core. So a query that the estimate sends to the threads runs there first; when it
 // came back quickly its next two runs are tried on the calling thread, and from then on it runs the way that was
 // faster lately, trying the other way again now and then so a changed table or machine load is noticed. A way's
-// first run compiles its kernels, so the second run's time replaces it instead of being averaged with it.
+// time is the least it took lately: warm-up (a way's first runs compile and tier up its kernels) and a busy
+// machine only ever add time, so a smaller figure replaces the kept one at once and a larger one raises it
+// only by a bounded step per run.
 // Long runs stay on the threads: there the hand-off is small beside the run, and the event loop stays free.
 import { assert } from '../../core/assert.js';
 
@@ -15,8 +17,8 @@ export type ExecutionWay = 'local' | 'parallel';
 export const LOCAL_PROBE_PARALLEL_MS_MAX = 500;
 /** Every this many runs of a text, the way not chosen is tried again. */
 const RETRY_OTHER_WAY_EVERY_RUNS = 16;
-/** Weight of the newest run in the moving average of a way's time (earlier runs: 1 - this). */
-const NEWEST_RUN_WEIGHT = 0.5;
+/** How much one slower run can raise a way's kept time (a factor): a lasting slowdown shows within a few runs. */
+const SLOWER_RUN_RAISE_FACTOR_MAX = 1.5;
 /** Texts remembered per process; the least recently run is forgotten first. */
 const TEXTS_REMEMBERED_MAX = 512;
 
@@ -54,10 +56,10 @@ export class ParallelChoice {
     this.byText.delete(text);
     this.byText.set(text, times);
     if (way === 'local') {
-      times.localMs = times.localRuns === 1 ? elapsedMs : averaged(times.localMs, elapsedMs);
+      times.localMs = kept(times.localMs, elapsedMs);
       times.localRuns += 1;
     } else {
-      times.parallelMs = times.parallelRuns === 1 ? elapsedMs : averaged(times.parallelMs, elapsedMs);
+      times.parallelMs = kept(times.parallelMs, elapsedMs);
       times.parallelRuns += 1;
     }
   }
@@ -72,6 +74,6 @@ export class ParallelChoice {
   }
 }
 
-function averaged(previous: number | undefined, newest: number): number {
-  return previous === undefined ? newest : previous * (1 - NEWEST_RUN_WEIGHT) + newest * NEWEST_RUN_WEIGHT;
+function kept(previous: number | undefined, newest: number): number {
+  return previous === undefined ? newest : Math.min(newest, previous * SLOWER_RUN_RAISE_FACTOR_MAX);
 }

@@ -6,12 +6,13 @@
 // svc refuses instead of aborting the run. Figures on a shared machine are noisy: compare within one run.
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../test/helpers/server.js';
 import { exec } from '../test/helpers/http.js';
 import { medianMs } from './lib/figures.js';
+import { treeCpuMs } from './lib/process-cpu.js';
 import { loadDuckAsofTables, loadDuckStandardTable, loadSvcAsofTables, loadSvcStandardTable } from './lib/standard-table.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 10_000_000);
@@ -93,29 +94,6 @@ interface QueryTimes {
   /** svc CPU time per run (all processes and threads of the server), ms: robust where wall time is noisy. */
   singleCpu?: number;
   parallelCpu?: number;
-}
-
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-/** CPU ms used so far by a process and its children (the server's primary and workers, threads included). */
-function treeCpuMs(rootPid: number): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const pid = Number(entry);
-    if (pid !== rootPid && Number(fields[1]) !== rootPid) continue;
-    total += ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
-  }
-  return total;
 }
 
 async function main(): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadParquetCodecs } from '../output/parquet-codecs.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { Catalog } from '../storage/catalog.js';
-import { warmColdStore } from '../sql/compiler.js';
+import { parallelThreadsStarted, warmColdStore } from '../sql/compiler.js';
 import { createHttpHandler } from '../http/app.js';
 import { IpcWriterClient } from './ipc-writer-client.js';
 import { parsePrimaryMessage } from './ipc.js';
@@ -89,7 +89,9 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   });
   process.on('SIGTERM', () => { /* the primary orchestrates shutdown */ });
   process.on('SIGINT', () => { /* the primary orchestrates shutdown */ });
-  await Promise.all([starting, startingTcp, startingPg]);
+  // Ready once the parallel query threads have loaded too: their start-up would otherwise share the cores with
+  // the first queries (and be counted in their CPU time).
+  await Promise.all([starting, startingTcp, startingPg, parallelThreadsStarted()]);
   send({ type: 'svc:ready' });
   log.info(`worker ${process.pid} serving http://${config.httpBindHost}:${config.httpBindPort}`);
 }

@@ -148,7 +148,7 @@ export { encodeStatement, decodeStatement, type EncodedStatement } from './synta
 export { splitStatements } from './syntax/split-statements.js';
 export type { StatementPiece } from './syntax/split-statements.js';
 export { configureCompileCache } from './codegen/compile.js';
-export { configureParallel, runInParallel } from './parallel/parallel-query.js';
+export { configureParallel, parallelThreadsStarted, runInParallel, recordParallelRun } from './parallel/parallel-query.js';
 // Write statements as the primary receives them (parsed trees) and as it executes them (bound in sql/bind/):
 // the engine runs compiled filters and projections and query factories; it binds nothing itself.
 export type { InsertStatement, UpdateStatement, AlterTableStatement, CreateTableStatement, ColumnDef, Name, Expr, StoragePolicyClause } from './syntax/ast.js';

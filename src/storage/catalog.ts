@@ -6,6 +6,8 @@ import type { TableMeta } from './table-meta.js';
 import { decodeTableMeta } from './table-meta.js';
 import { decodeTxn } from './txn-file.js';
 import { TableSnapshot } from './table-reader.js';
+import type { ColumnView } from './table-reader.js';
+import type { TxnState } from './txn-file.js';
 import { SymbolTableCache } from './symbol-dictionary.js';
 import { StorageError } from '../core/errors.js';
 import { isValidTableName } from '../core/table-names.js';
@@ -19,8 +21,21 @@ export function isTableDirName(name: string): boolean {
   return !name.startsWith('.') && !name.startsWith('_');
 }
 
+/**
+ * The column mappings of the newest txn this process read of one table directory. Every query of an unchanged
+ * table shares them: the rows of a committed txn never change (appends go past them, rewrites make new partition
+ * versions, and the txn number only grows), so mapping them again per query (a stat per column file) is waste.
+ */
+interface TxnViews {
+  readonly bytes: Buffer;
+  readonly txn: TxnState;
+  readonly views: Map<string, ColumnView>;
+}
+
 export class Catalog {
   private readonly metaCache = new Map<string, TableMeta>();
+  /** By table directory; replaced when its _txn changes, dropped with the table's other cached state. */
+  private readonly txnViews = new Map<string, TxnViews>();
   readonly symbolCache = new SymbolTableCache();
 
   /** `copyRoot`: the directory read_parquet() may read from (cairo.sql.copy.root); unset = read_parquet refused. */
@@ -50,6 +65,7 @@ export class Catalog {
 
   private forgetTable(metaKey: string, tableId: number): void {
     this.metaCache.delete(metaKey);
+    this.txnViews.delete(metaKey.slice(0, metaKey.lastIndexOf('#')));
     this.symbolCache.forget(`${tableId}:`);
   }
 
@@ -77,11 +93,20 @@ export class Catalog {
       } catch {
         return undefined;
       }
-      const txn = decodeTxn(txnBytes, dir);
-      const meta = this.readMeta(dir, txn.tableId, txn.structureVersion);
-      if (meta !== undefined) return new TableSnapshot(dir, meta, txn, this.symbolCache);
+      const shared = this.sharedTxnViews(dir, txnBytes);
+      const meta = this.readMeta(dir, shared.txn.tableId, shared.txn.structureVersion);
+      if (meta !== undefined) return new TableSnapshot(dir, meta, shared.txn, this.symbolCache, undefined, undefined, shared.views);
     }
     throw new StorageError(`table metadata keeps changing while it is read [table=${storedName}]`);
+  }
+
+  /** The decoded txn and its shared column mappings; the same bytes as last time reuse both. */
+  private sharedTxnViews(dir: string, txnBytes: Buffer): TxnViews {
+    const cached = this.txnViews.get(dir);
+    if (cached !== undefined && cached.bytes.equals(txnBytes)) return cached;
+    const fresh: TxnViews = { bytes: txnBytes, txn: decodeTxn(txnBytes, dir), views: new Map<string, ColumnView>() };
+    this.txnViews.set(dir, fresh);
+    return fresh;
   }
 
   private readMeta(dir: string, tableId: number, structureVersion: number): TableMeta | undefined {

@@ -1,9 +1,9 @@
 // Parallel query execution against real servers with one worker process each: a server with the parallel
 // threads off and one with them on (and a low row threshold) answer a fixed set of statements identically (sums,
 // filtered counts, GROUP BY, SAMPLE BY, ORDER BY ... LIMIT, with nulls and symbols); while a long aggregate runs
-// on the threads, `select 1` on new connections to the same worker answers at once; and closing the client of
-// the long aggregate stops every fragment (svc_sql_parallel_fragments_running back to 0) within 100 ms; and a
-// thread that dies (out of its heap) fails its query with a clear error while the worker and the pool go on.
+// on the threads, `select 1` on new connections to the same worker answers at once; a query the threads answer
+// quickly is tried on the calling thread next; closing the client of the long aggregate stops every fragment
+// (svc_sql_parallel_fragments_running back to 0) within 100 ms; and a thread that dies (out of its heap) fails its query with a clear error while the worker and the pool go on.
 import test from 'ava';
 import { request } from 'node:http';
 import { startServer, startServers, type TestServer } from '../helpers/server.js';
@@ -97,6 +97,22 @@ test.serial('parallel results equal single-threaded results, and the parallel pa
   // Two threads, two slices per thread: every statement of the set splits into four fragments.
   t.is(okAfter - okBefore, STATEMENTS.length * 4);
   t.is(metricValue(await scrape(single), 'svc_sql_parallel_fragments_total{outcome="ok"}'), 0);
+});
+
+test.serial('a query the threads answer quickly is tried on the calling thread next, with the same result', async (t) => {
+  const statement = 'select sum(v), count(), max(d) from t where v > 5';
+  const fragmentsOk = async (): Promise<number> => metricValue(await scrape(parallel), 'svc_sql_parallel_fragments_total{outcome="ok"}');
+  const expected = (await execOk(single.baseUrl, statement))['dataset'];
+  const before = await fragmentsOk();
+  t.deepEqual((await execOk(parallel.baseUrl, statement))['dataset'], expected);
+  const afterFirst = await fragmentsOk();
+  t.deepEqual((await execOk(parallel.baseUrl, statement))['dataset'], expected);
+  const afterSecond = await fragmentsOk();
+  // 300k rows take milliseconds on the threads: the first run splits into four fragments, the second runs whole.
+  t.is(afterFirst - before, 4);
+  t.is(afterSecond - afterFirst, 0);
+  // From then on the faster way runs; either way the answer is the same.
+  for (let k = 0; k < 4; k++) t.deepEqual((await execOk(parallel.baseUrl, statement))['dataset'], expected);
 });
 
 test.serial('select 1 on new connections answers within 100 ms while a long aggregate runs on the threads', async (t) => {

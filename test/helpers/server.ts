@@ -104,6 +104,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     SVC_HTTP_KEEP_ALIVE_TIMEOUT: '60s',
     ...options.env,
   };
+  const logsBefore = logFileNames(rootDir);
   const child = spawn(process.execPath, [options.entryScript ?? mainScript, '-d', rootDir], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
@@ -135,7 +136,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     await server.kill9();
     throw error;
   }
-  await waitForWorkers(rootDir, Number(env['SVC_HTTP_WORKER_COUNT']));
+  await waitForWorkers(rootDir, Number(env['SVC_HTTP_WORKER_COUNT']), logsBefore);
   return server;
 }
 
@@ -144,20 +145,33 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
  * listening, or the primary closes the shared socket with the last listener. Each worker logs `serving` once
  * it listens; best effort, for roots whose logging writes no file.
  */
-async function waitForWorkers(rootDir: string, workers: number): Promise<void> {
+async function waitForWorkers(rootDir: string, workers: number, logsBefore: ReadonlySet<string>): Promise<void> {
   if (!(workers > 0)) return;
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    if (countServingRecords(join(rootDir, 'log')) >= workers) return;
+    if (countServingRecords(join(rootDir, 'log'), logsBefore) >= workers) return;
     await new Promise((resolveWait) => setTimeout(resolveWait, 25));
   }
 }
 
-function countServingRecords(logDir: string): number {
+/**
+ * `serving` records in the log files this start wrote: a root reused from an earlier start (the SQL bench
+ * starts twice over one root) holds that start's records too, which would end the wait at once.
+ */
+function countServingRecords(logDir: string, logsBefore: ReadonlySet<string>): number {
   try {
-    return readdirSync(logDir).reduce((sum, name) => sum + (readFileSync(join(logDir, name), 'utf8').match(/ I worker worker \d+ serving/g)?.length ?? 0), 0);
+    return readdirSync(logDir).filter((name) => !logsBefore.has(name))
+      .reduce((sum, name) => sum + (readFileSync(join(logDir, name), 'utf8').match(/ I worker worker \d+ serving/g)?.length ?? 0), 0);
   } catch {
     return 0;
+  }
+}
+
+function logFileNames(rootDir: string): ReadonlySet<string> {
+  try {
+    return new Set(readdirSync(join(rootDir, 'log')));
+  } catch {
+    return new Set();
   }
 }
 

@@ -4,7 +4,7 @@
 // the result by column name (column-list.ts); query text that is not UTF-8 is refused before parsing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, ColumnBatch, Cursor, ExecContext, OutputColumn, QueryFactory } from '../../sql/compiler.js';
-import { compile, createExecContext, createRuntime, runInParallel, withColdFaults } from '../../sql/compiler.js';
+import { compile, createExecContext, createRuntime, recordParallelRun, runInParallel, withColdFaults } from '../../sql/compiler.js';
 import { runWithColdReads } from '../cold-read-scope.js';
 import type { WriteResult, WriterClient } from '../../engine/writer-client.js';
 import { checkQueryLength, parseExecuteParams } from '../query-params.js';
@@ -104,13 +104,15 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
       return;
     }
     // A large query of a splittable shape runs on the parallel threads; this thread awaits (and serves others).
+    const chosenAt = performance.now();
     const parallel = compiled.kind === 'query'
       ? await runInParallel({
-        factory: compiled.factory, statement: compiled.statement, snapshots: compiled.snapshots, catalog: deps.catalog, cancellation, timeoutMs,
+        text: params.query, factory: compiled.factory, statement: compiled.statement, snapshots: compiled.snapshots, catalog: deps.catalog, cancellation, timeoutMs,
         queryNowMicros: ctx.rt.queryNow,
       })
       : undefined;
-    await streamQuery(res, params, parallel ?? compiled.factory, projection?.indexes, ctx, Number(compiledAt - started));
+    await streamQuery(res, params, parallel?.factory ?? compiled.factory, projection?.indexes, ctx, Number(compiledAt - started));
+    if (parallel?.way !== undefined) recordParallelRun(params.query, parallel.way, performance.now() - chosenAt);
   } catch (error) {
     outcome = error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT' ? 'timeout' : cancellation.cancelled ? 'cancelled' : 'error';
     if (!res.headersSent) sendQueryError(res, params.query, error);

@@ -117,3 +117,5 @@ parentPort?.on('message', (value: unknown) => {
   const { message, transfer } = reply(value);
   parentPort?.postMessage(message, transfer);
 });
+// The pool waits for this notice (every module above is loaded) before its process reports ready.
+parentPort?.postMessage({ kind: 'started' });

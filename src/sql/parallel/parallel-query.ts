@@ -20,6 +20,8 @@ import type { FragmentOutcome } from './thread-pool.js';
 import { FragmentThreadPool } from './thread-pool.js';
 import type { FragmentRequest } from './fragment-messages.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
+import type { ExecutionWay } from './parallel-choice.js';
+import { ParallelChoice } from './parallel-choice.js';
 
 export interface ParallelSettings {
   /** Pool threads; below 2 the pool is off. */
@@ -37,6 +39,8 @@ const CANCEL_POLL_MS = 5;
 
 let pool: FragmentThreadPool | undefined;
 let rowsMin = Infinity;
+/** Which way each large query text ran faster lately, on this process. */
+let choice = new ParallelChoice();
 let nextFragmentId = 1;
 
 /** Starts (or stops) this process's pool; called once per worker process at start. */
@@ -44,12 +48,20 @@ export function configureParallel(settings: ParallelSettings): void {
   void pool?.close();
   pool = undefined;
   rowsMin = settings.rowsMin;
+  choice = new ParallelChoice();
   if (settings.threadCount < 2) return;
   const script = new URL(import.meta.url.endsWith('.ts') ? './fragment-thread.ts' : './fragment-thread.js', import.meta.url);
   pool = new FragmentThreadPool(settings.threadCount, script, settings.heapBytesMax);
 }
 
+/** Settles when this process's parallel threads have started (at once when the pool is off). */
+export async function parallelThreadsStarted(): Promise<void> {
+  await pool?.started();
+}
+
 export interface ParallelRun {
+  /** The statement's text: what ParallelChoice learns run times by. */
+  readonly text: string;
   readonly factory: QueryFactory;
   readonly statement: Statement;
   readonly catalog: Catalog;
@@ -61,11 +73,35 @@ export interface ParallelRun {
 }
 
 /**
- * The merged result of `run` computed on the pool, as a factory over its rows; undefined when the query should
- * run on the calling thread (pool off, shape not splittable, table too small).
+ * How a query runs: `factory` is the merged result computed on the pool, or undefined when the query runs on
+ * the calling thread; `way` is set when the choice was learned (the caller reports the run's time with
+ * recordParallelRun), undefined when the query could not or need not be split (pool off, shape not
+ * splittable, too few rows, cold partitions).
  */
-export async function runInParallel(run: ParallelRun): Promise<QueryFactory | undefined> {
-  if (pool === undefined) return undefined;
+export interface ParallelOutcome {
+  readonly factory: QueryFactory | undefined;
+  readonly way: ExecutionWay | undefined;
+}
+
+const NOT_SPLIT: ParallelOutcome = { factory: undefined, way: undefined };
+
+export async function runInParallel(run: ParallelRun): Promise<ParallelOutcome> {
+  if (pool === undefined) return NOT_SPLIT;
+  const split = splittableShape(run);
+  if (split === undefined) return NOT_SPLIT;
+  const way = choice.choose(run.text);
+  if (way === 'local') return { factory: undefined, way };
+  const batches = await runFragments(pool, split.shape, split.snapshot, run);
+  return { factory: finalFactory(split.shape, run.factory, batches), way };
+}
+
+/** Reports how long a run that runInParallel chose a way for took, from the choice to its last byte. */
+export function recordParallelRun(text: string, way: ExecutionWay, elapsedMs: number): void {
+  choice.record(text, way, elapsedMs);
+}
+
+/** The shape and table snapshot of a query worth splitting; undefined when it should run on the calling thread. */
+function splittableShape(run: ParallelRun): { shape: ParallelShape; snapshot: TableSnapshot } | undefined {
   const snapshotOf = (table: string): TableSnapshot | undefined => {
     const stored = run.catalog.resolveName(table);
     return stored === undefined ? undefined : run.snapshots.get(stored);
@@ -82,8 +118,7 @@ export async function runInParallel(run: ParallelRun): Promise<QueryFactory | un
   // Cold partitions are fetched by the calling thread's cold read session (leases, shared downloads, metrics),
   // which the fragment threads do not have: such a table runs on the calling thread.
   if (snapshot.partitions.some((partition) => partition.entry.cold?.local === false)) return undefined;
-  const batches = await runFragments(pool, shape, snapshot, run);
-  return finalFactory(shape, run.factory, batches);
+  return { shape, snapshot };
 }
 
 async function runFragments(threads: FragmentThreadPool, shape: ParallelShape, snapshot: TableSnapshot, run: ParallelRun): Promise<ColumnBatch[]> {

@@ -33,13 +33,14 @@ export type QueuedItem =
   | { readonly kind: 'checkpoint'; readonly capture: Capture; readonly withMarker: boolean };
 
 /**
- * Segments go up as they are: under ingest they are the primary's steady cost, and Brotli q1 (0.11-0.13 s of
- * the encoder thread per 1M standard rows, as much again for each replica to decompress) saved the store
- * less CPU than it cost, on the same cores (bench/micro/segment-compression.bench.ts: primary + store +
- * replica 0.43 s stored, 0.59 s Brotli; 4.7 times the bytes). Checkpoints, a copy of the whole database kept
- * in the store and downloaded by every new replica, stay compressed.
+ * Brotli q1 for segments too. Stored segments ('none') looked cheaper in bench/micro/segment-compression.bench.ts
+ * (compression alone: 0.11-0.13 s per 1M standard rows, as much again for a replica to decompress), but in the
+ * running primary 4.7 times the bytes cost about as much again (framing copies and page faults, SHA-256, socket
+ * writes, garbage collection of external memory; CPU profiles at load 3), the store's CPU per 1M rows rose
+ * (0.5-1.3 → 0.8-1.6 s) and the replication bench did not show the primary's CPU ratio improve, only the lag
+ * (p50 ~0.9 → ~0.7 s, no decompression on the replica). 'none' stays readable and selectable here.
  */
-const SEGMENT_COMPRESSION: SegmentCompression = 'none';
+const SEGMENT_COMPRESSION: SegmentCompression = 'brotli';
 const CHECKPOINT_COMPRESSION: SegmentCompression = 'brotli';
 
 /** Deltas merged into one upload: bounded so one segment stays about one part. */

@@ -2,7 +2,10 @@
 // S3-compatible stores need are fixed here: path-style addressing, checksums only when an operation requires
 // them (no aws-chunked bodies, which Swift refuses with 501), Content-MD5 on DeleteObjects (Swift requires
 // it; SDK v3 no longer sends it). Multipart uploads of large files live here too (same library). The SDK's own retries are off: retry.ts owns timeouts and back-off, so
-// every request is bounded the same way. Credentials live only inside the SDK client, never in texts.
+// every request is bounded the same way. Credentials live only inside the clients, never in texts. The hot
+// single-object requests (PUT, GET, ranged GET, HEAD) go through the lean client (s3-http-client.ts) when the
+// credentials are known up front (connection string or AWS_* variables); the SDK keeps the rest, and
+// everything when it must find credentials itself (instance roles, profiles).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import {
@@ -19,6 +22,7 @@ import type { StoreOptions } from './store-options.js';
 import { withRetries, isTransientNetworkError, type Classified, type RequestSite } from './retry.js';
 import { checkKeyPrefix, checkObjectKey } from './object-key.js';
 import { fileSizeBytes, planFileParts, readFilePart, type FilePart } from './file-parts.js';
+import { S3HttpClient, S3ResponseError, type S3HttpResponse } from './s3-http-client.js';
 
 const DELETE_BATCH_KEYS_MAX = 1000;
 const LIST_PAGE_KEYS_MAX = 1000;
@@ -26,6 +30,8 @@ const LIST_PAGE_KEYS_MAX = 1000;
 export class S3ObjectStore implements ObjectStore {
   readonly description: string;
   private readonly client: S3Client;
+  /** The lean client for single-object requests; null when only the SDK can find the credentials. */
+  private readonly lean: S3HttpClient | null;
   private readonly prefix: string;
   /** Learned from the first conditional PUT: Swift's s3api answers 501 to every one. */
   private conditionalPuts: 'unknown' | 'supported' | 'unsupported' = 'unknown';
@@ -42,6 +48,9 @@ export class S3ObjectStore implements ObjectStore {
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 1,
     });
+    // Credentials the connection string resolved (its keys or AWS_* variables); otherwise the SDK's chain finds them.
+    const credentials = location.credentials;
+    this.lean = credentials === null ? null : new S3HttpClient({ ...location, credentials });
     this.client.middlewareStack.add((next, context) => async (args) => {
       if (context.commandName === 'DeleteObjectsCommand') addContentMd5(args.request);
       return next(args);
@@ -87,6 +96,11 @@ export class S3ObjectStore implements ObjectStore {
 
   async put(key: string, body: Uint8Array, options?: RequestOptions): Promise<void> {
     const Key = this.fullKey(key);
+    const lean = this.lean;
+    if (lean !== null) {
+      await this.request('put', key, options?.signal, (signal) => lean.send({ method: 'PUT', key: Key, body, signal }));
+      return;
+    }
     await this.request('put', key, options?.signal, (signal) => this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key, Body: body, ContentLength: body.byteLength }), { abortSignal: signal }));
   }
 
@@ -123,6 +137,8 @@ export class S3ObjectStore implements ObjectStore {
 
   async get(key: string, options?: RequestOptions): Promise<Buffer> {
     const Key = this.fullKey(key);
+    const lean = this.lean;
+    if (lean !== null) return this.request('get', key, options?.signal, async (signal) => (await lean.send({ method: 'GET', key: Key, signal })).body);
     return this.request('get', key, options?.signal, async (signal) => {
       const response = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key }), { abortSignal: signal });
       return Buffer.from(await bodyBytes(response.Body));
@@ -134,13 +150,18 @@ export class S3ObjectStore implements ObjectStore {
     if (lengthBytes === 0) return Buffer.alloc(0);
     const Key = this.fullKey(key);
     const ifMatch = options?.ifMatch;
+    const lean = this.lean;
+    const Range = `bytes=${offset}-${offset + lengthBytes - 1}`;
+    if (lean !== null) {
+      return this.request('get range', key, options?.signal, async (signal) => {
+        const response = await lean.send({ method: 'GET', key: Key, headers: ifMatch === undefined ? { range: Range } : { range: Range, 'if-match': ifMatch }, signal });
+        this.checkPinnedVersion(key, ifMatch, response.headers.etag);
+        return response.body;
+      });
+    }
     return this.request('get range', key, options?.signal, async (signal) => {
-      const Range = `bytes=${offset}-${offset + lengthBytes - 1}`;
       const response = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key, Range, ...(ifMatch === undefined ? {} : { IfMatch: ifMatch }) }), { abortSignal: signal });
-      // A store that ignored If-Match still names the version it answered with: check it as well.
-      if (ifMatch !== undefined && response.ETag !== undefined && response.ETag !== ifMatch) {
-        throw objectStoreError('changed', 'get range', this.description, key, `object is version ${response.ETag}, not the pinned ${ifMatch}`);
-      }
+      this.checkPinnedVersion(key, ifMatch, response.ETag);
       // The SDK's array is this response's own: wrap it rather than copy a chunk of up to 64 MiB again.
       const bytes = await bodyBytes(response.Body);
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -149,6 +170,17 @@ export class S3ObjectStore implements ObjectStore {
 
   async head(key: string, options?: RequestOptions): Promise<ObjectInfo | null> {
     const Key = this.fullKey(key);
+    const lean = this.lean;
+    if (lean !== null) {
+      return this.request('head', key, options?.signal, async (signal) => {
+        try {
+          return objectInfoOf(key, await lean.send({ method: 'HEAD', key: Key, signal }));
+        } catch (error) {
+          if (statusOf(error) === 404) return null;
+          throw error;
+        }
+      });
+    }
     return this.request('head', key, options?.signal, async (signal) => {
       try {
         const response = await this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key }), { abortSignal: signal });
@@ -198,6 +230,14 @@ export class S3ObjectStore implements ObjectStore {
 
   async close(): Promise<void> {
     this.client.destroy();
+    this.lean?.close();
+  }
+
+  /** A store that ignored If-Match still names the version it answered with: check it as well. */
+  private checkPinnedVersion(key: string, ifMatch: string | undefined, etag: string | undefined): void {
+    if (ifMatch !== undefined && etag !== undefined && etag !== ifMatch) {
+      throw objectStoreError('changed', 'get range', this.description, key, `object is version ${etag}, not the pinned ${ifMatch}`);
+    }
   }
 
   private fullKey(key: string): string {
@@ -249,7 +289,14 @@ export class S3ObjectStore implements ObjectStore {
 
 function statusOf(error: unknown): number | null {
   if (error instanceof S3ServiceException) return error.$metadata.httpStatusCode ?? null;
+  if (error instanceof S3ResponseError) return error.status;
   return null;
+}
+
+function objectInfoOf(key: string, response: S3HttpResponse): ObjectInfo {
+  const headers = response.headers;
+  const modified = headers['last-modified'] === undefined ? 0 : Date.parse(headers['last-modified']);
+  return { key, sizeBytes: Number(headers['content-length'] ?? 0), etag: headers.etag ?? null, lastModifiedMs: Number.isNaN(modified) ? 0 : modified };
 }
 
 /** Status first (404 missing, 501 unsupported, 5xx/429/408 transient, other 4xx refused), then network errno. */

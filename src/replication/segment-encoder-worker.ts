@@ -95,7 +95,7 @@ function encode(request: EncodeRequest): Buffer {
     readRangeSync(range, raw, at);
     at += range.length;
   }
-  return frameSegmentSync(raw);
+  return frameSegmentSync(raw, request.compression);
 }
 
 const port = parentPort;

@@ -43,13 +43,6 @@ export const adoptSymbolRowsMax = 1_048_576;
 export const ilpPendingRequestsMax = 512;
 /** Tables a worker remembers the last ILP commit unit's row count of, to size the next unit's column builders. */
 export const ilpRowsHintTablesMax = 1024;
-/**
- * Series (distinct `table,tag=value…` line prefixes) one ILP parser remembers the resolved tag ids of, and the
- * longest prefix it remembers, in bytes: at most this many entries times this many bytes per request or TCP
- * connection (TSBS's cpu-only data has 1,000 hosts with ~180-byte prefixes).
- */
-export const ilpSeriesCacheEntriesMax = 4096;
-export const ilpSeriesPrefixBytesMax = 512;
 /** Tables one ILP request (or one TCP commit) may write. */
 export const ilpTablesPerRequestMax = 1000;
 /** Longest key id line a TCP client may send to start ECDSA authentication (QuestDB bounds it by its receive buffer). */

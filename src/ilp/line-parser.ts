@@ -15,7 +15,6 @@ import { arrayTypeOf } from '../types/double-array.js';
 import { readIlpArrayHeader, writeArray } from './ilp-arrays.js';
 import { BINARY_DECIMAL, readBinaryDecimal, readTextDecimal, writeDecimalValue } from './ilp-decimals.js';
 import { appendNanos, parseTimestampNanos } from './ilp-nanos.js';
-import { SeriesCache } from './series-cache.js';
 import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
 
 const LF = 10;
@@ -66,8 +65,6 @@ export class IlpParser {
   private sawEscape = false;
   /** The hash of the tag value tagValueEnd() last passed over. */
   private valueHash = 0;
-  /** Tag sections already resolved, by their raw bytes. */
-  private readonly series = new SeriesCache();
 
   constructor(private readonly options: IlpParserOptions) {}
 
@@ -91,11 +88,6 @@ export class IlpParser {
     const carry = this.carry;
     this.carry = undefined;
     return carry;
-  }
-
-  /** How often the series cache served a line's tags, and how many series it holds (tests, benches). */
-  seriesCacheStats(): { readonly hits: number; readonly size: number } {
-    return { hits: this.series.hits, size: this.series.size };
   }
 
   /** Bytes held in column builders, for the caller's memory bound. */
@@ -183,44 +175,25 @@ export class IlpParser {
       this.lines++;
       return newline + 1;
     }
-    const series = this.series.find(data, start);
-    if (series !== undefined) {
-      this.series.apply(series);
-      return this.closeLine(series.table, this.parseAfterTags(series.table, data, this.series.prefixEnd, series.tagCount));
-    }
     const at = this.unquotedEnd(data, start);
     if (at >= end) return INCOMPLETE;
     if (at === start) throw new IlpValueError('table name is missing');
     const table = this.tableFor(data, start, at, this.sawEscape);
     if (data[at] === LF || data[at] === CR) throw new IlpValueError(`table: ${table.name}; the line has no fields`);
-    return this.closeLine(table, this.parseRow(table, data, start, at));
-  }
-
-  /** Counts the row `next` (the result of parsing it) finished, or cuts off the part of it that was written. */
-  private closeLine(table: IlpTableBuilder, next: number): number {
+    const next = this.parseRow(table, data, at);
     if (next === INCOMPLETE) table.discardRow();
     else this.rows++;
     return next;
   }
 
-  /**
-   * After the table name: tags, fields, timestamp. The tags are remembered as a series when they end where
-   * the series cache found the line's prefix to end.
-   */
-  private parseRow(table: IlpTableBuilder, data: Buffer, lineStart: number, from: number): number {
+  /** After the table name: tags, fields, timestamp. */
+  private parseRow(table: IlpTableBuilder, data: Buffer, from: number): number {
     let at = from;
     let position = 0;
     while (data[at] === COMMA) {
       at = this.parseTag(table, data, at + 1, position++);
       if (at === INCOMPLETE) return INCOMPLETE;
     }
-    if (at === this.series.prefixEnd) this.series.remember(data, lineStart, table, position);
-    return this.parseAfterTags(table, data, at, position);
-  }
-
-  /** After the tags (`at` is past the last tag value): fields from field position `position`, then the timestamp. */
-  private parseAfterTags(table: IlpTableBuilder, data: Buffer, from: number, position: number): number {
-    let at = from;
     if (data[at] !== SPACE) return this.finishRow(table, data, at, NaN);
     at++;
     const guess = table.guessAt(position);

@@ -28,11 +28,6 @@ export class SymbolColumnBuilder {
   private entrySlot = new Int32Array(INITIAL_SLOTS >> 1);
   /** The value index that added each entry: cutting values off removes the entries they added. */
   private entryFirstValue = new Int32Array(INITIAL_SLOTS >> 1);
-  /**
-   * Counts the truncates that dropped dictionary entries: an id handed out before a change of version may now
-   * name another value (the line parser's series cache checks it before reusing ids).
-   */
-  dictionaryVersion = 0;
 
   constructor(readonly type: ColumnType, rows: number = INITIAL_ROWS) {
     this.ids = new Int32Array(Math.max(rows, INITIAL_ROWS));
@@ -79,18 +74,6 @@ export class SymbolColumnBuilder {
     if ((entry + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
   }
 
-  /** Appends the value of dictionary entry `id`, handed out by idAt() under the current dictionaryVersion. */
-  appendId(id: number): void {
-    assert(id >= 0 && id < this.dictionary.length, 'a reused symbol id names an entry of the dictionary');
-    this.push(id);
-  }
-
-  /** The id of value `index` (-1 for null). */
-  idAt(index: number): number {
-    assert(index >= 0 && index < this.length, 'idAt reads a value that was written');
-    return this.ids[index];
-  }
-
   private push(id: number): void {
     if (this.length === this.ids.length) {
       const ids = new Int32Array(this.ids.length * 2);
@@ -134,7 +117,6 @@ export class SymbolColumnBuilder {
       entries--;
       this.slots[this.entrySlot[entries]] = 0;
     }
-    if (entries < this.dictionary.length) this.dictionaryVersion++;
     this.dictionary.truncate(entries);
   }
 

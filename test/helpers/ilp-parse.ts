@@ -122,8 +122,7 @@ export function columnTypes(table: ParsedTable): [string, ColumnType][] {
   return table.columns.map((column) => [column.name, column.type]);
 }
 
-/** The rows a table builder holds, decoded. */
-export function decodeTable(table: IlpTableBuilder): ParsedTable {
+function decodeTable(table: IlpTableBuilder): ParsedTable {
   const chunk = table.toChunk();
   const data = [...chunk.columns];
   const timestamps = table.timestamp === undefined ? [] : decodeTimestamps(plainColumn(data.shift() as IncomingColumnData), chunk.rowCount);

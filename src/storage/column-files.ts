@@ -167,6 +167,10 @@ const COPY_BLOCK_BYTES = 8 << 20;
  */
 function copyFileRange(session: WriteSession, from: string, to: string, length: number, fromOffset = 0, toOffset = 0): void {
   const files = session.files;
+  if (fromOffset === 0 && toOffset === 0 && length > 0 && copiesMostOf(files, from, length)) {
+    copyFilePrefix(session, from, to, length);
+    return;
+  }
   const source = files.openRead(from);
   const target = files.openWrite(to);
   try {
@@ -181,6 +185,33 @@ function copyFileRange(session: WriteSession, from: string, to: string, length: 
     if (session.durable) files.fsync(target);
   } finally {
     files.close(source);
+    files.close(target);
+  }
+}
+
+/**
+ * Whether `length` bytes are at least half of file `from` (and no more than all of it): a kernel copy of the
+ * whole file, cut to `length` after, then costs less CPU than moving the bytes wanted through the process.
+ */
+function copiesMostOf(files: FilesFacade, from: string, length: number): boolean {
+  const size = files.fileSize(from);
+  return length <= size && length * 2 >= size;
+}
+
+/**
+ * The first `length` bytes of `from` as the whole of `to` (an out-of-order merge's copy of a partition's
+ * committed rows into its new version): the kernel copies the file, and the bytes past `length` (rows the merge
+ * rewrites, or leftovers of an interrupted commit) are cut off.
+ */
+function copyFilePrefix(session: WriteSession, from: string, to: string, length: number): void {
+  const files = session.files;
+  files.copyFile(from, to);
+  const target = files.openWrite(to);
+  try {
+    files.truncate(target, length);
+    assert(files.size(target) === length, 'a copied prefix holds exactly the bytes asked for');
+    if (session.durable) files.fsync(target);
+  } finally {
     files.close(target);
   }
 }

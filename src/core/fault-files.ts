@@ -96,12 +96,6 @@ export class FaultFiles implements FilesFacade {
     this.base.write(fd, data, position);
   }
 
-  /** A copy writes the target: it fails as a write does. */
-  copyFile(from: string, to: string): void {
-    this.check('write');
-    this.base.copyFile(from, to);
-  }
-
   /** One counted write, as the single call it is. */
   writeParts(fd: number, parts: readonly Uint8Array[], position: number): void {
     this.check('write');

@@ -27,11 +27,6 @@ export interface FilesFacade {
   list(path: string): string[];
   fileSize(path: string): number;
   fsyncDir(path: string): void;
-  /**
-   * Replaces `to` with a copy of `from`, made by the kernel (copy_file_range or sendfile): no byte passes
-   * through the process, a third to a fifth of the CPU of reading and writing the blocks here.
-   */
-  copyFile(from: string, to: string): void;
 }
 
 function writeAll(fd: number, data: Uint8Array, position: number): void {
@@ -70,7 +65,6 @@ export const realFiles: FilesFacade = {
   truncate: (fd, length) => fs.ftruncateSync(fd, length),
   size: (fd) => fs.fstatSync(fd).size,
   readFile: (path) => fs.readFileSync(path),
-  copyFile: (from, to) => fs.copyFileSync(from, to),
   writeFileAtomic(path, data, durable) {
     const temp = `${path}.tmp-${process.pid}`;
     const fd = fs.openSync(temp, 'w', 0o644);

@@ -158,8 +158,13 @@ export function readPartitionRows(files: FilesFacade, partitionDir: string, colu
   return { rowCount, columns: data };
 }
 
-/** Bytes moved per read/write when a column's prefix is copied (bounded memory, few system calls). */
-const COPY_BLOCK_BYTES = 8 << 20;
+/**
+ * Bytes moved per read/write when a column's rows are copied through the process, in one block reused by every
+ * copy: a fresh 8 MB block per file had the kernel fault in and zero new pages for each one, which cost several
+ * times the copy itself (bench/micro/column-copy.bench.ts).
+ */
+const COPY_BLOCK_BYTES = 1 << 20;
+let copyBlock: Buffer | undefined;
 
 /**
  * Copies `length` bytes at `fromOffset` of one file to `toOffset` of another, cutting the target there first
@@ -167,15 +172,12 @@ const COPY_BLOCK_BYTES = 8 << 20;
  */
 function copyFileRange(session: WriteSession, from: string, to: string, length: number, fromOffset = 0, toOffset = 0): void {
   const files = session.files;
-  if (fromOffset === 0 && toOffset === 0 && length > 0 && copiesMostOf(files, from, length)) {
-    copyFilePrefix(session, from, to, length);
-    return;
-  }
   const source = files.openRead(from);
   const target = files.openWrite(to);
   try {
     files.truncate(target, toOffset);
-    const block = Buffer.allocUnsafe(Math.min(COPY_BLOCK_BYTES, Math.max(length, 1)));
+    copyBlock ??= Buffer.allocUnsafe(COPY_BLOCK_BYTES);
+    const block = copyBlock;
     for (let done = 0; done < length;) {
       const read = files.read(source, block.subarray(0, Math.min(block.length, length - done)), fromOffset + done);
       if (read <= 0) throw new Error(`${from} is shorter than its committed rows (${done} of ${length} bytes)`);
@@ -185,33 +187,6 @@ function copyFileRange(session: WriteSession, from: string, to: string, length: 
     if (session.durable) files.fsync(target);
   } finally {
     files.close(source);
-    files.close(target);
-  }
-}
-
-/**
- * Whether `length` bytes are at least half of file `from` (and no more than all of it): a kernel copy of the
- * whole file, cut to `length` after, then costs less CPU than moving the bytes wanted through the process.
- */
-function copiesMostOf(files: FilesFacade, from: string, length: number): boolean {
-  const size = files.fileSize(from);
-  return length <= size && length * 2 >= size;
-}
-
-/**
- * The first `length` bytes of `from` as the whole of `to` (an out-of-order merge's copy of a partition's
- * committed rows into its new version): the kernel copies the file, and the bytes past `length` (rows the merge
- * rewrites, or leftovers of an interrupted commit) are cut off.
- */
-function copyFilePrefix(session: WriteSession, from: string, to: string, length: number): void {
-  const files = session.files;
-  files.copyFile(from, to);
-  const target = files.openWrite(to);
-  try {
-    files.truncate(target, length);
-    assert(files.size(target) === length, 'a copied prefix holds exactly the bytes asked for');
-    if (session.durable) files.fsync(target);
-  } finally {
     files.close(target);
   }
 }

@@ -73,5 +73,4 @@ export class CrashFiles implements FilesFacade {
   removeTree(path: string): void { this.change(() => this.inner.removeTree(path)); }
   mkdirs(path: string): void { this.change(() => this.inner.mkdirs(path)); }
   fsyncDir(path: string): void { this.change(() => this.inner.fsyncDir(path)); }
-  copyFile(from: string, to: string): void { this.change(() => this.inner.copyFile(from, to)); }
 }

@@ -158,8 +158,13 @@ export function readPartitionRows(files: FilesFacade, partitionDir: string, colu
   return { rowCount, columns: data };
 }
 
-/** Bytes moved per read/write when a column's prefix is copied (bounded memory, few system calls). */
-const COPY_BLOCK_BYTES = 8 << 20;
+/**
+ * Bytes moved per read/write when a column's rows are copied through the process, in one block reused by every
+ * copy: a fresh 8 MB block per file had the kernel fault in and zero new pages for each one, which cost several
+ * times the copy itself (bench/micro/column-copy.bench.ts).
+ */
+const COPY_BLOCK_BYTES = 1 << 20;
+let copyBlock: Buffer | undefined;
 
 /**
  * Copies `length` bytes at `fromOffset` of one file to `toOffset` of another, cutting the target there first
@@ -171,7 +176,8 @@ function copyFileRange(session: WriteSession, from: string, to: string, length: 
   const target = files.openWrite(to);
   try {
     files.truncate(target, toOffset);
-    const block = Buffer.allocUnsafe(Math.min(COPY_BLOCK_BYTES, Math.max(length, 1)));
+    copyBlock ??= Buffer.allocUnsafe(COPY_BLOCK_BYTES);
+    const block = copyBlock;
     for (let done = 0; done < length;) {
       const read = files.read(source, block.subarray(0, Math.min(block.length, length - done)), fromOffset + done);
       if (read <= 0) throw new Error(`${from} is shorter than its committed rows (${done} of ${length} bytes)`);

@@ -30,7 +30,8 @@ async function query(sql: string): Promise<pg.QueryResult> {
 }
 
 test('text results: float8[] columns in PostgreSQL array text, parsed by pg into nested arrays', async (t) => {
-  const result = await query('select id, v, m from pa order by id');
+  // The parameters test below inserts id 10 into the same table concurrently: read only the rows written before.
+  const result = await query('select id, v, m from pa where id < 10 order by id');
   t.deepEqual(result.fields.map((field) => field.dataTypeID), [23, 1022, 1022]);
   t.deepEqual(result.rows, [
     { id: 1, v: [1.5, null], m: [[1, 2], [3, 4]] },

@@ -1,10 +1,9 @@
 // The replication object format: a list of file operations and the bytes they write, compressed and framed
 // by a magic string and the SHA-256 of the compressed payload, so a truncated or altered object is refused
 // before anything is applied. Segments (one or more commits) and checkpoint parts share it. SVCREPL2 objects
-// are Brotli (quality 1: on column data it compresses faster than gzip level 1 and a third smaller);
-// SVCREPL3 objects hold the payload as it is (bench/micro/segment-compression.bench.ts: what the primary saves
-// by not compressing, the store spends on the bytes, CPU for CPU); SVCREPL1 (gzip), written by earlier
-// primaries, is still read. A replica older than SVCREPL3 refuses such an object as a bad magic.
+// are Brotli (quality 1: on column data it compresses faster than gzip level 1 and a third smaller; storing
+// the payload uncompressed was measured and cost the running primary as much in bytes handled as it saved);
+// SVCREPL1 (gzip), written by earlier primaries, is still read.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, brotliDecompress, constants as zlibConstants, gunzip, type BrotliOptions } from 'node:zlib';
@@ -32,9 +31,6 @@ export interface DecodedSegment {
 
 const MAGIC = Buffer.from('SVCREPL2');
 const GZIP_MAGIC = Buffer.from('SVCREPL1');
-const STORED_MAGIC = Buffer.from('SVCREPL3');
-/** How an object's payload is held: Brotli quality 1, or as it is. */
-export type SegmentCompression = 'brotli' | 'none';
 const DIGEST_BYTES = 32;
 const HEADER_LENGTH_BYTES = 4;
 const brotliAsync = promisify(brotliCompress);
@@ -58,44 +54,37 @@ export function segmentHeader(seq: number, operations: readonly FileOperation[])
   return framed;
 }
 
-/** Magic and digest before the payload, in one buffer that owns its memory (transferable). */
-function frame(payload: Uint8Array, magic: Buffer): Buffer {
+/** Magic and digest before the compressed payload, in one buffer that owns its memory (transferable). */
+function frame(payload: Uint8Array): Buffer {
   const digest = createHash('sha256').update(payload).digest();
   const object = Buffer.allocUnsafeSlow(MAGIC.length + DIGEST_BYTES + payload.length);
-  magic.copy(object, 0);
+  MAGIC.copy(object, 0);
   digest.copy(object, MAGIC.length);
   object.set(payload, MAGIC.length + DIGEST_BYTES);
   return object;
 }
 
 /**
- * Compresses (or not) and frames `raw` (segmentHeader, then the write bytes) in the calling thread: the
- * segment encoder thread's path. Quality 1: the primary's CPU matters more than the store's bytes.
+ * Compresses and frames `raw` (segmentHeader, then the write bytes) in the calling thread: the segment
+ * encoder thread's path. Quality 1: the primary's CPU matters more than the store's bytes.
  */
-export function frameSegmentSync(raw: Uint8Array, compression: SegmentCompression): Buffer {
-  if (compression === 'none') return frame(raw, STORED_MAGIC);
-  return frame(brotliCompressSync(raw, brotliOptions(raw.length)), MAGIC);
+export function frameSegmentSync(raw: Uint8Array): Buffer {
+  return frame(brotliCompressSync(raw, brotliOptions(raw.length)));
 }
 
 /** Compresses off the event loop (zlib's thread pool); the same object as frameSegmentSync. */
-export async function encodeSegment(seq: number, operations: readonly FileOperation[], chunks: readonly Buffer[], compression: SegmentCompression = 'brotli'): Promise<Buffer> {
+export async function encodeSegment(seq: number, operations: readonly FileOperation[], chunks: readonly Buffer[]): Promise<Buffer> {
   const raw = Buffer.concat([segmentHeader(seq, operations), ...chunks]);
-  if (compression === 'none') return frame(raw, STORED_MAGIC);
-  return frame(await brotliAsync(raw, brotliOptions(raw.length)), MAGIC);
-}
-
-/** The payload of a checked object, decompressed as its magic says. */
-function payloadOf(magic: Buffer, payload: Buffer): Promise<Buffer> {
-  if (magic.equals(STORED_MAGIC)) return Promise.resolve(payload);
-  return magic.equals(MAGIC) ? unbrotliAsync(payload) : gunzipAsync(payload);
+  return frame(await brotliAsync(raw, brotliOptions(raw.length)));
 }
 
 export async function decodeSegment(object: Buffer, key: string): Promise<DecodedSegment> {
   const magic = object.subarray(0, MAGIC.length);
-  if (object.length < MAGIC.length + DIGEST_BYTES || !(magic.equals(MAGIC) || magic.equals(STORED_MAGIC) || magic.equals(GZIP_MAGIC))) throw corrupt('bad magic', key);
+  const brotli = magic.equals(MAGIC);
+  if (object.length < MAGIC.length + DIGEST_BYTES || !(brotli || magic.equals(GZIP_MAGIC))) throw corrupt('bad magic', key);
   const payload = object.subarray(MAGIC.length + DIGEST_BYTES);
   if (!createHash('sha256').update(payload).digest().equals(object.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES))) throw corrupt('checksum mismatch', key);
-  const raw = await payloadOf(magic, payload);
+  const raw = brotli ? await unbrotliAsync(payload) : await gunzipAsync(payload);
   const headerLength = raw.readUInt32LE(0);
   const header: unknown = JSON.parse(raw.subarray(HEADER_LENGTH_BYTES, HEADER_LENGTH_BYTES + headerLength).toString('utf8'));
   const body = raw.subarray(HEADER_LENGTH_BYTES + headerLength);

@@ -2,14 +2,13 @@
 // directions cross a thread boundary as unknown).
 import { assert } from '../core/assert.js';
 import type { WireRange } from './capture-parts.js';
-import type { FileOperation, SegmentCompression } from './segment-codec.js';
+import type { FileOperation } from './segment-codec.js';
 
 export interface EncodeRequest {
   readonly id: number;
   readonly seq: number;
   readonly operations: readonly FileOperation[];
   readonly ranges: readonly WireRange[];
-  readonly compression: SegmentCompression;
 }
 
 /** The framed object (its buffer transferred), or why it could not be built (a short read). */
@@ -41,9 +40,7 @@ export function parseEncodeRequest(value: unknown): EncodeRequest {
   const operations = value['operations'];
   const ranges = value['ranges'];
   assert(Array.isArray(operations) && Array.isArray(ranges) && ranges.every(isWireRange), 'an encode request carries operations and byte ranges');
-  const compression = value['compression'];
-  assert(compression === 'brotli' || compression === 'none', 'an encode request names its compression');
-  return { id: value['id'] as number, seq: value['seq'] as number, operations: operations as FileOperation[], ranges, compression };
+  return { id: value['id'] as number, seq: value['seq'] as number, operations: operations as FileOperation[], ranges };
 }
 
 export function parseEncodeResult(value: unknown): EncodeResult {

@@ -95,7 +95,7 @@ function encode(request: EncodeRequest): Buffer {
     readRangeSync(range, raw, at);
     at += range.length;
   }
-  return frameSegmentSync(raw, request.compression);
+  return frameSegmentSync(raw);
 }
 
 const port = parentPort;

@@ -7,7 +7,6 @@ import { Worker } from 'node:worker_threads';
 import { InternalError } from '../core/errors.js';
 import { type PartPlan, wireRangeOf } from './capture-parts.js';
 import { parseEncodeResult, type EncodeRequest } from './segment-encoder-messages.js';
-import type { SegmentCompression } from './segment-codec.js';
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(RUNNING_FROM_SOURCE ? './segment-encoder-worker.ts' : './segment-encoder-worker.js', import.meta.url);
@@ -30,9 +29,9 @@ export class SegmentEncoder {
   private readonly waiting = new Map<number, Waiter>();
 
   /** The framed object of `plan` under sequence number `seq` (segment-codec.ts's format). */
-  encode(seq: number, plan: PartPlan, compression: SegmentCompression): Promise<Buffer> {
+  encode(seq: number, plan: PartPlan): Promise<Buffer> {
     const thread = this.thread ?? this.start();
-    const request: EncodeRequest = { id: this.nextId++, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), compression };
+    const request: EncodeRequest = { id: this.nextId++, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf) };
     return new Promise<Buffer>((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });
       thread.postMessage(request);

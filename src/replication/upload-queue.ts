@@ -14,7 +14,7 @@ import { assert } from '../core/assert.js';
 import { type Capture, discardCapture } from './capture.js';
 import { planParts, PART_BYTES_MAX } from './capture-parts.js';
 import { SegmentEncoder } from './segment-encoder.js';
-import { encodeSegment, type SegmentCompression } from './segment-codec.js';
+import { encodeSegment } from './segment-codec.js';
 import { checkpointDoneBody, checkpointDoneKey, checkpointPartKey, segmentKey } from './store-layout.js';
 import { pruneBeforeCheckpoint } from './store-pruning.js';
 
@@ -31,17 +31,6 @@ const UPLOADS_IN_FLIGHT_MAX = 3;
 export type QueuedItem =
   | { readonly kind: 'segment'; readonly capture: Capture }
   | { readonly kind: 'checkpoint'; readonly capture: Capture; readonly withMarker: boolean };
-
-/**
- * Brotli q1 for segments too. Stored segments ('none') looked cheaper in bench/micro/segment-compression.bench.ts
- * (compression alone: 0.11-0.13 s per 1M standard rows, as much again for a replica to decompress), but in the
- * running primary 4.7 times the bytes cost about as much again (framing copies and page faults, SHA-256, socket
- * writes, garbage collection of external memory; CPU profiles at load 3), the store's CPU per 1M rows rose
- * (0.5-1.3 → 0.8-1.6 s) and the replication bench did not show the primary's CPU ratio improve, only the lag
- * (p50 ~0.9 → ~0.7 s, no decompression on the replica). 'none' stays readable and selectable here.
- */
-const SEGMENT_COMPRESSION: SegmentCompression = 'brotli';
-const CHECKPOINT_COMPRESSION: SegmentCompression = 'brotli';
 
 /** Deltas merged into one upload: bounded so one segment stays about one part. */
 const MERGED_CAPTURES_MAX = 256;
@@ -125,7 +114,7 @@ export class UploadQueue {
         const seq = this.nextSeq++;
         const plan = planParts(batch.map((item) => item.capture)).next();
         assert(plan.done !== true, 'a capture batch plans at least one object');
-        const body = await this.retrying(() => this.encoder.encode(seq, plan.value, SEGMENT_COMPRESSION));
+        const body = await this.retrying(() => this.encoder.encode(seq, plan.value));
         this.items.splice(0, batch.length);
         this.launched.push(batch);
         const put = this.retrying(() => this.putSegmentObject(seq, head.capture.capturedAtMs, body));
@@ -205,7 +194,7 @@ export class UploadQueue {
       const capturedAtMs = head.capture.capturedAtMs;
       for (const plan of planParts(batch.map((item) => item.capture))) {
         const seq = this.nextSeq;
-        await this.putSegment(seq, capturedAtMs, await this.encoder.encode(seq, plan, SEGMENT_COMPRESSION));
+        await this.putSegment(seq, capturedAtMs, await this.encoder.encode(seq, plan));
       }
       return;
     }
@@ -213,7 +202,7 @@ export class UploadQueue {
     if (head.withMarker) await this.putSegment(seq, head.capture.capturedAtMs, await encodeSegment(seq, [], []));
     let index = 0;
     for (const plan of planParts([head.capture])) {
-      const body = await this.encoder.encode(seq, plan, CHECKPOINT_COMPRESSION);
+      const body = await this.encoder.encode(seq, plan);
       await this.assertStillWriter();
       await this.store.put(checkpointPartKey(seq, index++), body);
     }

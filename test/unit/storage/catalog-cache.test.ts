@@ -62,7 +62,9 @@ test('a reader that catches _meta ahead of _txn waits for the writer instead of 
     writeFileSync(txnPath, before);
     const publisher = new Worker(
       "const { workerData } = require('node:worker_threads'); const fs = require('node:fs');" +
-        'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25); fs.writeFileSync(workerData.path, workerData.bytes);',
+        // Published as the writer publishes _txn, by a rename: a reader never sees a half-written file.
+        'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);' +
+        "fs.writeFileSync(workerData.path + '.next', workerData.bytes); fs.renameSync(workerData.path + '.next', workerData.path);",
       { eval: true, workerData: { path: txnPath, bytes: after } },
     );
     await new Promise((resolve) => publisher.once('online', resolve));

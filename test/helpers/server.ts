@@ -178,7 +178,8 @@ function logFileNames(rootDir: string): ReadonlySet<string> {
 async function waitUntilReady(server: TestServer, exited: Promise<number | null>): Promise<void> {
   let dead = false;
   void exited.then(() => { dead = true; });
-  const deadline = Date.now() + 30_000;
+  // 60 s: with ava's concurrent files on 2 cores (load over 14) a cold start has taken more than 30 s.
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (dead) throw new Error(`svc exited during start-up:\n${server.output()}`);
     try {

@@ -25,7 +25,11 @@ export function isEmptyStatement(text: string): boolean {
 }
 
 export function parseStatement(text: string): Statement {
-  const tokens = tokenize(text);
+  return parseTokens(text, tokenize(text));
+}
+
+/** parseStatement over the tokens tokenize(text) gave (insert-templates.ts has them already). */
+export function parseTokens(text: string, tokens: readonly Token[]): Statement {
   if (tokens.length === 1) throw new SqlError('empty query', 0, 'SVC_EMPTY_QUERY');
   const c = new ParseCursor(text, tokens, { parseQuery, parseExpression });
   const statement = parseStatementBody(c, true);

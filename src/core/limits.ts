@@ -44,10 +44,6 @@ export const adoptSymbolRowsMax = 1_048_576;
  * bound on the latency concurrent clients may pay so that one _txn publication serves all of them.
  */
 export const insertGroupFillWaitMsMax = 10;
-/** INSERT ... VALUES shapes a process keeps a parsed template of (sql/syntax/insert-templates.ts). */
-export const insertTemplateEntriesMax = 256;
-/** Longest INSERT text, in UTF-16 code units, that is given a template: many-row inserts are parsed each time. */
-export const insertTemplateTextLengthMax = 4096;
 /** ILP requests the primary holds waiting for its next group commit; more are refused with 503 (clients retry). */
 export const ilpPendingRequestsMax = 512;
 /** Tables a worker remembers the last ILP commit unit's row count of, to size the next unit's column builders. */

@@ -3,7 +3,7 @@
 // with positions at once) and returned for the primary, which binds them with bindInsert / bindUpdate /
 // bindCreateTableQuery / bindPartitionFilter against its own tables at execution time and runs the result.
 import type { Statement } from './syntax/ast.js';
-import { parseStatementReusing } from './syntax/insert-templates.js';
+import { parseStatement } from './syntax/parser.js';
 import type { QueryFactory } from './exec/operator.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { ValuesPlan } from './plan/logical-plan.js';
@@ -102,7 +102,7 @@ export function compileStatement(statement: Statement, catalog: Catalog): Compil
 }
 
 export function compile(text: string, catalog: Catalog): CompiledStatement {
-  return compileStatement(parseStatementReusing(text), catalog);
+  return compileStatement(parseStatement(text), catalog);
 }
 
 function bindShow(statement: Extract<Statement, { kind: 'show' }>, catalog: Catalog): QueryFactory {

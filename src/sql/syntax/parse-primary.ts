@@ -68,40 +68,22 @@ function literal(token: Token, literalType: LiteralExpr['literalType'], value: L
 }
 
 function numberLiteral(c: ParseCursor, token: Token): LiteralExpr {
-  const read = readNumberLiteral(token);
-  if (typeof read === 'string') throw c.error(read, token);
-  return read;
-}
-
-/** The literal a number token stands for, or the message of the error it is. */
-function readNumberLiteral(token: Token): LiteralExpr | string {
   if (token.text.startsWith('#')) {
     const geohash = readGeohashLiteral(token.text);
-    if (geohash === undefined) return `invalid constant: ${token.text}`;
-    if ('error' in geohash) return geohash.error;
+    if (geohash === undefined) throw c.error(`invalid constant: ${token.text}`, token);
+    if ('error' in geohash) throw c.error(geohash.error, token);
     return literal(token, 'GEOHASH', geohash.binary);
   }
   if (/^0[xX]/.test(token.text)) {
     const hex = parseLong256(token.text);
-    if (hex === undefined) return `invalid constant: ${token.text}`;
+    if (hex === undefined) throw c.error(`invalid constant: ${token.text}`, token);
     return literal(token, 'LONG256', hex);
   }
   // `1.25m`: a DECIMAL literal (QuestDB 9.2); `15m` alone is one too (durations are read by their own clauses).
   if (/^[0-9][0-9_]*(\.[0-9]*)?[mM]$/.test(token.text)) return literal(token, 'DECIMAL', token.text.slice(0, -1).replaceAll('_', ''));
   const constant = readNumericConstant(token);
-  if (constant === undefined) return `invalid constant: ${token.text}`;
+  if (constant === undefined) throw c.error(`invalid constant: ${token.text}`, token);
   return literal(token, constant.literalType, constant.value);
-}
-
-/**
- * The literal parsePrimary makes of a number or string token met as an operand; undefined for any other token
- * and for a number that is no valid constant (whose error the full parse reports).
- */
-export function operandLiteral(token: Token): LiteralExpr | undefined {
-  if (token.kind === 'string') return literal(token, 'STRING', token.value);
-  if (token.kind !== 'number') return undefined;
-  const read = readNumberLiteral(token);
-  return typeof read === 'string' ? undefined : read;
 }
 
 /** PostgreSQL's niladic functions, written without parentheses (`SELECT current_user`). */

@@ -25,11 +25,7 @@ export function isEmptyStatement(text: string): boolean {
 }
 
 export function parseStatement(text: string): Statement {
-  return parseTokens(text, tokenize(text));
-}
-
-/** parseStatement over the tokens tokenize(text) gave (insert-templates.ts has them already). */
-export function parseTokens(text: string, tokens: readonly Token[]): Statement {
+  const tokens = tokenize(text);
   if (tokens.length === 1) throw new SqlError('empty query', 0, 'SVC_EMPTY_QUERY');
   const c = new ParseCursor(text, tokens, { parseQuery, parseExpression });
   const statement = parseStatementBody(c, true);

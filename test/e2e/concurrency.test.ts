@@ -56,3 +56,21 @@ test('single-row INSERTs sent at once are acknowledged each with its own outcome
   }
   t.deepEqual(await rows(server.baseUrl, 'select count(*), sum(v) from burst'), [[150, 3 * statements.reduce((sum, _, k) => sum + (k % 6 === 5 ? 0 : k), 0)]]);
 });
+
+test('a bad INSERT among statements of its own VALUES shape fails alone, with the error and position it has alone', async (t) => {
+  await execOk(server.baseUrl, 'create table same_shape (ts timestamp, sym symbol, v double) timestamp(ts) partition by DAY WAL');
+  const good = (k: number): string => `insert into same_shape values('2024-01-02T00:00:${String(k % 60).padStart(2, '0')}Z', 's${k % 5}', ${k})`;
+  // Both have the good statements' shape (string, string, integer); one fails binding, the other the designated timestamp check.
+  const bad = ["insert into same_shape values('not a time', 'x', 1)", "insert into same_shape values('1969-12-31T00:00:00Z', 'xyz', 12345)"];
+  const alone = await Promise.all(bad.map((statement) => exec(server.baseUrl, statement)));
+  for (const answer of alone) t.is(answer.status, 400, answer.text);
+  const statements = Array.from({ length: 40 }, (_, k) => (k % 8 === 7 ? (bad[(k >> 3) % 2] as string) : good(k)));
+  for (let round = 0; round < 3; round++) {
+    const answers = await Promise.all(statements.map((statement) => exec(server.baseUrl, statement)));
+    answers.forEach((answer, k) => {
+      if (k % 8 !== 7) t.is(answer.status, 200, `${statements[k] ?? ''} → ${answer.text}`);
+      else t.deepEqual(answer.json, alone[(k >> 3) % 2]?.json, `${statements[k] ?? ''} → ${answer.text}`);
+    });
+  }
+  t.deepEqual(await rows(server.baseUrl, 'select count(*), sum(v) from same_shape'), [[105, 3 * statements.reduce((sum, _, k) => sum + (k % 8 === 7 ? 0 : k), 0)]]);
+});

@@ -19,7 +19,7 @@ import { vectorValue } from '../exec/vector-value.js';
 import { bindExpression } from './bind-expression.js';
 import { exprText } from './expr-text.js';
 import { Scope } from './scope.js';
-import { compileProjection } from '../codegen/compile.js';
+import { compileProjection, type CompiledProjection } from '../codegen/compile.js';
 import { createRuntime } from '../codegen/runtime.js';
 import { sqlRuntimeError, sqlSemanticError } from '../../core/errors.js';
 
@@ -30,13 +30,31 @@ function evaluate(expr: BoundExpr, nowMicros: number): { value: Value; exact?: b
     const value = expr.value;
     return expr.exact === undefined ? { value: value as Value } : { value: value as Value, exact: expr.exact };
   }
-  const projection = compileProjection([expr]);
+  const projection = projectionOf(expr);
   const [vector] = projection.run({ rowCount: 1, vectors: [] }, createRuntime(nowMicros));
   if (vector === undefined) return { value: null };
   // A 64-bit result beyond ±2^53 (wrapped arithmetic) arrives with its exact value beside the nearest double.
   const exact = vector.exact?.[0];
   const value = vectorValue(vector, 0);
   return exact === undefined || value === null ? { value } : { value, exact };
+}
+
+/**
+ * Compiled one-row projections of argument-less calls (`now()`, `systimestamp()`), by name and type. Emitting
+ * and looking up the code cost more than the insert's binding otherwise did, for every row that stamps itself
+ * with the clock; a call without arguments whose code reads no constant (`K`) compiles to the same function
+ * wherever it is written. Bounded by the registry's argument-less functions.
+ */
+const argumentlessProjections = new Map<string, CompiledProjection>();
+
+function projectionOf(expr: BoundExpr): CompiledProjection {
+  if (expr.kind !== 'call' || expr.args.length > 0) return compileProjection([expr]);
+  const key = `${expr.name}:${expr.type}`;
+  const cached = argumentlessProjections.get(key);
+  if (cached !== undefined) return cached;
+  const projection = compileProjection([expr]);
+  if (!projection.source.includes('K[')) argumentlessProjections.set(key, projection);
+  return projection;
 }
 
 /** One vector per target column, typed for the engine's encodeColumn (numbers, text or booleans). */

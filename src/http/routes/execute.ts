@@ -4,7 +4,7 @@
 // the result by column name (column-list.ts); query text that is not UTF-8 is refused before parsing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, ColumnBatch, Cursor, ExecContext, OutputColumn, QueryFactory } from '../../sql/compiler.js';
-import { compile, createExecContext, createRuntime, recordParallelRun, runInParallel, withColdFaults } from '../../sql/compiler.js';
+import { compileCached, createExecContext, createRuntime, recordParallelRun, runInParallel, withColdFaults } from '../../sql/compiler.js';
 import { runWithColdReads } from '../cold-read-scope.js';
 import type { WriteResult, WriterClient } from '../../engine/writer-client.js';
 import { checkQueryLength, parseExecuteParams } from '../query-params.js';
@@ -87,7 +87,7 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
   let outcome: 'ok' | 'error' | 'cancelled' | 'timeout' = 'ok';
   try {
     checkQueryLength(params.query, deps.queryTextLengthMax);
-    const compiled = await withColdFaults(() => compile(params.query, deps.catalog));
+    const compiled = await withColdFaults(() => compileCached(params.query, deps.catalog));
     const compiledAt = process.hrtime.bigint();
     if (compiled.kind === 'write') {
       checkWritePermitted(compiled.statement, deps.readOnly, principal);

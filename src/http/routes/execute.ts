@@ -152,7 +152,7 @@ async function streamQuery(
     res.writeHead(200, { 'Content-Type': JSON_CONTENT_TYPE, 'Keep-Alive': 'timeout=5, max=10000' });
     let chunk = writer.head();
     try {
-      for (; batch !== undefined; batch = cursor.nextBatch()) {
+      while (batch !== undefined) {
         const from = Math.max(0, params.skip - position);
         const to = Math.min(batch.rowCount, params.stop - position);
         if (to > from) {
@@ -165,6 +165,10 @@ async function streamQuery(
           res.write(chunk);
           chunk = '';
         }
+        // Other requests get the loop between two batches, not after the last one: a result of one batch (every
+        // aggregate) is answered in the turn that computed it.
+        batch = cursor.nextBatch();
+        if (batch === undefined) break;
         await yieldToEventLoop();
         ctx.checkCancelled();
       }

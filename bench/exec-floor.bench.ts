@@ -5,10 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, get } from 'node:http';
+import { Agent } from 'node:http';
 import { startServer } from '../test/helpers/server.js';
 import { loadSvcStandardTable } from './lib/standard-table.js';
 import { treeCpuMs } from './lib/process-cpu.js';
+import { getText } from './lib/keep-alive-client.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 5_000_000);
 const loopCount = Number(process.env['BENCH_FLOOR_QUERIES'] ?? 2000);
@@ -21,24 +22,11 @@ const QUERIES: readonly { readonly name: string; readonly sql: string }[] = [
   { name: 'LIMIT -10', sql: 'select * from t limit -10' },
 ];
 
-/** One GET over the keep-alive agent; resolves with the status once the body has been read. */
-function getStatus(url: string, agent: Agent): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => { body += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      response.on('error', reject);
-    }).on('error', reject);
-  });
-}
-
 async function loop(baseUrl: string, sql: string, count: number, agent: Agent): Promise<void> {
   const url = `${baseUrl}/exec?query=${encodeURIComponent(sql)}`;
   for (let k = 0; k < count; k++) {
-    const { status, body } = await getStatus(url, agent);
-    if (status !== 200) throw new Error(`${sql}: ${status} ${body}`);
+    const { status, text } = await getText(url, agent);
+    if (status !== 200) throw new Error(`${sql}: ${status} ${text}`);
   }
 }
 

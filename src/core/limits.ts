@@ -69,3 +69,7 @@ export const systemWarningsCacheMs = 5_000;
 export const parquetDecodedCacheBytesMax = 512 * 1024 * 1024;
 /** Runs of one side an out-of-order merge may take and still copy committed rows file to file (more: rows are merged in memory). */
 export const o3MergeRunsMax = 32;
+/** Compiled /exec queries kept per process for reuse (sql/plan-cache.ts), least recently used dropped first. */
+export const planCacheEntriesMax = 128;
+/** Longer statement texts are never cached: their keys and plans would hold memory for rare repeats. */
+export const planCacheTextLengthMax = 4096;

@@ -21,6 +21,7 @@ import { explainWriteLines } from './bind/bind-explain.js';
 import { MaterializedFactory } from './exec/materialized.js';
 import { sqlSemanticError } from '../core/errors.js';
 import { checkWriteTargets } from './bind/write-targets.js';
+import { PlanCache } from './plan-cache.js';
 
 export type { ColumnBatch, Vector, VectorData } from './exec/batch.js';
 export type { QueryFactory, Cursor, ExecContext, Cancellation } from './exec/operator.js';
@@ -103,6 +104,19 @@ export function compileStatement(statement: Statement, catalog: Catalog): Compil
 
 export function compile(text: string, catalog: Catalog): CompiledStatement {
   return compileStatement(parseStatement(text), catalog);
+}
+
+/** One plan cache per catalog of this process (each server process and thread has its own catalog). */
+const planCaches = new WeakMap<Catalog, PlanCache>();
+
+/** compile(), reusing a plan compiled before for the same text while its tables are unchanged (plan-cache.ts). */
+export function compileCached(text: string, catalog: Catalog): CompiledStatement {
+  let cache = planCaches.get(catalog);
+  if (cache === undefined) {
+    cache = new PlanCache(catalog, compile);
+    planCaches.set(catalog, cache);
+  }
+  return cache.compile(text);
 }
 
 function bindShow(statement: Extract<Statement, { kind: 'show' }>, catalog: Catalog): QueryFactory {

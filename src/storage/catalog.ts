@@ -100,6 +100,27 @@ export class Catalog {
     throw new StorageError(`table metadata keeps changing while it is read [table=${storedName}]`);
   }
 
+  /**
+   * The table's committed txn as this process now reads it, undefined when the table is gone. While the _txn
+   * bytes are unchanged the same object comes back (the one snapshots of those bytes hold), so a caller can tell
+   * by identity that nothing was committed, altered, dropped or re-created since a snapshot was opened.
+   */
+  currentTxn(storedName: string): TxnState | undefined {
+    const dir = join(this.dbDir, storedName);
+    let txnBytes: Buffer;
+    try {
+      txnBytes = fs.readFileSync(join(dir, '_txn'));
+    } catch {
+      return undefined;
+    }
+    return this.sharedTxnViews(dir, txnBytes).txn;
+  }
+
+  /** The newest txn this process has read of the table, without reading _txn again; undefined when none is held. */
+  lastReadTxn(storedName: string): TxnState | undefined {
+    return this.txnViews.get(join(this.dbDir, storedName))?.txn;
+  }
+
   /** The decoded txn and its shared column mappings; the same bytes as last time reuse both. */
   private sharedTxnViews(dir: string, txnBytes: Buffer): TxnViews {
     const cached = this.txnViews.get(dir);

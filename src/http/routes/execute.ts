@@ -4,7 +4,7 @@
 // the result by column name (column-list.ts); query text that is not UTF-8 is refused before parsing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, ColumnBatch, Cursor, ExecContext, OutputColumn, QueryFactory } from '../../sql/compiler.js';
-import { compile, createExecContext, createRuntime, recordParallelRun, runInParallel, withColdFaults } from '../../sql/compiler.js';
+import { compileCached, createExecContext, createRuntime, recordParallelRun, runInParallel, withColdFaults } from '../../sql/compiler.js';
 import { runWithColdReads } from '../cold-read-scope.js';
 import type { WriteResult, WriterClient } from '../../engine/writer-client.js';
 import { checkQueryLength, parseExecuteParams } from '../query-params.js';
@@ -87,7 +87,7 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
   let outcome: 'ok' | 'error' | 'cancelled' | 'timeout' = 'ok';
   try {
     checkQueryLength(params.query, deps.queryTextLengthMax);
-    const compiled = await withColdFaults(() => compile(params.query, deps.catalog));
+    const compiled = await withColdFaults(() => compileCached(params.query, deps.catalog));
     const compiledAt = process.hrtime.bigint();
     if (compiled.kind === 'write') {
       checkWritePermitted(compiled.statement, deps.readOnly, principal);
@@ -152,7 +152,7 @@ async function streamQuery(
     res.writeHead(200, { 'Content-Type': JSON_CONTENT_TYPE, 'Keep-Alive': 'timeout=5, max=10000' });
     let chunk = writer.head();
     try {
-      for (; batch !== undefined; batch = cursor.nextBatch()) {
+      while (batch !== undefined) {
         const from = Math.max(0, params.skip - position);
         const to = Math.min(batch.rowCount, params.stop - position);
         if (to > from) {
@@ -165,6 +165,10 @@ async function streamQuery(
           res.write(chunk);
           chunk = '';
         }
+        // Other requests get the loop between two batches, not after the last one: a result of one batch (every
+        // aggregate) is answered in the turn that computed it.
+        batch = cursor.nextBatch();
+        if (batch === undefined) break;
         await yieldToEventLoop();
         ctx.checkCancelled();
       }

@@ -90,8 +90,9 @@ export class TopNFactory implements QueryFactory {
 /**
  * Screens rows of a DOUBLE/LONG/TIMESTAMP first key: a min-heap of the best `size` scores seen (score = value for
  * DESC, -value for ASC) gives the bar a row must pass. A row passes when it beats the bar, or ties it and later
- * keys may break the tie; null rows pass only when nulls sort first. Passing rows may still lose in the final
- * sort, but a row that fails can never be in the top `size`.
+ * keys may break the tie; null rows pass when nulls sort first, or while fewer than `size` values were seen (a
+ * table with fewer values than the LIMIT ends with its nulls). Passing rows may still lose in the final sort,
+ * but a row that fails can never be in the top `size`.
  */
 class KeyScreen {
   private readonly heap: Float64Array;
@@ -103,19 +104,22 @@ class KeyScreen {
 
   run(data: Float64Array, rowCount: number, selection: Int32Array): number {
     const sign = this.descending ? 1 : -1;
+    const nullsFirst = this.nullsFirst;
     let bar = this.count < this.size ? -Infinity : this.heap[0];
     let k = 0;
+    // Once the heap is full almost every row fails the one comparison `score >= bar`, which a null (NaN) fails
+    // too; the tie rule and the null rule run only for the rows that reach them.
     for (let i = 0; i < rowCount; i++) {
-      const value = data[i];
-      if (value !== value) {
-        if (this.nullsFirst) selection[k++] = i;
-        continue;
-      }
-      const score = sign * value;
-      // A tie beyond ±2^53 may hide a larger exact 64-bit value, so it stays a candidate for the exact sort.
-      if (score > bar || (score === bar && (!this.strict || this.count < this.size || score > SAFE || score < -SAFE))) {
+      const score = sign * data[i];
+      if (score >= bar) {
+        // A tie beyond ±2^53 may hide a larger exact 64-bit value, so it stays a candidate for the exact sort.
+        if (score > bar || !this.strict || this.count < this.size || score > SAFE || score < -SAFE) {
+          selection[k++] = i;
+          bar = this.offer(score);
+        }
+      } else if (score !== score && (nullsFirst || this.count < this.size)) {
+        // Nulls sorting last still belong to the result while fewer than `size` values have been seen.
         selection[k++] = i;
-        bar = this.offer(score);
       }
     }
     return k;

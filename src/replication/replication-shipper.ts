@@ -12,6 +12,7 @@ import { getLogger } from '../log/logger.js';
 import { TrackedFiles, type FileStamps } from './tracked-files.js';
 import { captureChanges, captureIsEmpty, discardCapture, pinnedPathsOf } from './capture.js';
 import { FilePins } from './file-pins.js';
+import { ValueWidths } from './value-widths.js';
 import { UploadQueue, type UploadStatus } from './upload-queue.js';
 
 const log = getLogger('replication');
@@ -49,12 +50,15 @@ export class ReplicationShipper {
   private readonly outboxDir: string;
   /** Descriptors of captured files, shared by captures: the files every commit appends to stay open. */
   private readonly pins: FilePins;
+  /** Column widths of the tracked tables, by which fixed-width bytes ship as byte planes. */
+  private readonly widths: ValueWidths;
 
   constructor(private readonly options: ShipperOptions) {
     this.tracked = new TrackedFiles(options.rootDir);
     this.queue = new UploadQueue(options.store, options.lease, options.firstSeq);
     this.outboxDir = join(options.rootDir, 'replication', 'outbox');
     this.pins = new FilePins(options.rootDir);
+    this.widths = new ValueWidths(options.rootDir);
     // Links of a previous run are useless: the start checkpoint covers everything they held.
     fs.rmSync(this.outboxDir, { recursive: true, force: true });
     this.checkpointTimer = setInterval(() => void this.checkpoint(true), options.checkpointIntervalMs);
@@ -107,7 +111,7 @@ export class ReplicationShipper {
     if (this.overflowed || this.previous === null) return;
     this.capturedAt = performance.now();
     const current = this.tracked.scan(false);
-    const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), this.previous, current, this.pins);
+    const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), this.previous, current, this.pins, this.widths);
     this.previous = current;
     this.pins.retainOnly(pinnedPathsOf(capture));
     if (captureIsEmpty(capture)) {
@@ -135,7 +139,8 @@ export class ReplicationShipper {
       await this.options.runTurn(() => {
         if (withMarker) this.captureDelta();
         const current = this.tracked.scan(true);
-        const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), null, current, this.pins);
+        const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), null, current, this.pins, this.widths);
+        this.widths.retainOnly(current);
         // A checkpoint's pins are its own: the cache keeps nothing for the next delta.
         this.pins.retainOnly(new Set());
         this.queue.push({ kind: 'checkpoint', capture, withMarker: withMarker && !this.overflowed });

@@ -14,6 +14,7 @@ import { captureChanges, captureIsEmpty, discardCapture, pinnedPathsOf } from '.
 import { FilePins } from './file-pins.js';
 import { ValueWidths } from './value-widths.js';
 import { UploadQueue, type UploadStatus } from './upload-queue.js';
+import { SEGMENT_SPACING_MS } from './store-layout.js';
 
 const log = getLogger('replication');
 /** Delay between a commit and its capture: commits arriving meanwhile share one segment. */
@@ -23,7 +24,7 @@ const CAPTURE_DELAY_MS = 50;
  * primary a scan, an encoder round trip and a PUT (a few ms of CPU in the store client alone), and a partition
  * that several out-of-order merges rewrote between two captures ships once. It adds at most this to the lag.
  */
-const CAPTURE_SPACING_MS = 500;
+const CAPTURE_SPACING_MS = SEGMENT_SPACING_MS;
 
 export interface ShipperOptions {
   readonly rootDir: string;

@@ -19,7 +19,8 @@ const log = getLogger('replication');
 /** Segments downloaded ahead of the one being applied. */
 const DOWNLOADS_AHEAD = 4;
 /**
- * While no segment follows the applied one, checkpoints are listed at most this often. Listing them on every
+ * While no segment follows the applied one, checkpoints are listed at most this often, and not within this
+ * long after a segment was applied (under ingest most listings find nothing new yet). Listing them on every
  * poll made an idle poll three LISTs instead of one, and each costs the store (Swift: 16-20 ms of its CPU,
  * on the cores the primary ingests on). Only a checkpoint with no segment after it (a restarted primary
  * that has not written yet) waits for this; a gap in the segment numbers still lists them at once.
@@ -49,7 +50,10 @@ export class ReplicaFollower {
   private lastError: string | null = null;
   private stopped = false;
   private loop: Promise<void> = Promise.resolve();
-  /** performance.now() of the latest checkpoint listing. */
+  /**
+   * performance.now() of the latest checkpoint listing, or of the latest applied segment: while segments
+   * follow one another, a newer checkpoint shows itself as a gap in their numbers (listed at once).
+   */
   private checkpointsListedAt = -Infinity;
   /** performance.now() of the latest listing that brought exactly one new segment, else -Infinity. */
   private loneSegmentListedAt = -Infinity;
@@ -144,6 +148,7 @@ export class ReplicaFollower {
         applied++;
       }
       this.loneSegmentListedAt = applied === 1 && contiguous.length === 1 ? listedAt : -Infinity;
+      if (applied > 0) this.checkpointsListedAt = Math.max(this.checkpointsListedAt, listedAt);
       if (applied > 1 || (applied === 1 && untilEmpty)) continue;
       if (applied === 1) return;
       const newest = checkpoints?.at(-1);

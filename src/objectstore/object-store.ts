@@ -17,6 +17,14 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
+export interface PutOptions extends RequestOptions {
+  /**
+   * Hex SHA-256 of the whole body, when the caller computed it anyway: an S3 store signs it instead of
+   * hashing the body again. It must be the body's; a wrong one fails the request (or goes unchecked).
+   */
+  readonly bodySha256Hex?: string;
+}
+
 export interface RangeOptions extends RequestOptions {
   /** Read only this version of the object (its ETag); another version fails with reason 'changed'. */
   readonly ifMatch?: string;
@@ -39,7 +47,7 @@ export interface ObjectStore {
   /** Kind and location without credentials, e.g. `s3 endpoint=http://127.0.0.1:9900 bucket=b root=svc`. */
   readonly description: string;
   /** Writes the whole buffer as the object `key`, replacing any previous one. */
-  put(key: string, body: Uint8Array, options?: RequestOptions): Promise<void>;
+  put(key: string, body: Uint8Array, options?: PutOptions): Promise<void>;
   /** Writes only if `key` does not exist, atomically where the store can (fs link, S3 If-None-Match). */
   putIfAbsent(key: string, body: Uint8Array, options?: RequestOptions): Promise<PutIfAbsentOutcome>;
   /** Streams a local file to `key`; files at or above the store's multipart threshold go up in parts. */

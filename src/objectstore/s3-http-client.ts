@@ -33,6 +33,8 @@ export interface S3HttpRequest {
   /** The object's full key (root prefix included), not yet encoded. */
   readonly key: string;
   readonly body?: Uint8Array;
+  /** Hex SHA-256 of `body` when the caller has it; otherwise it is computed here. */
+  readonly bodySha256Hex?: string;
   /** Further headers, lower-case names (range, if-match); signed like the SDK signs them. */
   readonly headers?: Record<string, string>;
   readonly signal: AbortSignal;
@@ -70,7 +72,7 @@ export class S3HttpClient {
   send(request: S3HttpRequest): Promise<S3HttpResponse> {
     const body = request.body;
     const path = this.pathPrefix + encodeS3Path(request.key);
-    const signed = this.signer.sign({ method: request.method, host: this.host, path, payloadSha256: body === undefined ? EMPTY_PAYLOAD_SHA256 : sha256Hex(body), ...(request.headers === undefined ? {} : { extraHeaders: request.headers }) });
+    const signed = this.signer.sign({ method: request.method, host: this.host, path, payloadSha256: body === undefined ? EMPTY_PAYLOAD_SHA256 : request.bodySha256Hex ?? sha256Hex(body), ...(request.headers === undefined ? {} : { extraHeaders: request.headers }) });
     const headers: http.OutgoingHttpHeaders = { ...request.headers, ...signed, host: this.host };
     if (body !== undefined) headers['content-length'] = body.byteLength;
     const options: http.RequestOptions = { method: request.method, hostname: this.hostname, port: this.port, path, headers, agent: this.agent, signal: request.signal };

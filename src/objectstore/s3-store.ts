@@ -13,7 +13,7 @@ import {
   HeadBucketCommand, CreateBucketCommand, S3ServiceException, CreateMultipartUploadCommand, UploadPartCommand,
   CompleteMultipartUploadCommand, AbortMultipartUploadCommand, BucketLocationConstraint,
 } from '@aws-sdk/client-s3';
-import type { ObjectInfo, ObjectStore, PutIfAbsentOutcome, ListOptions, RangeOptions, RequestOptions } from './object-store.js';
+import type { ObjectInfo, ObjectStore, PutIfAbsentOutcome, ListOptions, PutOptions, RangeOptions, RequestOptions } from './object-store.js';
 import { LIST_KEYS_MAX } from './object-store.js';
 import { objectStoreError } from './object-store-error.js';
 import type { S3Location } from './connection-string.js';
@@ -94,11 +94,12 @@ export class S3ObjectStore implements ObjectStore {
     });
   }
 
-  async put(key: string, body: Uint8Array, options?: RequestOptions): Promise<void> {
+  async put(key: string, body: Uint8Array, options?: PutOptions): Promise<void> {
     const Key = this.fullKey(key);
     const lean = this.lean;
     if (lean !== null) {
-      await this.request('put', key, options?.signal, (signal) => lean.send({ method: 'PUT', key: Key, body, signal }));
+      const bodySha256Hex = options?.bodySha256Hex;
+      await this.request('put', key, options?.signal, (signal) => lean.send({ method: 'PUT', key: Key, body, signal, ...(bodySha256Hex === undefined ? {} : { bodySha256Hex }) }));
       return;
     }
     await this.request('put', key, options?.signal, (signal) => this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key, Body: body, ContentLength: body.byteLength }), { abortSignal: signal }));

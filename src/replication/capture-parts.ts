@@ -11,27 +11,30 @@ import type { FileOperation } from './segment-codec.js';
 export const PART_BYTES_MAX = 64 * 1024 * 1024;
 
 /** `length` bytes of `source` at file position `position` (`memory`: at index `position`); a whole file may have a prefix base. */
-export interface SourceRange { readonly source: ByteSource; readonly position: number; readonly length: number; readonly base?: PrefixBase }
+export interface SourceRange { readonly source: ByteSource; readonly position: number; readonly length: number; readonly valueBytes: number; readonly base?: PrefixBase }
 
 /** A base as the encoder receives it: the path replicas copy from, the descriptor it is read by here. */
 export interface WireBase { readonly path: string; readonly fd: number; readonly lengthMax: number }
 
-/** A range as the encoder thread receives it: bytes, a descriptor (shared by the process's threads) or a path. */
+/**
+ * A range as the encoder thread receives it: bytes, a descriptor (shared by the process's threads) or a path,
+ * and the width to ship them as byte planes by (1: as they are).
+ */
 export type WireRange =
-  | { readonly kind: 'memory'; readonly bytes: Uint8Array; readonly position: number; readonly length: number }
-  | { readonly kind: 'fd'; readonly fd: number; readonly position: number; readonly length: number; readonly base: WireBase | null }
-  | { readonly kind: 'path'; readonly path: string; readonly position: number; readonly length: number };
+  | { readonly kind: 'memory'; readonly bytes: Uint8Array; readonly position: number; readonly length: number; readonly valueBytes: number }
+  | { readonly kind: 'fd'; readonly fd: number; readonly position: number; readonly length: number; readonly valueBytes: number; readonly base: WireBase | null }
+  | { readonly kind: 'path'; readonly path: string; readonly position: number; readonly length: number; readonly valueBytes: number };
 
 export function wireRangeOf(range: SourceRange): WireRange {
-  const { source, position, length } = range;
+  const { source, position, length, valueBytes } = range;
   switch (source.kind) {
     // Only the range's bytes, in a buffer of their own: posting a view would clone its whole backing store.
-    case 'memory': return { kind: 'memory', bytes: new Uint8Array(source.bytes.subarray(position, position + length)), position: 0, length };
+    case 'memory': return { kind: 'memory', bytes: new Uint8Array(source.bytes.subarray(position, position + length)), position: 0, length, valueBytes };
     case 'pinned': {
       const base = range.base === undefined ? null : { path: range.base.path, fd: range.base.file.fd, lengthMax: range.base.lengthMax };
-      return { kind: 'fd', fd: source.file.fd, position, length, base };
+      return { kind: 'fd', fd: source.file.fd, position, length, valueBytes, base };
     }
-    case 'link': return { kind: 'path', path: source.path, position, length };
+    case 'link': return { kind: 'path', path: source.path, position, length, valueBytes };
   }
 }
 
@@ -69,7 +72,8 @@ export function* planParts(captures: readonly Capture[], partBytesMax = PART_BYT
         operations.push({ op: 'write', path: op.path, offset: op.offset + from, length, whole: op.whole && from === 0 });
         const position = (write.source.kind === 'memory' ? 0 : op.offset) + from;
         // A base applies to a whole file in one part.
-        ranges.push(write.base !== undefined && from === 0 && length === op.length ? { source: write.source, position, length, base: write.base } : { source: write.source, position, length });
+        const range = { source: write.source, position, length, valueBytes: write.valueBytes };
+        ranges.push(write.base !== undefined && from === 0 && length === op.length ? { ...range, base: write.base } : range);
         partBytes += length;
         from += length;
       } while (from < write.operation.length);

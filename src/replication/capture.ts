@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type { FileOperation, WriteOperation } from './segment-codec.js';
 import { isTxnPath, sameStamp, type FileStamp, type FileStamps } from './tracked-files.js';
 import type { FilePins, PinnedFile } from './file-pins.js';
+import type { ValueWidths } from './value-widths.js';
 
 /** Files up to this size are copied into memory at capture time instead of pinned or linked. */
 export const SMALL_FILE_BYTES = 64 * 1024;
@@ -27,7 +28,8 @@ export type ByteSource =
  * new partition version's file): the encoder ships the common prefix as a copy from it.
  */
 export interface PrefixBase { readonly path: string; readonly file: PinnedFile; readonly lengthMax: number }
-export interface CapturedWrite { readonly operation: WriteOperation; readonly source: ByteSource; readonly base?: PrefixBase }
+/** `valueBytes`: the width the encoder ships the bytes as byte planes by (value-widths.ts), 1 for as they are. */
+export interface CapturedWrite { readonly operation: WriteOperation; readonly source: ByteSource; readonly valueBytes: number; readonly base?: PrefixBase }
 
 export interface Capture {
   readonly capturedAtMs: number;
@@ -47,7 +49,7 @@ export function captureIsEmpty(capture: Capture): boolean {
   return capture.writes.length === 0 && capture.deletes.length === 0 && capture.keep === null;
 }
 
-interface CaptureTarget { readonly rootDir: string; readonly linkDir: string; readonly pins: FilePins | null }
+interface CaptureTarget { readonly rootDir: string; readonly linkDir: string; readonly pins: FilePins | null; readonly widths: ValueWidths | null; readonly stamps: FileStamps }
 
 /** A pin, else a hard link, else (another file system, no link support) a copy of the bytes that matter. */
 function pinnedSource(target: CaptureTarget, path: string, stamp: FileStamp, index: number, offset: number, length: number): ByteSource {
@@ -72,12 +74,13 @@ function pinnedSource(target: CaptureTarget, path: string, stamp: FileStamp, ind
 
 function captureWrite(target: CaptureTarget, index: number, path: string, stamp: FileStamp, offset: number, whole: boolean): CapturedWrite {
   const size = stamp.size;
+  const valueBytes = target.widths === null ? 1 : target.widths.widthOf(path, target.stamps);
   // A small file is copied whole even when it grew: it may have been rewritten in place.
   if (size <= SMALL_FILE_BYTES) {
-    return { operation: { op: 'write', path, offset: 0, length: size, whole: true }, source: { kind: 'memory', bytes: fs.readFileSync(join(target.rootDir, path)).subarray(0, size) } };
+    return { operation: { op: 'write', path, offset: 0, length: size, whole: true }, source: { kind: 'memory', bytes: fs.readFileSync(join(target.rootDir, path)).subarray(0, size) }, valueBytes };
   }
   const start = whole ? 0 : offset;
-  return { operation: { op: 'write', path, offset: start, length: size - start, whole }, source: pinnedSource(target, path, stamp, index, start, size - start) };
+  return { operation: { op: 'write', path, offset: start, length: size - start, whole }, source: pinnedSource(target, path, stamp, index, start, size - start), valueBytes };
 }
 
 /** `db/<table>/<partition>/<file>` without the partition's version suffix, or null for other paths. */
@@ -126,10 +129,11 @@ class PrefixBases {
 
 /**
  * Operations taking `previous` (null: nothing, a checkpoint) to `current`. With `pins`, large files are held
- * by descriptors shared with other captures; without, each capture hard-links its own.
+ * by descriptors shared with other captures; without, each capture hard-links its own. Without `widths`,
+ * every write ships its bytes as they are.
  */
-export function captureChanges(rootDir: string, linkDir: string, previous: FileStamps | null, current: FileStamps, pins: FilePins | null = null): Capture {
-  const target: CaptureTarget = { rootDir, linkDir, pins };
+export function captureChanges(rootDir: string, linkDir: string, previous: FileStamps | null, current: FileStamps, pins: FilePins | null = null, widths: ValueWidths | null = null): Capture {
+  const target: CaptureTarget = { rootDir, linkDir, pins, widths, stamps: current };
   const writes: CapturedWrite[] = [];
   const txnWrites: CapturedWrite[] = [];
   const bases = previous === null || pins === null ? null : new PrefixBases(previous, current, pins);

@@ -3,19 +3,24 @@
 // number is missing (it was pruned, or a primary restarted and re-based on a checkpoint) it re-syncs from
 // the newest complete checkpoint, which rewrites every file and prunes the rest. A store that cannot be
 // reached only makes the lag grow: the replica keeps serving what it has and catches up when it returns.
+// Under sustained writes segments come about SEGMENT_SPACING_MS apart: after a listing that brought one
+// segment, the next listing waits until shortly before the next can be there, instead of listing at once
+// and then every poll interval in between (each LIST costs the store CPU on the primary's cores, 16-20 ms
+// on Swift). A listing that brought several (a backlog) is followed by another at once, as before.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../objectstore/object-store.js';
 import { getLogger } from '../log/logger.js';
 import { applySegment } from './segment-applier.js';
 import { decodeSegment, type DecodedSegment } from './segment-codec.js';
 import { readAppliedSeq, writeAppliedSeq } from './applied-state.js';
-import { checkpointDoneKey, checkpointPartKey, listCheckpoints, listSegments, parseCheckpointDone } from './store-layout.js';
+import { checkpointDoneKey, checkpointPartKey, listCheckpoints, listSegments, parseCheckpointDone, SEGMENT_SPACING_MS } from './store-layout.js';
 
 const log = getLogger('replication');
 /** Segments downloaded ahead of the one being applied. */
 const DOWNLOADS_AHEAD = 4;
 /**
- * While no segment follows the applied one, checkpoints are listed at most this often. Listing them on every
+ * While no segment follows the applied one, checkpoints are listed at most this often, and not within this
+ * long after a segment was applied (under ingest most listings find nothing new yet). Listing them on every
  * poll made an idle poll three LISTs instead of one, and each costs the store (Swift: 16-20 ms of its CPU,
  * on the cores the primary ingests on). Only a checkpoint with no segment after it (a restarted primary
  * that has not written yet) waits for this; a gap in the segment numbers still lists them at once.
@@ -45,8 +50,13 @@ export class ReplicaFollower {
   private lastError: string | null = null;
   private stopped = false;
   private loop: Promise<void> = Promise.resolve();
-  /** performance.now() of the latest checkpoint listing. */
+  /**
+   * performance.now() of the latest checkpoint listing, or of the latest applied segment: while segments
+   * follow one another, a newer checkpoint shows itself as a gap in their numbers (listed at once).
+   */
   private checkpointsListedAt = -Infinity;
+  /** performance.now() of the latest listing that brought exactly one new segment, else -Infinity. */
+  private loneSegmentListedAt = -Infinity;
 
   constructor(private readonly options: FollowerOptions) {
     this.appliedSeq = readAppliedSeq(options.rootDir) ?? 0;
@@ -70,7 +80,7 @@ export class ReplicaFollower {
   /** One full catch-up, for a replica being promoted: throws if the store cannot be read. */
   async catchUp(): Promise<number> {
     this.checkpointsListedAt = -Infinity;
-    await this.pollOnce();
+    await this.pollOnce(true);
     return this.appliedSeq;
   }
 
@@ -87,17 +97,29 @@ export class ReplicaFollower {
         failures++;
         if (failures === 1 || failures % 30 === 0) log.error(`replica poll failed (${failures} in a row), keeps serving and retries: ${this.lastError}`);
       }
-      if (!this.stopped) await sleep(this.options.pollIntervalMs);
+      if (!this.stopped) await sleep(this.nextPollDelayMs());
     }
   }
 
-  private async pollOnce(): Promise<void> {
+  /**
+   * The poll interval; after a lone new segment, until one poll interval before the next one can be
+   * there. The segment was there at most about a poll interval before it was listed, and the next comes
+   * SEGMENT_SPACING_MS after it, give or take how much faster its upload is.
+   */
+  private nextPollDelayMs(): number {
+    const interval = this.options.pollIntervalMs;
+    return Math.max(interval, this.loneSegmentListedAt + SEGMENT_SPACING_MS - interval - performance.now());
+  }
+
+  /** `untilEmpty`: list again after any applied segment, until a listing brings none (a catch-up). */
+  private async pollOnce(untilEmpty = false): Promise<void> {
     const store = this.store ?? (this.store = await this.options.openStore());
     for (;;) {
       // Checkpoints are listed before segments: a segment missing from a listing made after a checkpoint
       // appeared was pruned (or never existed), not on its way.
       let checkpoints: number[] | null = null;
       let segments = await listSegments(store, this.appliedSeq);
+      const listedAt = performance.now();
       this.lastError = null;
       this.lastSuccessMs = Date.now();
       const first = segments[0];
@@ -125,7 +147,10 @@ export class ReplicaFollower {
         this.applyDecoded(decoded, segment.seq);
         applied++;
       }
-      if (applied > 0) continue;
+      this.loneSegmentListedAt = applied === 1 && contiguous.length === 1 ? listedAt : -Infinity;
+      if (applied > 0) this.checkpointsListedAt = Math.max(this.checkpointsListedAt, listedAt);
+      if (applied > 1 || (applied === 1 && untilEmpty)) continue;
+      if (applied === 1) return;
       const newest = checkpoints?.at(-1);
       if (newest !== undefined && newest > this.appliedSeq) {
         await this.applyCheckpoint(store, newest);

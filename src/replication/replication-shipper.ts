@@ -12,7 +12,9 @@ import { getLogger } from '../log/logger.js';
 import { TrackedFiles, type FileStamps } from './tracked-files.js';
 import { captureChanges, captureIsEmpty, discardCapture, pinnedPathsOf } from './capture.js';
 import { FilePins } from './file-pins.js';
+import { ValueWidths } from './value-widths.js';
 import { UploadQueue, type UploadStatus } from './upload-queue.js';
+import { SEGMENT_SPACING_MS } from './store-layout.js';
 
 const log = getLogger('replication');
 /** Delay between a commit and its capture: commits arriving meanwhile share one segment. */
@@ -22,7 +24,7 @@ const CAPTURE_DELAY_MS = 50;
  * primary a scan, an encoder round trip and a PUT (a few ms of CPU in the store client alone), and a partition
  * that several out-of-order merges rewrote between two captures ships once. It adds at most this to the lag.
  */
-const CAPTURE_SPACING_MS = 500;
+const CAPTURE_SPACING_MS = SEGMENT_SPACING_MS;
 
 export interface ShipperOptions {
   readonly rootDir: string;
@@ -49,12 +51,15 @@ export class ReplicationShipper {
   private readonly outboxDir: string;
   /** Descriptors of captured files, shared by captures: the files every commit appends to stay open. */
   private readonly pins: FilePins;
+  /** Column widths of the tracked tables, by which fixed-width bytes ship as byte planes. */
+  private readonly widths: ValueWidths;
 
   constructor(private readonly options: ShipperOptions) {
     this.tracked = new TrackedFiles(options.rootDir);
     this.queue = new UploadQueue(options.store, options.lease, options.firstSeq);
     this.outboxDir = join(options.rootDir, 'replication', 'outbox');
     this.pins = new FilePins(options.rootDir);
+    this.widths = new ValueWidths(options.rootDir);
     // Links of a previous run are useless: the start checkpoint covers everything they held.
     fs.rmSync(this.outboxDir, { recursive: true, force: true });
     this.checkpointTimer = setInterval(() => void this.checkpoint(true), options.checkpointIntervalMs);
@@ -107,7 +112,7 @@ export class ReplicationShipper {
     if (this.overflowed || this.previous === null) return;
     this.capturedAt = performance.now();
     const current = this.tracked.scan(false);
-    const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), this.previous, current, this.pins);
+    const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), this.previous, current, this.pins, this.widths);
     this.previous = current;
     this.pins.retainOnly(pinnedPathsOf(capture));
     if (captureIsEmpty(capture)) {
@@ -135,7 +140,8 @@ export class ReplicationShipper {
       await this.options.runTurn(() => {
         if (withMarker) this.captureDelta();
         const current = this.tracked.scan(true);
-        const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), null, current, this.pins);
+        const capture = captureChanges(this.options.rootDir, this.nextLinkDir(), null, current, this.pins, this.widths);
+        this.widths.retainOnly(current);
         // A checkpoint's pins are its own: the cache keeps nothing for the next delta.
         this.pins.retainOnly(new Set());
         this.queue.push({ kind: 'checkpoint', capture, withMarker: withMarker && !this.overflowed });

@@ -11,9 +11,9 @@ export interface EncodeRequest {
   readonly ranges: readonly WireRange[];
 }
 
-/** The framed object (its buffer transferred), or why it could not be built (a short read). */
+/** The framed object (its buffer transferred) with its SHA-256 in hex, or why it could not be built (a short read). */
 export type EncodeResult =
-  | { readonly id: number; readonly object: Uint8Array; readonly error: null }
+  | { readonly id: number; readonly object: Uint8Array; readonly sha256Hex: string; readonly error: null }
   | { readonly id: number; readonly object: null; readonly error: string };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -25,7 +25,7 @@ function isWireBase(value: unknown): boolean {
 }
 
 function isWireRange(value: unknown): value is WireRange {
-  if (!isRecord(value) || !Number.isSafeInteger(value['position']) || !Number.isSafeInteger(value['length'])) return false;
+  if (!isRecord(value) || !Number.isSafeInteger(value['position']) || !Number.isSafeInteger(value['length']) || !Number.isSafeInteger(value['valueBytes'])) return false;
   switch (value['kind']) {
     case 'memory': return value['bytes'] instanceof Uint8Array;
     case 'fd': return Number.isSafeInteger(value['fd']) && (value['base'] === null || isWireBase(value['base']));
@@ -47,7 +47,11 @@ export function parseEncodeResult(value: unknown): EncodeResult {
   assert(isRecord(value) && Number.isSafeInteger(value['id']), 'an encode result names its request');
   const id = value['id'] as number;
   const object = value['object'];
-  if (object instanceof Uint8Array) return { id, object, error: null };
+  const sha256Hex = value['sha256Hex'];
+  if (object instanceof Uint8Array) {
+    assert(typeof sha256Hex === 'string' && /^[0-9a-f]{64}$/.test(sha256Hex), 'an encoded object comes with its SHA-256');
+    return { id, object, sha256Hex, error: null };
+  }
   assert(typeof value['error'] === 'string', 'an encode result without an object says why');
   return { id, object: null, error: value['error'] };
 }

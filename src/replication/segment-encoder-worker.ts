@@ -4,11 +4,14 @@
 // an out-of-order merge writes a new partition version that repeats its previous version up to the first
 // merged row, and shipping it whole multiplied what ILP ingest with concurrent senders uploads. Everything
 // here may block: it runs beside the primary's event loop, never on it, and its garbage is its own heap's.
+// Ranges with a value width are read into a scratch buffer and written into the object as byte planes
+// (byte-planes.ts), when they start at a whole value of their file.
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { assert } from '../core/assert.js';
 import { readRangeSync, type WireRange } from './capture-parts.js';
-import { frameSegmentSync, segmentHeader, type FileOperation } from './segment-codec.js';
+import { frameSegmentSync, segmentHeader, type FileOperation, type FramedObject, type WriteOperation } from './segment-codec.js';
+import { toBytePlanes } from './byte-planes.js';
 import { parseEncodeRequest, type EncodeRequest, type EncodeResult } from './segment-encoder-messages.js';
 
 /** A shorter shared prefix is shipped as bytes: a copy operation would save less than it costs the replica. */
@@ -22,13 +25,39 @@ const fileChunk = Buffer.allocUnsafeSlow(COMPARE_CHUNK_BYTES);
  * garbage. Larger parts (checkpoints, bulk imports) get a buffer of their own, so the thread never keeps more.
  */
 const RAW_SCRATCH_BYTES_MAX = 16 * 1024 * 1024;
-let rawScratch = Buffer.allocUnsafeSlow(0);
+let rawScratch: Buffer = Buffer.allocUnsafeSlow(0);
+/** A range's bytes before they become planes: kept like rawScratch, under the same bound. */
+let planeScratch: Buffer = Buffer.allocUnsafeSlow(0);
+
+/** `bytes` of writable memory from `kept` (grown and returned as the new kept buffer), or of its own past the bound. */
+function scratchOf(kept: Buffer, bytes: number): { buffer: Buffer; kept: Buffer } {
+  if (bytes > RAW_SCRATCH_BYTES_MAX) return { buffer: Buffer.allocUnsafeSlow(bytes), kept };
+  const grown = kept.length >= bytes ? kept : Buffer.allocUnsafeSlow(Math.min(RAW_SCRATCH_BYTES_MAX, Math.max(bytes, kept.length * 2)));
+  return { buffer: grown.subarray(0, bytes), kept: grown };
+}
 
 /** `bytes` of writable memory for one segment's raw bytes; valid until the next call. */
 function rawBuffer(bytes: number): Buffer {
-  if (bytes > RAW_SCRATCH_BYTES_MAX) return Buffer.allocUnsafeSlow(bytes);
-  if (rawScratch.length < bytes) rawScratch = Buffer.allocUnsafeSlow(Math.min(RAW_SCRATCH_BYTES_MAX, Math.max(bytes, rawScratch.length * 2)));
-  return rawScratch.subarray(0, bytes);
+  const scratch = scratchOf(rawScratch, bytes);
+  rawScratch = scratch.kept;
+  return scratch.buffer;
+}
+
+/** The width a write's bytes are stored by: its range's, when the write starts at a whole value of its file. */
+function storedWidth(range: WireRange, write: WriteOperation): number {
+  return range.valueBytes > 1 && write.offset % range.valueBytes === 0 ? range.valueBytes : 1;
+}
+
+/** Reads `range` into `raw` at `at`, as byte planes of `width` above 1. */
+function readRangeInto(range: WireRange, width: number, raw: Buffer, at: number): void {
+  if (width === 1) {
+    readRangeSync(range, raw, at);
+    return;
+  }
+  const scratch = scratchOf(planeScratch, range.length);
+  planeScratch = scratch.kept;
+  readRangeSync(range, scratch.buffer, 0);
+  toBytePlanes(scratch.buffer, width, raw, at);
 }
 
 function readFully(fd: number, into: Buffer, length: number, position: number): number {
@@ -69,7 +98,9 @@ function withCopies(request: EncodeRequest): { operations: FileOperation[]; rang
     const range = request.ranges[next++];
     assert(range !== undefined && range.length === operation.length, 'every write operation has its byte range');
     if (range.kind === 'fd' && range.base !== null && operation.offset === 0 && range.position === 0) {
-      const shared = sharedPrefixBytes(range.base.fd, range.fd, Math.min(range.base.lengthMax, range.length));
+      // Whole values only, so the tail that follows the copy still starts at a value and ships as planes.
+      const prefix = sharedPrefixBytes(range.base.fd, range.fd, Math.min(range.base.lengthMax, range.length));
+      const shared = prefix - (prefix % Math.max(1, range.valueBytes));
       if (shared >= COPY_BYTES_MIN) {
         operations.push({ op: 'copy', from: range.base.path, path: operation.path, length: shared });
         operations.push({ op: 'write', path: operation.path, offset: shared, length: operation.length - shared, whole: false });
@@ -84,15 +115,22 @@ function withCopies(request: EncodeRequest): { operations: FileOperation[]; rang
   return { operations, ranges };
 }
 
-function encode(request: EncodeRequest): Buffer {
+function encode(request: EncodeRequest): FramedObject {
   const { operations, ranges } = withCopies(request);
-  const header = segmentHeader(request.seq, operations);
+  const writes = operations.filter((operation): operation is WriteOperation => operation.op === 'write');
+  assert(writes.length === ranges.length, 'every write operation has its byte range');
+  const widths = ranges.map((range, index) => {
+    const write = writes[index];
+    assert(write !== undefined && write.length === range.length, 'a range holds its write operation\'s bytes');
+    return storedWidth(range, write);
+  });
+  const header = segmentHeader(request.seq, operations, widths);
   const rawBytes = ranges.reduce((sum: number, range: WireRange) => sum + range.length, header.length);
   const raw = rawBuffer(rawBytes);
   header.copy(raw, 0);
   let at = header.length;
-  for (const range of ranges) {
-    readRangeSync(range, raw, at);
+  for (const [index, range] of ranges.entries()) {
+    readRangeInto(range, widths[index] ?? 1, raw, at);
     at += range.length;
   }
   return frameSegmentSync(raw);
@@ -104,10 +142,10 @@ port.on('message', (message: unknown) => {
   const request = parseEncodeRequest(message);
   let result: EncodeResult;
   try {
-    const object = encode(request);
+    const { object, sha256Hex } = encode(request);
     const owned = object.buffer;
     assert(owned instanceof ArrayBuffer && owned.byteLength === object.length, 'a framed object owns its whole buffer, so it can be transferred');
-    result = { id: request.id, object, error: null };
+    result = { id: request.id, object, sha256Hex, error: null };
     port.postMessage(result, [owned]);
   } catch (error) {
     result = { id: request.id, object: null, error: error instanceof Error ? error.message : String(error) };

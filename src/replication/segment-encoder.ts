@@ -7,13 +7,14 @@ import { Worker } from 'node:worker_threads';
 import { InternalError } from '../core/errors.js';
 import { type PartPlan, wireRangeOf } from './capture-parts.js';
 import { parseEncodeResult, type EncodeRequest } from './segment-encoder-messages.js';
+import type { FramedObject } from './segment-codec.js';
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(RUNNING_FROM_SOURCE ? './segment-encoder-worker.ts' : './segment-encoder-worker.js', import.meta.url);
 /** The thread holds one part being encoded (≤ PART_BYTES_MAX raw) and its compressed copy. */
 const ENCODER_HEAP_MB_MAX = 256;
 
-interface Waiter { readonly resolve: (object: Buffer) => void; readonly reject: (error: Error) => void }
+interface Waiter { readonly resolve: (framed: FramedObject) => void; readonly reject: (error: Error) => void }
 
 function startThread(): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: ENCODER_HEAP_MB_MAX } };
@@ -28,11 +29,11 @@ export class SegmentEncoder {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
 
-  /** The framed object of `plan` under sequence number `seq` (segment-codec.ts's format). */
-  encode(seq: number, plan: PartPlan): Promise<Buffer> {
+  /** The framed object of `plan` under sequence number `seq` (segment-codec.ts's format), with its SHA-256. */
+  encode(seq: number, plan: PartPlan): Promise<FramedObject> {
     const thread = this.thread ?? this.start();
     const request: EncodeRequest = { id: this.nextId++, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf) };
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<FramedObject>((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });
       thread.postMessage(request);
     });
@@ -68,6 +69,6 @@ export class SegmentEncoder {
     if (waiter === undefined) return;
     this.waiting.delete(result.id);
     if (result.object === null) waiter.reject(new RangeError(result.error));
-    else waiter.resolve(Buffer.from(result.object.buffer, result.object.byteOffset, result.object.byteLength));
+    else waiter.resolve({ object: Buffer.from(result.object.buffer, result.object.byteOffset, result.object.byteLength), sha256Hex: result.sha256Hex });
   }
 }

@@ -14,7 +14,7 @@ import { assert } from '../core/assert.js';
 import { type Capture, discardCapture } from './capture.js';
 import { planParts, PART_BYTES_MAX } from './capture-parts.js';
 import { SegmentEncoder } from './segment-encoder.js';
-import { encodeSegment } from './segment-codec.js';
+import { encodeSegment, type FramedObject } from './segment-codec.js';
 import { checkpointDoneBody, checkpointDoneKey, checkpointPartKey, segmentKey } from './store-layout.js';
 import { pruneBeforeCheckpoint } from './store-pruning.js';
 
@@ -31,6 +31,9 @@ const UPLOADS_IN_FLIGHT_MAX = 3;
 export type QueuedItem =
   | { readonly kind: 'segment'; readonly capture: Capture }
   | { readonly kind: 'checkpoint'; readonly capture: Capture; readonly withMarker: boolean };
+
+/** An object to put, with its SHA-256 when the encoder computed it (null: the store hashes it). */
+type ObjectToPut = FramedObject | { readonly object: Buffer; readonly sha256Hex: null };
 
 /** Deltas merged into one upload: bounded so one segment stays about one part. */
 const MERGED_CAPTURES_MAX = 256;
@@ -114,10 +117,10 @@ export class UploadQueue {
         const seq = this.nextSeq++;
         const plan = planParts(batch.map((item) => item.capture)).next();
         assert(plan.done !== true, 'a capture batch plans at least one object');
-        const body = await this.retrying(() => this.encoder.encode(seq, plan.value));
+        const framed = await this.retrying(() => this.encoder.encode(seq, plan.value));
         this.items.splice(0, batch.length);
         this.launched.push(batch);
-        const put = this.retrying(() => this.putSegmentObject(seq, head.capture.capturedAtMs, body));
+        const put = this.retrying(() => this.putSegmentObject(seq, head.capture.capturedAtMs, framed));
         settled = Promise.all([settled, put]).then(() => this.settle(batch, seq));
         inFlight.push(settled);
         if (inFlight.length >= UPLOADS_IN_FLIGHT_MAX) await inFlight.shift();
@@ -199,12 +202,12 @@ export class UploadQueue {
       return;
     }
     const seq = this.nextSeq;
-    if (head.withMarker) await this.putSegment(seq, head.capture.capturedAtMs, await encodeSegment(seq, [], []));
+    if (head.withMarker) await this.putSegment(seq, head.capture.capturedAtMs, { object: await encodeSegment(seq, [], []), sha256Hex: null });
     let index = 0;
     for (const plan of planParts([head.capture])) {
-      const body = await this.encoder.encode(seq, plan);
+      const { object, sha256Hex } = await this.encoder.encode(seq, plan);
       await this.assertStillWriter();
-      await this.store.put(checkpointPartKey(seq, index++), body);
+      await this.store.put(checkpointPartKey(seq, index++), object, { bodySha256Hex: sha256Hex });
     }
     await this.store.put(checkpointDoneKey(seq), checkpointDoneBody(seq, index, this.lease.generation));
     this.shipped = seq;
@@ -212,14 +215,15 @@ export class UploadQueue {
     await pruneBeforeCheckpoint(this.store);
   }
 
-  private async putSegment(seq: number, capturedAtMs: number, body: Buffer): Promise<void> {
-    await this.putSegmentObject(seq, capturedAtMs, body);
+  private async putSegment(seq: number, capturedAtMs: number, framed: ObjectToPut): Promise<void> {
+    await this.putSegmentObject(seq, capturedAtMs, framed);
     this.shipped = seq;
     this.nextSeq = seq + 1;
   }
 
-  private async putSegmentObject(seq: number, capturedAtMs: number, body: Buffer): Promise<void> {
+  /** The encoder's SHA-256 of the object is signed as the PUT's payload hash: the object is hashed once. */
+  private async putSegmentObject(seq: number, capturedAtMs: number, framed: ObjectToPut): Promise<void> {
     await this.assertStillWriter();
-    await this.store.put(segmentKey(seq, capturedAtMs), body);
+    await this.store.put(segmentKey(seq, capturedAtMs), framed.object, framed.sha256Hex === null ? {} : { bodySha256Hex: framed.sha256Hex });
   }
 }

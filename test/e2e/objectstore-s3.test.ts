@@ -2,7 +2,7 @@
 // what only S3 has: bucket creation, credentials from the string or the environment, refused credentials,
 // and the store stopped and restarted under a running operation (a private instance, so nobody else notices).
 import test from 'ava';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +64,17 @@ test('s3: a missing bucket is created; credentials may come from the string', as
   const again = await openObjectStore(connection, { env: {} });
   t.is((await again.get('hello')).toString(), 'world');
   await again.close();
+});
+
+test('s3: a PUT signs the body hash its caller gives (the replication encoder\'s), so a wrong one is refused', async (t) => {
+  const store = await openObjectStore(`s3::bucket=${bucket};root=hash/${randomBytes(4).toString('hex')};region=${s3().region};endpoint=${s3().endpoint};`, { env: credentialsEnv(s3()), attemptsMax: 1 });
+  t.teardown(() => store.close());
+  const body = Buffer.from('segment bytes');
+  await store.put('given', body, { bodySha256Hex: createHash('sha256').update(body).digest('hex') });
+  t.is((await store.get('given')).toString(), 'segment bytes');
+  const wrong = createHash('sha256').update('other bytes').digest('hex');
+  await t.throwsAsync(store.put('wrong', body, { bodySha256Hex: wrong }), { instanceOf: ObjectStoreError });
+  t.is(await store.head('wrong'), null);
 });
 
 test('s3: wrong credentials are refused at once, without retries and without the secret in the error', async (t) => {

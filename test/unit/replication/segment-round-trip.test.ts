@@ -3,6 +3,8 @@
 // replica-like root that applies them (twice, as after a kill -9) ends with the same files. Corrupt objects
 // are refused before anything is applied.
 import test from 'ava';
+import { createHash } from 'node:crypto';
+import { brotliCompressSync } from 'node:zlib';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -84,10 +86,31 @@ test('a corrupt or truncated object is refused; unsafe paths are not operations'
   const flipped = Buffer.from(object);
   flipped[flipped.length - 5] = (flipped[flipped.length - 5] ?? 0) ^ 0xff;
   await t.throwsAsync(decodeSegment(flipped, 'k'), { message: /checksum mismatch \[key=k\]/ });
-  await t.throwsAsync(decodeSegment(object.subarray(0, 20), 'k'), { message: /bad magic/ });
+  const inPayload = Buffer.from(object);
+  inPayload[10] = (inPayload[10] ?? 0) ^ 0xff;
+  await t.throwsAsync(decodeSegment(inPayload, 'k'), { message: /checksum mismatch \[key=k\]/ });
+  await t.throwsAsync(decodeSegment(object.subarray(0, object.length - 1), 'k'), { message: /checksum mismatch/ });
+  await t.throwsAsync(decodeSegment(object.subarray(0, 20), 'k'), { message: /too short/ });
+  await t.throwsAsync(decodeSegment(Buffer.concat([Buffer.from('SVCREPL9'), object.subarray(8)]), 'k'), { message: /bad magic/ });
   const escaping = await encodeSegment(6, [{ op: 'delete', path: '../etc/passwd' }], []);
   await t.throwsAsync(decodeSegment(escaping, 'k'), { message: /malformed operation/ });
   for (const path of ['', '/abs', 'db/../b', 'db//b', 'db/a\\b', 'db/./a', 'conf/server.conf', 'replication/applied.json']) t.false(isSafeRelativePath(path), path);
   t.true(isSafeRelativePath('conf/service-accounts.json'));
   t.true(isSafeRelativePath('db/t/2026-01-01.3/v.d'));
+});
+
+/** An object as primaries before SVCREPL4 wrote it: magic, SHA-256 of the payload, Brotli payload, no value widths. */
+function digestFirstObject(seq: number, path: string, bytes: Buffer): Buffer {
+  const header = Buffer.from(JSON.stringify({ format: 'svc-replication-segment', seq, operations: [{ op: 'write', path, offset: 0, length: bytes.length, whole: true }] }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length, 0);
+  const payload = brotliCompressSync(Buffer.concat([length, header, bytes]));
+  return Buffer.concat([Buffer.from('SVCREPL2'), createHash('sha256').update(payload).digest(), payload]);
+}
+
+test('objects of the previous format (SVCREPL2) are still read', async (t) => {
+  const bytes = Buffer.from('previous format bytes');
+  const decoded = await decodeSegment(digestFirstObject(7, 'db/t/_txn', bytes), 'k');
+  t.is(decoded.seq, 7);
+  t.true(decoded.body.equals(bytes));
 });

@@ -1,0 +1,38 @@
+// Byte planes (the segment encoder's shuffle of fixed-width values): the layout is byte 0 of every value,
+// then byte 1..., a trailing partial value stays as it is, and every width round-trips whatever the
+// alignment of the planar side (the fast 4- and 8-byte paths and the general one).
+import test from 'ava';
+import { fromBytePlanes, isPlanedWidth, toBytePlanes } from '../../../src/replication/byte-planes.js';
+
+function patterned(length: number, seed: number): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(length);
+  for (let index = 0; index < length; index++) bytes[index] = (index * 131 + seed * 7 + (index >> 5)) & 0xff;
+  return bytes;
+}
+
+test('two 4-byte values become four planes of two bytes', (t) => {
+  const source = Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  const planed = Buffer.alloc(source.length);
+  toBytePlanes(source, 4, planed, 0);
+  t.deepEqual([...planed], [1, 5, 2, 6, 3, 7, 4, 8, 9]);
+});
+
+test('every width round-trips, with a trailing partial value, into and out of unaligned positions', (t) => {
+  for (const width of [2, 3, 4, 8, 16, 32]) {
+    for (const length of [0, 1, width - 1, width * 5, width * 1000 + 3]) {
+      for (const at of [0, 3]) {
+        const source = patterned(length, width);
+        const planed = Buffer.alloc(length + at + 2);
+        toBytePlanes(source, width, planed, at);
+        if (length >= width * 2) t.notDeepEqual(planed.subarray(at, at + length), source, `width ${width} moves bytes`);
+        const back = Buffer.allocUnsafeSlow(length);
+        fromBytePlanes(planed.subarray(at, at + length), width, back);
+        t.true(back.equals(source), `width ${width}, ${length} bytes at ${at}`);
+      }
+    }
+  }
+});
+
+test('widths outside 2..32 are not planed', (t) => {
+  t.deepEqual([0, 1, 2, 8, 32, 33, 2.5].map(isPlanedWidth), [false, false, true, true, true, false, false]);
+});

@@ -19,6 +19,8 @@ export interface SnapshotDescriptor {
 export interface FragmentRequest {
   readonly kind: 'run';
   readonly fragmentId: number;
+  /** Names the statement for the thread's plan cache: equal keys over one table version mean equal statements. */
+  readonly planKey: string;
   readonly statement: Statement;
   readonly snapshot: SnapshotDescriptor;
   readonly slice: readonly PartitionRows[];
@@ -72,8 +74,8 @@ export function isFragmentReply(value: unknown): value is FragmentReply {
 
 export function isFragmentRequest(value: unknown): value is FragmentRequest {
   if (typeof value !== 'object' || value === null) return false;
-  const request = value as { kind?: unknown; fragmentId?: unknown; cancelFlag?: unknown; statement?: unknown };
-  return request.kind === 'run' && typeof request.fragmentId === 'number' && request.cancelFlag instanceof SharedArrayBuffer && typeof request.statement === 'object';
+  const request = value as { kind?: unknown; fragmentId?: unknown; planKey?: unknown; cancelFlag?: unknown; statement?: unknown };
+  return request.kind === 'run' && typeof request.fragmentId === 'number' && typeof request.planKey === 'string' && request.cancelFlag instanceof SharedArrayBuffer && typeof request.statement === 'object';
 }
 
 function symbolText(vector: Vector, row: number): string | null {

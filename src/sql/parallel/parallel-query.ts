@@ -24,6 +24,7 @@ import { FragmentThreadPool } from './thread-pool.js';
 import { runCallerShare } from './caller-share.js';
 import type { FragmentRequest } from './fragment-messages.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
+import { assert } from '../../core/assert.js';
 import type { ExecutionWay } from './parallel-choice.js';
 import { ParallelChoice } from './parallel-choice.js';
 
@@ -194,6 +195,7 @@ function isErrorCode(code: string): code is ErrorCode {
 
 /** Slices of about equal row counts of `ranges` (in table order); one slice may span several partitions. */
 export function splitRows(ranges: readonly PartitionRows[], sliceCount: number): PartitionRows[][] {
+  assert(Number.isInteger(sliceCount) && sliceCount >= 1, 'rows split into at least one slice');
   let total = 0;
   for (const range of ranges) total += range.hi - range.lo;
   const target = Math.max(1, Math.ceil(total / sliceCount));

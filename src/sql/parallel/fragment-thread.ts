@@ -35,13 +35,14 @@ function catalogFor(dbDir: string): Catalog {
 
 function runFragment(request: FragmentRequest): ColumnBatch[] {
   const flag = new Int32Array(request.cancelFlag);
+  const index = request.cancelIndex;
   const cancellation: Cancellation = {
     deadlineMs: request.deadlineMs,
     get cancelled(): boolean {
-      return Atomics.load(flag, 0) !== 0;
+      return Atomics.load(flag, index) !== 0;
     },
     set cancelled(value: boolean) {
-      if (value) Atomics.store(flag, 0, 1);
+      if (value) Atomics.store(flag, index, 1);
     },
     reason: 'cancelled by user',
   };

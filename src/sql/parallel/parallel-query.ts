@@ -22,6 +22,7 @@ import { concatRows, mergeAggregateRows } from './partial-merge.js';
 import type { FragmentOutcome } from './thread-pool.js';
 import { FragmentThreadPool } from './thread-pool.js';
 import { runCallerShare } from './caller-share.js';
+import { CancelFlags } from './cancel-flags.js';
 import type { FragmentRequest } from './fragment-messages.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
 import { assert } from '../../core/assert.js';
@@ -45,6 +46,7 @@ let rowsMin = Infinity;
 /** Which way each large query text ran faster lately, on this process. */
 let choice = new ParallelChoice();
 let nextFragmentId = 1;
+const cancelFlags = new CancelFlags();
 
 /** Starts (or stops) this process's pool; called once per worker process at start. */
 export function configureParallel(settings: ParallelSettings): void {
@@ -130,11 +132,15 @@ function splittableShape(run: ParallelRun): { shape: ParallelShape; snapshot: Ta
  * would for all of them) and the threads run the rest; otherwise the threads run every share.
  */
 async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snapshot: TableSnapshot, run: ParallelRun, callerShares: boolean): Promise<ColumnBatch[]> {
-  const cancelFlag = new SharedArrayBuffer(4);
-  const flag = new Int32Array(cancelFlag);
+  const cancel = cancelFlags.acquire();
+  const flag = new Int32Array(cancel.buffer);
+  const stop = (): void => {
+    Atomics.store(flag, cancel.index, 1);
+  };
   const base = {
     kind: 'run' as const, planKey: run.text, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn },
-    queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs, cancelFlag,
+    queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs,
+    cancelFlag: cancel.buffer, cancelIndex: cancel.index,
   };
   const slices = splitRows(snapshot.notedScanRanges(), threads.threadCount);
   const callerSlice = callerShares && slices.length > 1 ? slices.shift() : undefined;
@@ -143,35 +149,37 @@ async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snap
   const poll = setInterval(() => {
     if (!run.cancellation.cancelled || cancelSeenMs >= 0) return;
     cancelSeenMs = performance.now();
-    Atomics.store(flag, 0, 1);
+    stop();
   }, CANCEL_POLL_MS);
   try {
     const pending = Promise.all(slices.map((slice) => {
       const request: FragmentRequest = { ...base, fragmentId: nextFragmentId++, slice };
       // The first failure stops the other fragments at their next batch.
       return threads.run(request).then((outcome) => {
-        if (outcome.kind !== 'done') Atomics.store(flag, 0, 1);
+        if (outcome.kind !== 'done') stop();
         return outcome;
       });
     }));
-    const own = callerSlice === undefined ? [] : await runOwnShare(callerSlice, snapshot, run, shape, flag, pending);
+    const own = callerSlice === undefined ? [] : await runOwnShare(callerSlice, snapshot, run, shape, stop, pending);
     const outcomes = await pending;
     if (cancelSeenMs >= 0) sqlParallelChannel.publish({ kind: 'cancelStopped', running: threads.runningCount, stopMs: performance.now() - cancelSeenMs });
     return [...own, ...outcomes.flatMap((outcome) => batchesOrThrow(outcome, outcomes))];
   } finally {
     clearInterval(poll);
+    // Every fragment has settled by now (each path above awaits them all), so no thread reads the flag any more.
+    cancelFlags.release(cancel);
   }
 }
 
 /** The caller's share; when it fails, the threads are stopped and awaited before the failure goes on. */
-async function runOwnShare(slice: readonly PartitionRows[], snapshot: TableSnapshot, run: ParallelRun, shape: ParallelShape, flag: Int32Array, pending: Promise<unknown>): Promise<ColumnBatch[]> {
+async function runOwnShare(slice: readonly PartitionRows[], snapshot: TableSnapshot, run: ParallelRun, shape: ParallelShape, stop: () => void, pending: Promise<unknown>): Promise<ColumnBatch[]> {
   try {
     return runCallerShare({
       catalog: run.catalog, snapshot, planKey: run.text, statement: shape.fragment, slice,
       cancellation: run.cancellation, timeoutMs: run.timeoutMs, queryNowMicros: run.queryNowMicros,
     });
   } catch (error) {
-    Atomics.store(flag, 0, 1);
+    stop();
     await pending;
     throw error;
   }

@@ -77,11 +77,22 @@ export class TableSnapshot {
 
   /** Rows the largest scan built over this snapshot will read (0 when none was built, e.g. count(*) from _txn). */
   notedScanRows(): number {
-    let largest = 0;
+    let rows = 0;
+    for (const range of this.notedScanRanges()) rows += range.hi - range.lo;
+    return rows;
+  }
+
+  /** The row ranges of the largest scan built over this snapshot, in table order (none when no scan was built). */
+  notedScanRanges(): readonly PartitionRows[] {
+    let largest: readonly PartitionRows[] = [];
+    let largestRows = 0;
     for (const scan of this.scans.values()) {
       let rows = 0;
       for (const range of scan.ranges) rows += range.hi - range.lo;
-      largest = Math.max(largest, rows);
+      if (rows > largestRows) {
+        largest = scan.ranges;
+        largestRows = rows;
+      }
     }
     return largest;
   }

@@ -83,6 +83,20 @@ export interface AggregationClauses {
  * Binds an aggregating select list. `leading` columns (SAMPLE BY's bucket timestamp) come first in the
  * aggregation's input and output; `leadingIndexOf` maps an item that is one of them to its index.
  */
+/**
+ * The input column of an aggregate's argument. Aggregates of one plain column read it from one input column
+ * (`columnArguments`: source column → input column), so kernels see that they share an argument: count(x)
+ * beside sum(x) or avg(x) takes the non-null counts the sum keeps instead of reading x again.
+ */
+function argumentColumn(pre: BoundExpr[], columnArguments: Map<number, number>, arg: BoundExpr): number {
+  if (arg.kind !== 'column') return pre.push(arg) - 1;
+  const known = columnArguments.get(arg.index);
+  if (known !== undefined) return known;
+  const index = pre.push(arg) - 1;
+  columnArguments.set(arg.index, index);
+  return index;
+}
+
 export function bindAggregation(
   items: readonly ProjectedItem[], source: BoundSource, leading: readonly BoundExpr[] = [],
   leadingIndexOf: (item: ProjectedItem) => number = () => -1, clauses: AggregationClauses = {},
@@ -108,6 +122,7 @@ export function bindAggregation(
   const specs: AggregateSpec[] = [];
   // The same aggregate written twice (select list, HAVING, ORDER BY) is computed once.
   const seen = new Map<string, BoundExpr>();
+  const columnArguments = new Map<number, number>();
   const onAggregate = (call: CallExpr): BoundExpr => {
     const text = exprKey(call);
     const known = seen.get(text);
@@ -125,7 +140,7 @@ export function bindAggregation(
       throw sqlSemanticError(`there is no matching function \`${call.name}\` with the argument types: (${types.map(typeDisplayName).join(', ')})`, call.position);
     }
     const resultType = resolvedReturnType(def, types);
-    const argIndex = call.star || args.length === 0 ? -1 : pre.push(args[0]) - 1;
+    const argIndex = call.star || args.length === 0 ? -1 : argumentColumn(pre, columnArguments, args[0]);
     const params = def.params?.(args, call.position) ?? [];
     specs.push({ kind: def.kind, argIndex, argType: args[0]?.type, resultType, name: call.name, params });
     return { kind: 'column', type: resultType, index: groupColumns + specs.length - 1, position: call.position };

@@ -116,6 +116,7 @@ export class GroupByFactory implements QueryFactory {
 
   private aggregate(input: Cursor, ctx: ExecContext): ColumnBatch {
     const kernels: AggregateKernel[] = this.aggregates.map((spec) => createKernel(spec.kind, spec.argType, spec.resultType, spec.params ?? []));
+    const countSources = countSourcesOf(this.aggregates, kernels);
     const index = new GroupIndex(this.keyCount);
     let groups = new Int32Array(0);
     for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {
@@ -127,17 +128,37 @@ export class GroupByFactory implements QueryFactory {
         groupIds = groups;
       }
       const groupCount = this.keyCount === 0 ? 1 : index.count;
-      this.aggregates.forEach((spec, k) => kernels[k].update(spec.argIndex < 0 ? undefined : batch.vectors[spec.argIndex], batch.rowCount, groupIds, groupCount));
+      this.aggregates.forEach((spec, k) => {
+        if (countSources[k] < 0) kernels[k].update(spec.argIndex < 0 ? undefined : batch.vectors[spec.argIndex], batch.rowCount, groupIds, groupCount);
+      });
     }
     const groupCount = this.keyCount === 0 ? 1 : index.count;
     const keyVectors = this.columns.slice(0, this.keyCount).map((column, k) => keyVector(column.type, index.keyValues[k], groupCount));
-    return { rowCount: groupCount, vectors: [...keyVectors, ...kernels.map((kernel) => kernel.result(groupCount))] };
+    const results = kernels.map((kernel, k) => {
+      const source = countSources[k] < 0 ? undefined : kernels[countSources[k]].nonNullCounts;
+      return source === undefined ? kernel.result(groupCount) : source.call(kernels[countSources[k]], groupCount);
+    });
+    return { rowCount: groupCount, vectors: [...keyVectors, ...results] };
   }
 
   explain(depth: number): string[] {
     const keys = this.keyCount === 0 ? 'GroupBy vectorized: true' : `GroupBy keys: [${this.columns.slice(0, this.keyCount).map((c) => c.name).join(',')}]`;
     return [indent(depth, `${keys} values: [${this.aggregates.map((spec) => `${spec.kind}`).join(',')}]`), ...this.child.explain(depth + 1)];
   }
+}
+
+/** Argument types whose count(x) nulls are exactly the values sum and avg skip. */
+const COUNT_SHARING_TYPES: ReadonlySet<ValueType> = new Set<ValueType>(['DOUBLE', 'FLOAT', 'INT', 'LONG', 'SHORT', 'BYTE']);
+
+/**
+ * Per aggregate: the index of a sum or avg kernel over the same input column whose non-null counts are this
+ * count(x)'s result (one pass over the argument instead of two), or -1 when it runs its own kernel.
+ */
+function countSourcesOf(specs: readonly AggregateSpec[], kernels: readonly AggregateKernel[]): number[] {
+  return specs.map((spec) => {
+    if (spec.kind !== 'count_col' || spec.argIndex < 0 || spec.argType === undefined || !COUNT_SHARING_TYPES.has(spec.argType)) return -1;
+    return specs.findIndex((other, k) => (other.kind === 'sum' || other.kind === 'avg') && other.argIndex === spec.argIndex && kernels[k].nonNullCounts !== undefined);
+  });
 }
 
 function keyVector(type: ValueType, values: readonly unknown[], count: number): Vector {

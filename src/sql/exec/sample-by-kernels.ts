@@ -35,6 +35,34 @@ export function createSampleKernel(spec: AggregateSpec): SampleKernel {
   return new GeneralKernel(createKernel(spec.kind, spec.argType, spec.resultType, spec.params ?? []));
 }
 
+/**
+ * The kernels of a SAMPLE BY's aggregates. A count(x) beside sum(x) or avg(x) of the same input column reads the
+ * non-null counts the sum's kernel keeps anyway, instead of reading the argument a second time.
+ */
+export function createSampleKernels(specs: readonly AggregateSpec[]): SampleKernel[] {
+  const kernels = specs.map(createSampleKernel);
+  return kernels.map((kernel, k) => {
+    const spec = specs[k];
+    if (spec.kind !== 'count_col' || !(kernel instanceof Float64RunKernel)) return kernel;
+    const source = kernels.find((other, j) => other instanceof Float64RunKernel && (specs[j].kind === 'sum' || specs[j].kind === 'avg') && specs[j].argIndex === spec.argIndex);
+    return source instanceof Float64RunKernel ? new SharedCountKernel(source, spec.resultType) : kernel;
+  });
+}
+
+/** count(x) answered by a sum or avg kernel of the same argument: it is fed nothing and reads that kernel's counts. */
+class SharedCountKernel implements SampleKernel {
+  readonly runs = true;
+  constructor(private readonly source: Float64RunKernel, private readonly resultType: ValueType) {}
+
+  addRun(): void {}
+
+  addRows(): void {}
+
+  result(slotCount: number): Vector {
+    return { type: this.resultType, data: this.source.seenCounts(slotCount) };
+  }
+}
+
 class GeneralKernel implements SampleKernel {
   readonly runs = false;
   constructor(private readonly kernel: AggregateKernel) {}
@@ -124,6 +152,12 @@ class Float64RunKernel implements SampleKernel {
       }
     }
     return { type: this.resultType, data: out };
+  }
+
+  /** Non-null inputs per slot (rows for count(*)). */
+  seenCounts(slotCount: number): Float64Array {
+    this.ensure(slotCount);
+    return this.seen.slice(0, slotCount);
   }
 
   private ensure(size: number): void {

@@ -11,7 +11,7 @@ import type { AggregateSpec } from './group-by.js';
 import type { Sampler, SamplerSpec } from './sample-by-sampler.js';
 import { createSampler } from './sample-by-sampler.js';
 import type { SampleKernel } from './sample-by-kernels.js';
-import { createSampleKernel } from './sample-by-kernels.js';
+import { createSampleKernels } from './sample-by-kernels.js';
 import { SampleRuns } from './sample-by-runs.js';
 import { KeyIds } from './key-ids.js';
 import { gatherVector } from './vector-ops.js';
@@ -63,7 +63,7 @@ export class SampleByFactory implements QueryFactory {
   private aggregate(input: Cursor, ctx: ExecContext): ColumnBatch {
     const { keyCount, aggregates } = this.options;
     const from = this.options.from === undefined ? undefined : evaluateConstant(this.options.from, ctx);
-    const kernels = aggregates.map(createSampleKernel);
+    const kernels = createSampleKernels(aggregates);
     const runs = new SampleRuns(this.options.ordered);
     const groups = keyCount === 0 ? undefined : new KeyedGroups(keyCount);
     let sampler: Sampler | undefined;

@@ -19,14 +19,17 @@ export interface SnapshotDescriptor {
 export interface FragmentRequest {
   readonly kind: 'run';
   readonly fragmentId: number;
+  /** Names the statement for the thread's plan cache: equal keys over one table version mean equal statements. */
+  readonly planKey: string;
   readonly statement: Statement;
   readonly snapshot: SnapshotDescriptor;
   readonly slice: readonly PartitionRows[];
   readonly queryNowMicros: number;
   readonly deadlineMs: number;
   readonly timeoutMs: number;
-  /** Int32 flag 0 of this buffer turns non-zero when the query is cancelled; threads check it between batches. */
+  /** Int32 flag `cancelIndex` of this buffer turns non-zero when the query is cancelled; threads check it between batches. */
   readonly cancelFlag: SharedArrayBuffer;
+  readonly cancelIndex: number;
 }
 
 export interface FragmentFailure {
@@ -72,8 +75,8 @@ export function isFragmentReply(value: unknown): value is FragmentReply {
 
 export function isFragmentRequest(value: unknown): value is FragmentRequest {
   if (typeof value !== 'object' || value === null) return false;
-  const request = value as { kind?: unknown; fragmentId?: unknown; cancelFlag?: unknown; statement?: unknown };
-  return request.kind === 'run' && typeof request.fragmentId === 'number' && request.cancelFlag instanceof SharedArrayBuffer && typeof request.statement === 'object';
+  const request = value as { kind?: unknown; fragmentId?: unknown; planKey?: unknown; cancelFlag?: unknown; cancelIndex?: unknown; statement?: unknown };
+  return request.kind === 'run' && typeof request.fragmentId === 'number' && typeof request.planKey === 'string' && request.cancelFlag instanceof SharedArrayBuffer && typeof request.cancelIndex === 'number' && typeof request.statement === 'object';
 }
 
 function symbolText(vector: Vector, row: number): string | null {

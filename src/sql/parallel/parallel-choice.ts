@@ -44,6 +44,16 @@ export class ParallelChoice {
     return faster;
   }
 
+  /**
+   * Whether the text ran on the threads lately in at most LOCAL_PROBE_PARALLEL_MS_MAX: then the calling thread
+   * may run a share itself (blocking its event loop about as long as a local run would). A text never timed
+   * on the threads is not known to be short: its first run leaves the calling thread free.
+   */
+  isShortOnThreads(text: string): boolean {
+    const parallelMs = this.byText.get(text)?.parallelMs;
+    return parallelMs !== undefined && parallelMs <= LOCAL_PROBE_PARALLEL_MS_MAX;
+  }
+
   /** Records a finished run (from choosing the way to the last byte sent); failed runs are not recorded. */
   record(text: string, way: ExecutionWay, elapsedMs: number): void {
     assert(Number.isFinite(elapsedMs) && elapsedMs >= 0, 'a run lasts a finite, non-negative time');

@@ -1,8 +1,11 @@
 // Runs a query over row slices of its table on the process's parallel query threads and merges the partial
-// results on the calling thread, whose event loop stays free meanwhile. Only shapes parallel-shape.ts accepts
-// and tables of at least query.parallel.min.rows rows go this way; everything else (and every small lookup)
-// runs on the calling thread as before. All fragments read one snapshot (the same _txn), so the merged answer
-// is the single-threaded one; ORDER BY and LIMIT are applied after the merge by the ordinary operators.
+// results on the calling thread. Only shapes parallel-shape.ts accepts and scans of at least
+// query.parallel.min.rows rows go this way; everything else (and every small lookup) runs on the calling thread
+// as before. The scanned rows split into one contiguous share per pool thread. A text not yet known to be short
+// leaves the calling thread's event loop free (the threads run every share); a short one has the calling thread
+// run the first share itself meanwhile, so it waits for one thread hop instead of idling through two. All
+// shares read one snapshot (the same _txn), so the merged answer is the single-threaded one; ORDER BY and LIMIT
+// are applied after the merge by the ordinary operators.
 import type { Statement } from '../syntax/ast.js';
 import type { Cancellation, QueryFactory } from '../exec/operator.js';
 import type { ColumnBatch } from '../exec/batch.js';
@@ -18,8 +21,11 @@ import { parallelShapeOf } from './parallel-shape.js';
 import { concatRows, mergeAggregateRows } from './partial-merge.js';
 import type { FragmentOutcome } from './thread-pool.js';
 import { FragmentThreadPool } from './thread-pool.js';
+import { runCallerShare } from './caller-share.js';
+import { CancelFlags } from './cancel-flags.js';
 import type { FragmentRequest } from './fragment-messages.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
+import { assert } from '../../core/assert.js';
 import type { ExecutionWay } from './parallel-choice.js';
 import { ParallelChoice } from './parallel-choice.js';
 
@@ -32,8 +38,6 @@ export interface ParallelSettings {
   readonly heapBytesMax: number;
 }
 
-/** Slices per thread: more than one evens out slices a filter makes unequal, at one more compile each. */
-const SLICES_PER_THREAD = 2;
 /** How often the caller looks at its cancellation while fragments run, in ms (the 100 ms stop budget). */
 const CANCEL_POLL_MS = 5;
 
@@ -42,6 +46,7 @@ let rowsMin = Infinity;
 /** Which way each large query text ran faster lately, on this process. */
 let choice = new ParallelChoice();
 let nextFragmentId = 1;
+const cancelFlags = new CancelFlags();
 
 /** Starts (or stops) this process's pool; called once per worker process at start. */
 export function configureParallel(settings: ParallelSettings): void {
@@ -91,7 +96,7 @@ export async function runInParallel(run: ParallelRun): Promise<ParallelOutcome> 
   if (split === undefined) return NOT_SPLIT;
   const way = choice.choose(run.text);
   if (way === 'local') return { factory: undefined, way };
-  const batches = await runFragments(pool, split.shape, split.snapshot, run);
+  const batches = await runShares(pool, split.shape, split.snapshot, run, choice.isShortOnThreads(run.text));
   return { factory: finalFactory(split.shape, run.factory, batches), way };
 }
 
@@ -121,34 +126,62 @@ function splittableShape(run: ParallelRun): { shape: ParallelShape; snapshot: Ta
   return { shape, snapshot };
 }
 
-async function runFragments(threads: FragmentThreadPool, shape: ParallelShape, snapshot: TableSnapshot, run: ParallelRun): Promise<ColumnBatch[]> {
-  const cancelFlag = new SharedArrayBuffer(4);
-  const flag = new Int32Array(cancelFlag);
-  const base = {
-    kind: 'run' as const, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn },
-    queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs, cancelFlag,
+/**
+ * Runs the query's scan rows as one contiguous share per pool thread, in table order. When `callerShares`, the
+ * calling thread runs the first share itself (blocking its event loop for that share, as a single-threaded run
+ * would for all of them) and the threads run the rest; otherwise the threads run every share.
+ */
+async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snapshot: TableSnapshot, run: ParallelRun, callerShares: boolean): Promise<ColumnBatch[]> {
+  const cancel = cancelFlags.acquire();
+  const flag = new Int32Array(cancel.buffer);
+  const stop = (): void => {
+    Atomics.store(flag, cancel.index, 1);
   };
-  const slices = splitRows(snapshot, threads.threadCount * SLICES_PER_THREAD);
+  const base = {
+    kind: 'run' as const, planKey: run.text, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn },
+    queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs,
+    cancelFlag: cancel.buffer, cancelIndex: cancel.index,
+  };
+  const slices = splitRows(snapshot.notedScanRanges(), threads.threadCount);
+  const callerSlice = callerShares && slices.length > 1 ? slices.shift() : undefined;
   // The threads watch the deadline themselves (so a timeout reports as one); the caller relays the client leaving.
   let cancelSeenMs = -1;
   const poll = setInterval(() => {
     if (!run.cancellation.cancelled || cancelSeenMs >= 0) return;
     cancelSeenMs = performance.now();
-    Atomics.store(flag, 0, 1);
+    stop();
   }, CANCEL_POLL_MS);
   try {
-    const outcomes = await Promise.all(slices.map((slice) => {
+    const pending = Promise.all(slices.map((slice) => {
       const request: FragmentRequest = { ...base, fragmentId: nextFragmentId++, slice };
       // The first failure stops the other fragments at their next batch.
       return threads.run(request).then((outcome) => {
-        if (outcome.kind !== 'done') Atomics.store(flag, 0, 1);
+        if (outcome.kind !== 'done') stop();
         return outcome;
       });
     }));
+    const own = callerSlice === undefined ? [] : await runOwnShare(callerSlice, snapshot, run, shape, stop, pending);
+    const outcomes = await pending;
     if (cancelSeenMs >= 0) sqlParallelChannel.publish({ kind: 'cancelStopped', running: threads.runningCount, stopMs: performance.now() - cancelSeenMs });
-    return outcomes.flatMap((outcome) => batchesOrThrow(outcome, outcomes));
+    return [...own, ...outcomes.flatMap((outcome) => batchesOrThrow(outcome, outcomes))];
   } finally {
     clearInterval(poll);
+    // Every fragment has settled by now (each path above awaits them all), so no thread reads the flag any more.
+    cancelFlags.release(cancel);
+  }
+}
+
+/** The caller's share; when it fails, the threads are stopped and awaited before the failure goes on. */
+async function runOwnShare(slice: readonly PartitionRows[], snapshot: TableSnapshot, run: ParallelRun, shape: ParallelShape, stop: () => void, pending: Promise<unknown>): Promise<ColumnBatch[]> {
+  try {
+    return runCallerShare({
+      catalog: run.catalog, snapshot, planKey: run.text, statement: shape.fragment, slice,
+      cancellation: run.cancellation, timeoutMs: run.timeoutMs, queryNowMicros: run.queryNowMicros,
+    });
+  } catch (error) {
+    stop();
+    await pending;
+    throw error;
   }
 }
 
@@ -168,18 +201,20 @@ function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_CODES, code);
 }
 
-/** Slices of about equal row counts, in table order; one slice may span several partitions. */
-export function splitRows(snapshot: Pick<TableSnapshot, 'partitions' | 'rowCount'>, sliceCount: number): PartitionRows[][] {
-  const target = Math.max(1, Math.ceil(snapshot.rowCount / sliceCount));
+/** Slices of about equal row counts of `ranges` (in table order); one slice may span several partitions. */
+export function splitRows(ranges: readonly PartitionRows[], sliceCount: number): PartitionRows[][] {
+  assert(Number.isInteger(sliceCount) && sliceCount >= 1, 'rows split into at least one slice');
+  let total = 0;
+  for (const range of ranges) total += range.hi - range.lo;
+  const target = Math.max(1, Math.ceil(total / sliceCount));
   const slices: PartitionRows[][] = [];
   let current: PartitionRows[] = [];
   let filled = 0;
-  snapshot.partitions.forEach((partition, partitionIndex) => {
-    let lo = 0;
-    const rows = partition.entry.rowCount;
-    while (lo < rows) {
-      const hi = Math.min(rows, lo + target - filled);
-      current.push({ partitionIndex, lo, hi });
+  for (const range of ranges) {
+    let lo = range.lo;
+    while (lo < range.hi) {
+      const hi = Math.min(range.hi, lo + target - filled);
+      current.push({ partitionIndex: range.partitionIndex, lo, hi });
       filled += hi - lo;
       lo = hi;
       if (filled >= target) {
@@ -188,7 +223,7 @@ export function splitRows(snapshot: Pick<TableSnapshot, 'partitions' | 'rowCount
         filled = 0;
       }
     }
-  });
+  }
   if (current.length > 0) slices.push(current);
   return slices;
 }

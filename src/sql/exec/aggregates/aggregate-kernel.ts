@@ -11,6 +11,11 @@ export interface AggregateKernel {
   update(arg: Vector | undefined, rowCount: number, groups: Int32Array | undefined, groupCount: number): void;
   /** One value per group, groups [0, groupCount). */
   result(groupCount: number): Vector;
+  /**
+   * Set by kernels that count their argument's non-null values as they go (sum, avg): those counts per group as
+   * count(x) returns them, so a count of the same argument need not read it again.
+   */
+  nonNullCounts?(groupCount: number): Vector;
 }
 
 export const INT_NULL = -2147483648;

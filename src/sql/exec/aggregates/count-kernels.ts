@@ -14,12 +14,7 @@ function countRowsGrouped(counts: Float64Array, groups: Int32Array, rowCount: nu
 /** Floating-point layouts (DOUBLE, FLOAT, and 64-bit values as numbers): null is NaN. One typed loop, no getter per row. */
 function countNotNaN(counts: Float64Array, data: Float64Array | Float32Array, groups: Int32Array | undefined, rowCount: number): void {
   if (groups === undefined) {
-    let count = 0;
-    for (let row = 0; row < rowCount; row++) {
-      const value = data[row];
-      if (value === value) count++;
-    }
-    counts[0] = counts[0] + count;
+    counts[0] = counts[0] + (hasNaN(data, rowCount) ? countNotNaNUngrouped(data, rowCount) : rowCount);
     return;
   }
   for (let row = 0; row < rowCount; row++) {
@@ -28,6 +23,34 @@ function countNotNaN(counts: Float64Array, data: Float64Array | Float32Array, gr
     const group = groups[row];
     counts[group] = counts[group] + 1;
   }
+}
+
+/**
+ * Whether any of the values is NaN: a NaN makes the sum NaN whatever the other values are (infinities of both
+ * signs too, which then pay for the counting pass). Four accumulators keep the pass bound by memory; a compare
+ * and count per value ran at a third of that speed.
+ */
+function hasNaN(data: Float64Array | Float32Array, rowCount: number): boolean {
+  let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  let at = 0;
+  for (; at + 4 <= rowCount; at += 4) {
+    a0 += data[at];
+    a1 += data[at + 1];
+    a2 += data[at + 2];
+    a3 += data[at + 3];
+  }
+  for (; at < rowCount; at++) a0 += data[at];
+  const total = a0 + a1 + a2 + a3;
+  return total !== total;
+}
+
+function countNotNaNUngrouped(data: Float64Array | Float32Array, rowCount: number): number {
+  let count = 0;
+  for (let row = 0; row < rowCount; row++) {
+    const value = data[row];
+    if (value === value) count++;
+  }
+  return count;
 }
 
 /** Exact 64-bit values, read as 32-bit word pairs (no bigint per row): null is Long.MIN_VALUE, words (0, -2^31). */

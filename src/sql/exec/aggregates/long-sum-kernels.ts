@@ -190,6 +190,10 @@ export class LongSumAvgKernel implements AggregateKernel {
     return this.average ? this.averages(groupCount) : this.sums(groupCount);
   }
 
+  nonNullCounts(groupCount: number): Vector {
+    return { type: 'LONG', data: growFloat64(this.counts, groupCount, 0).slice(0, groupCount) };
+  }
+
   private averages(groupCount: number): Vector {
     const out = new Float64Array(groupCount);
     for (let group = 0; group < groupCount; group++) {

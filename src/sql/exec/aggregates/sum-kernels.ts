@@ -133,6 +133,10 @@ export class SumAvgKernel implements AggregateKernel {
     }
     return { type: this.resultType, data: out };
   }
+
+  nonNullCounts(groupCount: number): Vector {
+    return { type: 'LONG', data: growFloat64(this.counts, groupCount, 0).slice(0, groupCount) };
+  }
 }
 
 /**

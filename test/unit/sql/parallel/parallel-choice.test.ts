@@ -63,3 +63,14 @@ test('texts are learned separately and their number is bounded', (t) => {
   // The oldest texts were forgotten: 'quick' is new again.
   t.is(choice.choose('quick'), 'parallel');
 });
+
+test('the calling thread may run a share of a text only once it is known to be short on the threads', (t) => {
+  const choice = new ParallelChoice();
+  t.false(choice.isShortOnThreads('q'));
+  choice.record('q', 'local', 3);
+  t.false(choice.isShortOnThreads('q'));
+  choice.record('q', 'parallel', 20);
+  t.true(choice.isShortOnThreads('q'));
+  choice.record('long', 'parallel', LOCAL_PROBE_PARALLEL_MS_MAX + 1);
+  t.false(choice.isShortOnThreads('long'));
+});

@@ -117,13 +117,20 @@ test('statements that do not split exactly stay single-threaded', (t) => {
 });
 
 test('row slices cover every row once, in table order, across partition boundaries', (t) => {
-  const partitions = [5, 0, 7, 3].map((rowCount) => ({ entry: { rowCount } }));
-  const snapshot = { rowCount: 15, partitions } as unknown as Parameters<typeof splitRows>[0];
-  const slices = splitRows(snapshot, 4);
+  const ranges = [5, 0, 7, 3].map((rowCount, partitionIndex) => ({ partitionIndex, lo: 0, hi: rowCount }));
+  const slices = splitRows(ranges, 4);
   t.deepEqual(slices, [
     [{ partitionIndex: 0, lo: 0, hi: 4 }],
     [{ partitionIndex: 0, lo: 4, hi: 5 }, { partitionIndex: 2, lo: 0, hi: 3 }],
     [{ partitionIndex: 2, lo: 3, hi: 7 }],
     [{ partitionIndex: 3, lo: 0, hi: 3 }],
+  ]);
+});
+
+test('row slices split only the rows a pruned scan reads', (t) => {
+  const slices = splitRows([{ partitionIndex: 2, lo: 100, hi: 160 }, { partitionIndex: 3, lo: 0, hi: 40 }], 2);
+  t.deepEqual(slices, [
+    [{ partitionIndex: 2, lo: 100, hi: 150 }],
+    [{ partitionIndex: 2, lo: 150, hi: 160 }, { partitionIndex: 3, lo: 0, hi: 40 }],
   ]);
 });

@@ -1,7 +1,8 @@
 // ILP ingestion bench: pre-generated line-protocol bodies sent by several concurrent connections, over HTTP
 // (POST /write) and over TCP (9009), for TSBS cpu-only rows (10 tags, 10 fields) and the standard narrow rows
 // (trades: ts, sym, price, amount); the same narrow rows imported as CSV through /imp in the same run as the
-// reference; /exec single-row INSERT throughput with 16 clients; peak RSS of every server process.
+// reference; /exec single-row INSERT throughput with 16 clients; peak RSS of every server process; CPU seconds
+// per 1M rows of the primary and the workers, and the table commits each section made (out of order ones too).
 // Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
 // BENCH_ILP_ONLY=exec runs only the /exec INSERT section; BENCH_EXEC_BASELINE=<main.js of another build> runs it
 // against that build too, alternating, so before and after meet the same machine load; BENCH_EXEC_COMMIT_MODE
@@ -157,15 +158,28 @@ function cpuSeconds(pids: readonly number[]): number[] {
   });
 }
 
-/** Runs `action` and says how many CPU seconds per million rows the primary and the workers spent on it. */
+/** Table commits and those that needed an out-of-order merge (a copy of the partition's rows), from /metrics. */
+async function commitCounts(server: TestServer): Promise<{ commits: number; o3: number }> {
+  const text = await (await fetch(`${server.adminUrl}/metrics`)).text();
+  const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+  return { commits: value('svc_commits_total'), o3: value('svc_o3_commits_total') };
+}
+
+/**
+ * Runs `action` and says how many CPU seconds per million rows the primary and the workers spent on it, and
+ * how many table commits it made, how many of them out of order.
+ */
 async function withCpu<T>(server: TestServer, rows: number, action: () => Promise<T>): Promise<{ result: T; cpu: string }> {
   const pids = serverPids(server.process.pid ?? 0);
   const before = cpuSeconds(pids);
+  const commitsBefore = await commitCounts(server);
   const result = await action();
   const used = cpuSeconds(pids).map((after, k) => after - (before[k] as number));
+  const commitsAfter = await commitCounts(server);
   const perMillion = (seconds: number): string => (seconds / (rows / 1e6)).toFixed(2);
   const workers = used.slice(1).reduce((sum, seconds) => sum + seconds, 0);
-  return { result, cpu: `CPU s per 1M rows: primary ${perMillion(used[0] ?? 0)}, workers ${perMillion(workers)}` };
+  const commits = `${commitsAfter.commits - commitsBefore.commits} commits, ${commitsAfter.o3 - commitsBefore.o3} out of order`;
+  return { result, cpu: `CPU s per 1M rows: primary ${perMillion(used[0] ?? 0)}, workers ${perMillion(workers)}; ${commits}` };
 }
 
 /** VmHWM (peak RSS) of the primary and of each of its children, in MB. */
@@ -234,12 +248,13 @@ async function main(): Promise<void> {
   const tsbs = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
   const narrowMb = narrow.reduce((sum, body) => sum + body.length, 0) / 1e6;
   const tsbsMb = tsbs.reduce((sum, body) => sum + body.length, 0) / 1e6;
-  const server = await startServer({ workers: 2 });
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' } });
   const lines = ['| measure | svc rows/s | reference rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
   try {
-    const csvSeconds = await importCsv(server, narrowRows);
+    const csv = await withCpu(server, narrowRows, () => importCsv(server, narrowRows));
+    const csvSeconds = csv.result;
     const httpNarrow = await withCpu(server, narrowRows, () => sendHttp(server, narrow));
-    lines.push(line('narrow rows, HTTP /write', narrowRows / httpNarrow.result, narrowRows / csvSeconds, `reference: the same rows through /imp; target ≥ 2,000,000 rows/s and ≥ 0.8 × /imp; ${narrowMb.toFixed(0)} MB of ILP; ${httpNarrow.cpu}`));
+    lines.push(line('narrow rows, HTTP /write', narrowRows / httpNarrow.result, narrowRows / csvSeconds, `reference: the same rows through /imp; target ≥ 2,000,000 rows/s and ≥ 0.8 × /imp; ${narrowMb.toFixed(0)} MB of ILP; ${httpNarrow.cpu}; /imp: ${csv.cpu}`));
     const httpTsbs = await withCpu(server, tsbsRows, () => sendHttp(server, tsbs));
     lines.push(line('TSBS cpu-only rows, HTTP /write', tsbsRows / httpTsbs.result, undefined, `target ≥ 500,000 rows/s; ${tsbsMb.toFixed(0)} MB of ILP; ${httpTsbs.cpu}`));
     // Own tables for TCP: the same rows into the HTTP tables would all be out of order (older than the newest).

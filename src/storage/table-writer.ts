@@ -92,8 +92,8 @@ export class TableWriter {
 
   /**
    * Appends rows (SYMBOL columns as text records). The WAL record is durable before anything else changes.
-   * `fromDurableSource`: the rows are already on disk (an import's staging segment) and nobody is answered
-   * before _txn is published, so the WAL record, a second full copy of the rows, is skipped: a crash before
+   * `fromDurableSource`: nobody is answered before _txn is published (an import's staging segment, an ILP
+   * request waiting for its 204), so the WAL record, a second full copy of the rows, is skipped: a crash before
    * the publish loses only unacknowledged rows, and column tails past _txn are cut at the next start.
    */
   insert(chunk: IncomingChunk, options: { readonly fromDurableSource?: boolean } = {}): CommitResult {

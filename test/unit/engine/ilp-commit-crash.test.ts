@@ -1,7 +1,9 @@
 // Crash matrix of one ILP group commit, in process and deterministic. Four staged requests (one table; two tables;
 // a new column; a new table beside an existing one, with in-order and out-of-order rows) commit as one group
 // under cairo.commit.mode=sync while the Nth write, fsync or rename fails, for every N until the commit runs
-// through without reaching the fault. Crash mode: the process dies at the failed call; after recovery each
+// through without reaching the fault. Four requests to one table (appends, out-of-order rows, a new column)
+// commit the same way under sync (one insert without a WAL record) and nosync (one insert per request, the
+// out-of-order ones as one). Crash mode: the process dies at the failed call; after recovery each
 // request's rows are all present or all absent, in every table it wrote, and every acknowledged request is
 // present. Failure mode: the failed requests get a 500 StorageError, nothing is half-visible, the engine keeps
 // working, a retry of the failed requests commits them, and a restart then finds every request exactly once.
@@ -16,6 +18,7 @@ import { IlpRequest } from '../../../src/ilp/ilp-request.js';
 import type { FilesFacade } from '../../../src/core/files.js';
 import { SvcError } from '../../../src/core/errors.js';
 import { CrashFiles } from '../../helpers/crash-files.js';
+import type { CommitMode } from '../../../src/config/keys.js';
 
 /** Roots live in memory when the machine has /dev/shm: the matrix makes a few hundred of them. */
 const ROOT_PARENT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
@@ -56,8 +59,28 @@ const GROUP: readonly RequestSpec[] = [
   spec(4, [{ table: 'ilp_c', rows: 15, day: 3, offsetMs: 0 }, { table: 'ilp_a', rows: 10, day: 3, offsetMs: 0 }]),
 ];
 
-function openEngine(root: string, files: FilesFacade): Engine {
-  const engine = new Engine({ rootDir: root, files, commitMode: 'sync', walSegmentBytesMax: 1 << 20, uncommittedRowsMax: 500_000, o3LagMaxMs: 600_000 });
+/** A group to commit and the commit mode it commits under. */
+interface Scenario {
+  readonly name: string;
+  readonly commitMode: CommitMode;
+  readonly group: readonly RequestSpec[];
+}
+
+const ONE_TABLE: readonly RequestSpec[] = [
+  spec(1, [{ table: 'ilp_a', rows: 60, day: 2, offsetMs: 0 }]),
+  spec(2, [{ table: 'ilp_a', rows: 40, day: 1, offsetMs: 500 }]),
+  spec(3, [{ table: 'ilp_a', rows: 25, day: 3, offsetMs: 0, extra: ',note="new column"' }]),
+  spec(4, [{ table: 'ilp_a', rows: 10, day: 1, offsetMs: 750 }]),
+];
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'several tables, sync', commitMode: 'sync', group: GROUP },
+  { name: 'one table, sync', commitMode: 'sync', group: ONE_TABLE },
+  { name: 'one table, nosync', commitMode: 'nosync', group: ONE_TABLE },
+];
+
+function openEngine(root: string, files: FilesFacade, commitMode: CommitMode): Engine {
+  const engine = new Engine({ rootDir: root, files, commitMode, walSegmentBytesMax: 1 << 20, uncommittedRowsMax: 500_000, o3LagMaxMs: 600_000 });
   engine.recover();
   return engine;
 }
@@ -106,10 +129,10 @@ function countRows(engine: Engine, problems: string[]): Map<string, Map<number, 
 }
 
 /** Each request whole or absent across its tables; acknowledged ones whole; the set-up request always whole. */
-function stateProblems(engine: Engine, acknowledged: readonly boolean[]): string[] {
+function stateProblems(engine: Engine, group: readonly RequestSpec[], acknowledged: readonly boolean[]): string[] {
   const problems: string[] = [];
   const counts = countRows(engine, problems);
-  for (const [k, request] of [SETUP, ...GROUP].entries()) {
+  for (const [k, request] of [SETUP, ...group].entries()) {
     const found = TABLES.map((table) => counts.get(table)?.get(request.request) ?? 0);
     const expected = TABLES.map((table) => request.rows[table] ?? 0);
     const whole = found.every((count, index) => count === expected[index]);
@@ -118,32 +141,32 @@ function stateProblems(engine: Engine, acknowledged: readonly boolean[]): string
     if (!whole && (mustBeWhole || !absent)) problems.push(`request ${request.request} has ${found.join('/')} of ${expected.join('/')} rows (acknowledged: ${mustBeWhole})`);
   }
   for (const perRequest of counts.values()) {
-    for (const request of perRequest.keys()) if (request > GROUP.length) problems.push(`rows of an unknown request ${request}`);
+    for (const request of perRequest.keys()) if (request > group.length) problems.push(`rows of an unknown request ${request}`);
   }
   return problems;
 }
 
 /** A fresh root with the set-up request committed, the group staged and the fault armed. */
-function prepareCase(root: string, files: CrashFiles, fault: string, crash: boolean): { engine: Engine; staged: IlpCommitRequest[] } {
-  const engine = openEngine(root, files);
+function prepareCase(root: string, files: CrashFiles, scenario: Scenario, fault: string, crash: boolean): { engine: Engine; staged: IlpCommitRequest[] } {
+  const engine = openEngine(root, files, scenario.commitMode);
   const setup = commitIlpGroup(engine, [stage(engine, SETUP)]);
   if (setup.some((outcome) => outcome instanceof Error)) throw new Error(`the set-up commit failed: ${String(setup[0])}`);
-  const staged = GROUP.map((request) => stage(engine, request));
+  const staged = scenario.group.map((request) => stage(engine, request));
   files.arm(fault, crash);
   return { engine, staged };
 }
 
 /** The process dies at the fault; a new engine recovers the root. Returns whether the fault was reached. */
-function crashCase(t: ExecutionContext, fault: string): boolean {
+function crashCase(t: ExecutionContext, scenario: Scenario, fault: string): boolean {
   const root = mkdtempSync(join(ROOT_PARENT, 'svc-ilp-crash-'));
   try {
     const files = new CrashFiles();
-    const { engine, staged } = prepareCase(root, files, fault, true);
+    const { engine, staged } = prepareCase(root, files, scenario, fault, true);
     const outcomes = commitIlpGroup(engine, staged);
     const acknowledged = outcomes.map((outcome) => !(outcome instanceof Error));
     // Engines are dropped, never closed: as in a crash, and Engine.close() would fsync the whole tree.
-    const recovered = openEngine(root, new CrashFiles());
-    t.deepEqual(stateProblems(recovered, acknowledged), [], `${fault}, crash: after recovery`);
+    const recovered = openEngine(root, new CrashFiles(), scenario.commitMode);
+    t.deepEqual(stateProblems(recovered, scenario.group, acknowledged), [], `${fault}, crash: after recovery`);
     return files.fired;
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -151,11 +174,12 @@ function crashCase(t: ExecutionContext, fault: string): boolean {
 }
 
 /** The fault fails the commit, the engine lives on and the failed requests are retried. */
-function failureCase(t: ExecutionContext, fault: string): void {
+function failureCase(t: ExecutionContext, scenario: Scenario, fault: string): void {
+  const group = scenario.group;
   const root = mkdtempSync(join(ROOT_PARENT, 'svc-ilp-fault-'));
   try {
     const files = new CrashFiles();
-    const { engine, staged } = prepareCase(root, files, fault, false);
+    const { engine, staged } = prepareCase(root, files, scenario, fault, false);
     const outcomes = commitIlpGroup(engine, staged);
     files.disarm();
     for (const outcome of outcomes) {
@@ -164,13 +188,13 @@ function failureCase(t: ExecutionContext, fault: string): void {
       }
     }
     const acknowledged = outcomes.map((outcome) => !(outcome instanceof Error));
-    t.deepEqual(stateProblems(engine, acknowledged), [], `${fault}, failure: right after it`);
-    const retried = GROUP.filter((_, k) => !acknowledged[k]).map((request) => stage(engine, request));
+    t.deepEqual(stateProblems(engine, group, acknowledged), [], `${fault}, failure: right after it`);
+    const retried = group.filter((_, k) => !acknowledged[k]).map((request) => stage(engine, request));
     const retriedOutcomes = retried.length === 0 ? [] : commitIlpGroup(engine, retried);
     t.deepEqual(retriedOutcomes.filter((outcome) => outcome instanceof Error), [], `${fault}: the retry commits`);
-    const everything = GROUP.map(() => true);
-    t.deepEqual(stateProblems(engine, everything), [], `${fault}, failure: after the retry`);
-    t.deepEqual(stateProblems(openEngine(root, new CrashFiles()), everything), [], `${fault}, failure: after a restart`);
+    const everything = group.map(() => true);
+    t.deepEqual(stateProblems(engine, group, everything), [], `${fault}, failure: after the retry`);
+    t.deepEqual(stateProblems(openEngine(root, new CrashFiles(), scenario.commitMode), group, everything), [], `${fault}, failure: after a restart`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -179,15 +203,18 @@ function failureCase(t: ExecutionContext, fault: string): void {
 /** Far more calls than one group commit makes: reaching it means the matrix never ends. */
 const CALLS_MAX = 400;
 
-for (const kind of ['write', 'fsync', 'rename'] as const) {
-  test(`every ${kind} of an ILP group commit failing: all or nothing per request, acknowledged ones kept`, (t) => {
-    let n = 1;
-    for (; n <= CALLS_MAX; n++) {
-      const fired = crashCase(t, `${kind}:${n}`);
-      failureCase(t, `${kind}:${n}`);
-      if (!fired) break;
-    }
-    t.true(n > 1 && n <= CALLS_MAX, `the commit makes ${n - 1} ${kind} calls`);
-    t.log(`${kind}: ${n - 1} crash points`);
-  });
+for (const scenario of SCENARIOS) {
+  // Nothing is fsynced under nosync.
+  for (const kind of scenario.commitMode === 'sync' ? ['write', 'fsync', 'rename'] as const : ['write', 'rename'] as const) {
+    test(`every ${kind} of an ILP group commit failing (${scenario.name}): all or nothing per request, acknowledged ones kept`, (t) => {
+      let n = 1;
+      for (; n <= CALLS_MAX; n++) {
+        const fired = crashCase(t, scenario, `${kind}:${n}`);
+        failureCase(t, scenario, `${kind}:${n}`);
+        if (!fired) break;
+      }
+      t.true(n > 1 && n <= CALLS_MAX, `the commit makes ${n - 1} ${kind} calls`);
+      t.log(`${kind}: ${n - 1} crash points`);
+    });
+  }
 }

@@ -160,6 +160,13 @@ export function readDecimalText(text: string): { readonly unscaled: bigint; read
     unscaled *= powerOfTen(-scale);
     scale = 0;
   }
+  // Scales past what any rescale can reach (5e-324, or a fraction of hundreds of digits): trailing zeros go,
+  // and a value that still needs such a scale is no decimal a column can hold.
+  while (scale > 2 * DECIMAL_PRECISION_MAX && unscaled % 10n === 0n) {
+    unscaled /= 10n;
+    scale--;
+  }
+  if (scale > 2 * DECIMAL_PRECISION_MAX) return undefined;
   return { unscaled: sign === '-' ? -unscaled : unscaled, scale };
 }
 

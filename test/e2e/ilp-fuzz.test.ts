@@ -34,7 +34,7 @@ const COUNTED_CASES_MAX = 60;
  */
 function isLineless400(fuzzCase: IlpFuzzCase, message: string): boolean {
   if (fuzzCase.gzip && message.startsWith('cannot decompress the gzip body: ')) return true;
-  return !fuzzCase.isolated && /^table: fz_pool\d+, column: .*; cast error from protocol type: \w+ to column type: \w+$/.test(message);
+  return !fuzzCase.isolated && /^table: fz_pool\d+, column: .*; cast error from protocol type: [\w(),]+ to column type: [\w(),]+$/.test(message);
 }
 
 /** What is wrong with an answer, or undefined when it is one QuestDB's clients understand. */

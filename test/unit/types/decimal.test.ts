@@ -28,6 +28,10 @@ test('text: exact parsing with exponents, canonical formatting, literal types', 
   t.deepEqual(readDecimalText('1.5e-3'), { unscaled: 15n, scale: 4 });
   t.is(readDecimalText('1.2.3'), undefined);
   t.is(readDecimalText(''), undefined);
+  // Scales no rescale can reach: the ILP fuzzer's `5e-324d` once failed an assertion instead of the line.
+  t.is(readDecimalText('5e-324'), undefined);
+  t.deepEqual(readDecimalText(`1.${'0'.repeat(200)}`), { unscaled: 10n ** 152n, scale: 152 });
+  t.is(readDecimalText(`0.${'0'.repeat(200)}1`), undefined);
   t.is(formatDecimal(-5n, 3), '-0.005');
   t.is(formatDecimal(1234n, 0), '1234');
   t.is(decimalLiteralType(125n, 2), 'DECIMAL(3,2)');

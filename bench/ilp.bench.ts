@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { decodeTxn } from '../src/storage/txn-file.js';
 import { KeepAliveGet } from './lib/keep-alive-get.js';
+import { getText } from './lib/keep-alive-client.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { standardCsvChunks } from '../test/helpers/csv-stream.js';
 import { ilpBodies, standardIlpRow, tsbsCpuRow } from './lib/ilp-bodies.js';
@@ -160,7 +161,9 @@ function cpuSeconds(pids: readonly number[]): number[] {
 
 /** Table commits and those that needed an out-of-order merge (a copy of the partition's rows), from /metrics. */
 async function commitCounts(server: TestServer): Promise<{ commits: number; o3: number }> {
-  const text = await (await fetch(`${server.adminUrl}/metrics`)).text();
+  // A fresh connection each time: fetch reused a kept-alive socket the metrics server had closed after its idle
+  // timeout while the import ran, and failed with "other side closed".
+  const { text } = await getText(`${server.adminUrl}/metrics`, new Agent({ keepAlive: false }));
   const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
   return { commits: value('svc_commits_total'), o3: value('svc_o3_commits_total') };
 }

@@ -1,7 +1,7 @@
 // Reuses compiled queries on the thread that compiled them: the same statement text over the same table
 // versions gets the same QueryFactory back, skipping parse, bind, optimize and physical planning (factories are
 // reusable by contract: each open() makes its own cursor). An entry is valid while every table it opened still
-// has the very txn its snapshot holds (Catalog.currentTxn: any commit, ALTER, DROP or re-create changes it).
+// has the very txn its snapshot holds (Catalog.currentTxn: every commit, ALTER, DROP or re-create changes it).
 // Only statements that cannot depend on anything else are kept: one plain SELECT over tables of the catalog,
 // calling pure functions only (no clock, random, catalog or session functions, no subqueries, no table
 // functions, no bind parameters, no window calls), over local partitions (cold ones plan their fetches at

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { rawRequest } from './raw-http.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const mainScript = join(repoRoot, 'dist', 'main.js');
@@ -183,12 +184,12 @@ async function waitUntilReady(server: TestServer, exited: Promise<number | null>
   while (Date.now() < deadline) {
     if (dead) throw new Error(`svc exited during start-up:\n${server.output()}`);
     try {
-      const response = await fetch(`${server.baseUrl}/exec?query=select%201`);
+      // A fresh connection closed after the answer: a kept-alive fetch socket would sit in the test process's pool
+      // while waitForWorkers polls, and the test's first request could reuse it as the server's keep-alive timeout
+      // closes it ('fetch failed' on a loaded machine).
+      const response = await rawRequest(server.httpPort, 'GET /exec?query=select%201 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
       // 401: authentication is on, and the server is answering.
-      if (response.status === 200 || response.status === 401) {
-        await response.text();
-        return;
-      }
+      if (response.status === 200 || response.status === 401) return;
     } catch {
       // not listening yet
     }

@@ -8,7 +8,9 @@
 // against that build too, alternating, so before and after meet the same machine load; BENCH_EXEC_COMMIT_MODE
 // sets cairo.commit.mode for that section (nosync, the server's default, unless set); BENCH_EXEC_WARMUP_MS its
 // warm-up (5 s). The section also says how many inserts each commit (_txn publication) carried: how well
-// concurrent single-row INSERTs group.
+// concurrent single-row INSERTs group. BENCH_ILP_ONLY=narrow runs only the narrow rows (/imp, HTTP, TCP), each
+// on a fresh server warmed by a first HTTP pass into another table; BENCH_ILP_BASELINE=<main.js of another
+// build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default).
 import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -26,6 +28,9 @@ const tsbsRows = Number(process.env['BENCH_ILP_TSBS_ROWS'] ?? 1_000_000);
 const connections = Number(process.env['BENCH_ILP_CONNECTIONS'] ?? 8);
 const rowsPerBody = 50_000;
 const execOnly = process.env['BENCH_ILP_ONLY'] === 'exec';
+const narrowOnly = process.env['BENCH_ILP_ONLY'] === 'narrow';
+const narrowBaseline = process.env['BENCH_ILP_BASELINE'];
+const narrowRounds = Number(process.env['BENCH_ILP_ROUNDS'] ?? 2);
 const execBaseline = process.env['BENCH_EXEC_BASELINE'];
 const execCommitMode = process.env['BENCH_EXEC_COMMIT_MODE'];
 /** Clients, duration in ms and target in rows/s of the /exec INSERT measure (issue #18). */
@@ -246,6 +251,38 @@ async function mainExecOnly(): Promise<void> {
   process.stdout.write(`\n/exec INSERT, ${execClients} clients, ${execDurationMs} ms each, commit mode ${execCommitMode ?? 'nosync (default)'}\n${lines.join('\n')}\n`);
 }
 
+/** The narrow rows through /imp, HTTP and TCP on a fresh server of `entryScript` (this checkout's build when undefined). */
+async function narrowLines(name: string, entryScript: string | undefined): Promise<string[]> {
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, ...(entryScript === undefined ? {} : { entryScript }) });
+  try {
+    // A first pass into a table of its own warms the request path up (JIT), as the full bench's earlier sections do.
+    await sendHttp(server, ilpBodies(Math.min(narrowRows, 1_000_000), rowsPerBody, (i) => standardIlpRow(i, 'warm')));
+    const csv = await withCpu(server, narrowRows, () => importCsv(server, narrowRows));
+    const imp = narrowRows / csv.result;
+    const http = await withCpu(server, narrowRows, () => sendHttp(server, ilpBodies(narrowRows, rowsPerBody, standardIlpRow)));
+    const tcpBodies = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp'));
+    const tcp = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, tcpBodies, 'trades_tcp', narrowRows));
+    const load = `load ${loadavg()[0]?.toFixed(1)}`;
+    return [
+      line(`${name}: narrow rows, HTTP /write`, narrowRows / http.result, imp, `${http.cpu}; /imp: ${csv.cpu}; ${load}`),
+      line(`${name}: narrow rows, TCP 9009`, narrowRows / tcp.result, imp, `${tcp.cpu}; ${load}`),
+    ];
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+}
+
+/** Only the narrow rows, alternating this build and the baseline build when one is given. */
+async function mainNarrowOnly(): Promise<void> {
+  const lines = ['| measure | svc rows/s | /imp rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
+  for (let round = 0; round < (narrowBaseline === undefined ? 1 : narrowRounds); round++) {
+    if (narrowBaseline !== undefined) lines.push(...(await narrowLines('before', narrowBaseline)));
+    lines.push(...(await narrowLines(narrowBaseline === undefined ? 'this build' : 'after', undefined)));
+  }
+  process.stdout.write(`\nILP narrow rows, ${narrowRows.toLocaleString('en-US')} rows, ${connections} connections, 2 workers\n${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const narrow = ilpBodies(narrowRows, rowsPerBody, standardIlpRow);
   const tsbs = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
@@ -277,4 +314,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\nILP ingestion, ${connections} connections, ${rowsPerBody.toLocaleString('en-US')} rows per request, 2 workers\n${lines.join('\n')}\n`);
 }
 
-await (execOnly ? mainExecOnly() : main());
+await (execOnly ? mainExecOnly() : narrowOnly ? mainNarrowOnly() : main());

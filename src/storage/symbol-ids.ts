@@ -41,7 +41,7 @@ export function assertIncomingChunk(chunk: IncomingChunk, why: string): void {
 export function idsOf(column: SymbolIdsColumnData): Int32Array {
   const ids = column.ids;
   if (ids.byteOffset % 4 === 0) return new Int32Array(ids.buffer, ids.byteOffset, ids.length >> 2);
-  return new Int32Array(Uint8Array.from(ids).buffer);
+  return new Int32Array(new Uint8Array(ids).buffer);
 }
 
 /** `rowCount` nulls. */
@@ -66,16 +66,23 @@ export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: stri
   }
   const ids = idsOf(column);
   const keys = new Int32Array(ids.length);
+  assert(mapIdsToKeys(ids, keyOfEntry, keys) === 0, 'symbol ids point into their dictionary');
+  return Buffer.from(keys.buffer, keys.byteOffset, keys.byteLength);
+}
+
+/**
+ * `keys[row]` = the key of `ids[row]`'s entry, -1 for a null id; returns how many ids were past the dictionary.
+ * A loop of its own with no call in it: with the per-row assertion inside, it ran at ~25 ns a row.
+ */
+function mapIdsToKeys(ids: Int32Array, keyOfEntry: Int32Array, keys: Int32Array): number {
+  const entries = keyOfEntry.length;
+  let outside = 0;
   for (let row = 0; row < ids.length; row++) {
     const id = ids[row];
-    if (id < 0) {
-      keys[row] = -1;
-      continue;
-    }
-    assert(id < entries, 'symbol ids point into their dictionary');
-    keys[row] = keyOfEntry[id];
+    if (id >= entries) outside++;
+    keys[row] = id < 0 ? -1 : keyOfEntry[id];
   }
-  return Buffer.from(keys.buffer, keys.byteOffset, keys.byteLength);
+  return outside;
 }
 
 /** The values as text records, for a place that needs the plain form (concatenation with text). */

@@ -81,6 +81,15 @@ test('keys are looked up once per dictionary entry and match a plain lookup', (t
   t.deepEqual(Array.from(new Int32Array(keys.buffer, keys.byteOffset, values.length)), values.map((value) => (value === null ? -1 : known.get(value) as number)));
 });
 
+test('an id past the dictionary fails the key lookup (a corrupt staged file), a null id stays -1', (t) => {
+  const column = built(['a', null, 'b']);
+  const keys = symbolIdsToKeys(column, (value) => (value === 'a' ? 7 : 9));
+  t.deepEqual(Array.from(new Int32Array(keys.buffer, keys.byteOffset, 3)), [7, -1, 9]);
+  const ids = Buffer.from(column.ids);
+  ids.writeInt32LE(2, 8);
+  t.throws(() => symbolIdsToKeys({ ...column, ids }, () => 0), { message: /symbol ids point into their dictionary/ });
+});
+
 test('concatenation shifts ids past the earlier dictionaries; mixed with text it yields text', (t) => {
   const a = seededValues(500, 20, 7);
   const b = seededValues(300, 30, 8);

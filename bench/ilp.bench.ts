@@ -187,7 +187,10 @@ async function withCpu<T>(server: TestServer, rows: number, action: () => Promis
   const perMillion = (seconds: number): string => (seconds / (rows / 1e6)).toFixed(2);
   const workers = used.slice(1).reduce((sum, seconds) => sum + seconds, 0);
   const commits = `${commitsAfter.commits - commitsBefore.commits} commits, ${commitsAfter.o3 - commitsBefore.o3} out of order`;
-  return { result, cpu: `CPU s per 1M rows: primary ${perMillion(used[0] ?? 0)}, workers ${perMillion(workers)}; ${commits}` };
+  // Each worker's share: the primary hands keep-alive connections to whichever worker answers first, and a split
+  // such as 8 connections to 0 leaves one worker parsing everything on one core for the whole run.
+  const shares = used.slice(1).map((seconds) => `${Math.round((100 * seconds) / Math.max(workers, 1e-9))}%`).join('/');
+  return { result, cpu: `CPU s per 1M rows: primary ${perMillion(used[0] ?? 0)}, workers ${perMillion(workers)} (${shares}); ${commits}` };
 }
 
 /** VmHWM (peak RSS) of the primary and of each of its children, in MB. */

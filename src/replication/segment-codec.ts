@@ -41,6 +41,10 @@ const BROTLI_DIGEST_FIRST_MAGIC = Buffer.from('SVCREPL2');
 const GZIP_DIGEST_FIRST_MAGIC = Buffer.from('SVCREPL1');
 const DIGEST_BYTES = 32;
 const HEADER_LENGTH_BYTES = 4;
+const INFLATE_RATIO_ASSUMED = 32;
+const INFLATE_CHUNK_BYTES_MIN = 64 * 1024;
+/** An object's raw bytes are at most a part (64 MiB) and its header. */
+const INFLATE_CHUNK_BYTES_MAX = 65 * 1024 * 1024;
 const brotliAsync = promisify(brotliCompress);
 const unbrotliAsync = promisify(brotliDecompress);
 const gunzipAsync = promisify(gunzip);
@@ -50,6 +54,16 @@ export interface FramedObject { readonly object: Buffer; readonly sha256Hex: str
 
 function brotliOptions(rawBytes: number): BrotliOptions {
   return { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: rawBytes } };
+}
+
+/**
+ * Output chunk size for decompressing `compressedBytes`: room for the whole object in one chunk at the
+ * compression segments reach (byte planes: about 18x), so zlib hands back that chunk instead of gathering
+ * 16 KiB chunks (its default) and copying them into one buffer (a decode's largest cost on a replica after the
+ * decompression itself). A better-compressed object takes a few chunks, as before.
+ */
+function inflateChunkBytes(compressedBytes: number): number {
+  return Math.min(INFLATE_CHUNK_BYTES_MAX, Math.max(INFLATE_CHUNK_BYTES_MIN, compressedBytes * INFLATE_RATIO_ASSUMED));
 }
 
 function corrupt(what: string, key: string): SvcError {
@@ -102,7 +116,8 @@ async function openObject(object: Buffer, key: string): Promise<{ raw: Buffer; p
   if (magic.equals(MAGIC)) {
     const end = object.length - DIGEST_BYTES;
     if (!createHash('sha256').update(object.subarray(0, end)).digest().equals(object.subarray(end))) throw corrupt('checksum mismatch', key);
-    return { raw: await unbrotliAsync(object.subarray(MAGIC.length, end)), planed: true };
+    const payload = object.subarray(MAGIC.length, end);
+    return { raw: await unbrotliAsync(payload, { chunkSize: inflateChunkBytes(payload.length) }), planed: true };
   }
   const brotli = magic.equals(BROTLI_DIGEST_FIRST_MAGIC);
   if (!brotli && !magic.equals(GZIP_DIGEST_FIRST_MAGIC)) throw corrupt(`bad magic (a newer primary's format? upgrade replicas first) ${JSON.stringify(magic.toString('latin1'))}`, key);

@@ -1,0 +1,61 @@
+// CPU seconds of the processes a replication run puts on the shared cores, read from /proc, split the way the
+// replication bench reports them: a server's primary process (writer, WAL, capture, encoder thread, uploads),
+// its worker processes (HTTP, ILP parsing, reads), and the object store's daemons.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestServer } from '../../test/helpers/server.js';
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+export interface ServerCpu {
+  readonly primary: number;
+  readonly workers: number;
+}
+
+/** utime + stime of one process (all its threads), in seconds; 0 once it is gone. */
+export function processCpuSeconds(id: string): number {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${id}/stat`, 'utf8');
+  } catch {
+    return 0;
+  }
+  // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** CPU seconds so far of a server's primary process and of its workers (its child processes). */
+export function serverCpu(server: TestServer): ServerCpu {
+  const pid = String(server.process.pid ?? 0);
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((text) => text !== '');
+  } catch {
+    children = [];
+  }
+  return { primary: processCpuSeconds(pid), workers: children.reduce((sum, id) => sum + processCpuSeconds(id), 0) };
+}
+
+export function totalOf(cpu: ServerCpu): number {
+  return cpu.primary + cpu.workers;
+}
+
+export function cpuSince(now: ServerCpu, before: ServerCpu): ServerCpu {
+  return { primary: now.primary - before.primary, workers: now.workers - before.workers };
+}
+
+/**
+ * CPU seconds of the store's daemons so far (their pids are in its state dir's run/), NaN when unknown. The
+ * store runs on the same cores: the bytes and requests the primary sends it cost ingest rate too. It may be
+ * shared with other runs, so this is an upper bound of what this primary caused.
+ */
+export function storeCpuSeconds(): number {
+  const runDir = join(process.env['S3_STATE_DIR'] ?? '/tmp/svc-s3', 'run');
+  try {
+    return readdirSync(runDir).filter((name) => name.endsWith('.pid')).reduce((sum, name) => sum + processCpuSeconds(readFileSync(join(runDir, name), 'utf8').trim()), 0);
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -3,18 +3,17 @@
 // number is missing (it was pruned, or a primary restarted and re-based on a checkpoint) it re-syncs from
 // the newest complete checkpoint, which rewrites every file and prunes the rest. A store that cannot be
 // reached only makes the lag grow: the replica keeps serving what it has and catches up when it returns.
-// Under sustained writes segments come a spacing apart (SEGMENT_SPACING_MS or more on a loaded primary, see
-// capture-spacing.ts; the replica reads it off the capture times of the last two segments): after a listing
-// that brought one segment, the next listing waits until shortly before the next can be there, instead of
-// listing at once and then every poll interval in between (each LIST costs the store CPU on the primary's
-// cores, 16-20 ms on Swift). A listing that brought several (a backlog) is followed by another at once.
+// Under sustained writes segments come about SEGMENT_SPACING_MS apart: after a listing that brought one
+// segment, the next listing waits until shortly before the next can be there, instead of listing at once
+// and then every poll interval in between (each LIST costs the store CPU on the primary's cores, 16-20 ms
+// on Swift). A listing that brought several (a backlog) is followed by another at once, as before.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../objectstore/object-store.js';
 import { getLogger } from '../log/logger.js';
 import { applySegment } from './segment-applier.js';
 import { decodeSegment, type DecodedSegment } from './segment-codec.js';
 import { readAppliedSeq, writeAppliedSeq } from './applied-state.js';
-import { checkpointDoneKey, checkpointPartKey, listCheckpoints, listSegments, parseCheckpointDone, SEGMENT_SPACING_MS, SEGMENT_SPACING_MS_MAX } from './store-layout.js';
+import { checkpointDoneKey, checkpointPartKey, listCheckpoints, listSegments, parseCheckpointDone, SEGMENT_SPACING_MS } from './store-layout.js';
 
 const log = getLogger('replication');
 /** Segments downloaded ahead of the one being applied. */
@@ -58,10 +57,6 @@ export class ReplicaFollower {
   private checkpointsListedAt = -Infinity;
   /** performance.now() of the latest listing that brought exactly one new segment, else -Infinity. */
   private loneSegmentListedAt = -Infinity;
-  /** The latest applied segment's number and capture time (the primary's clock), for the spacing of the next. */
-  private lastSegment: { readonly seq: number; readonly capturedAtMs: number } | null = null;
-  /** The capture spacing the latest two consecutive segments show, or SEGMENT_SPACING_MS. */
-  private segmentSpacingMs = SEGMENT_SPACING_MS;
 
   constructor(private readonly options: FollowerOptions) {
     this.appliedSeq = readAppliedSeq(options.rootDir) ?? 0;
@@ -109,11 +104,11 @@ export class ReplicaFollower {
   /**
    * The poll interval; after a lone new segment, until one poll interval before the next one can be
    * there. The segment was there at most about a poll interval before it was listed, and the next comes
-   * spacing after it, give or take how much faster its upload is.
+   * SEGMENT_SPACING_MS after it, give or take how much faster its upload is.
    */
   private nextPollDelayMs(): number {
     const interval = this.options.pollIntervalMs;
-    return Math.max(interval, this.loneSegmentListedAt + this.segmentSpacingMs - interval - performance.now());
+    return Math.max(interval, this.loneSegmentListedAt + SEGMENT_SPACING_MS - interval - performance.now());
   }
 
   /** `untilEmpty`: list again after any applied segment, until a listing brings none (a catch-up). */
@@ -150,7 +145,6 @@ export class ReplicaFollower {
         if (after !== undefined) inFlight.push(after());
         this.lagSeconds = Math.max(0, (Date.now() - segment.capturedAtMs) / 1000);
         this.applyDecoded(decoded, segment.seq);
-        this.noteSpacing(segment.seq, segment.capturedAtMs);
         applied++;
       }
       this.loneSegmentListedAt = applied === 1 && contiguous.length === 1 ? listedAt : -Infinity;
@@ -165,19 +159,6 @@ export class ReplicaFollower {
       this.lagSeconds = 0;
       return;
     }
-  }
-
-  /**
-   * Two consecutive segments much further apart than the longest spacing were not sustained writes (the next
-   * capture may come as soon as the shortest): the shortest is assumed then. Up to twice the longest, the
-   * excess is a capture that waited for the writer's queue, and the longest is assumed.
-   */
-  private noteSpacing(seq: number, capturedAtMs: number): void {
-    const previous = this.lastSegment;
-    this.lastSegment = { seq, capturedAtMs };
-    if (previous === null || previous.seq !== seq - 1) return;
-    const gapMs = capturedAtMs - previous.capturedAtMs;
-    this.segmentSpacingMs = gapMs > 2 * SEGMENT_SPACING_MS_MAX ? SEGMENT_SPACING_MS : Math.min(SEGMENT_SPACING_MS_MAX, Math.max(SEGMENT_SPACING_MS, gapMs));
   }
 
   private applyDecoded(segment: DecodedSegment, seq: number): void {

@@ -14,11 +14,17 @@ import { captureChanges, captureIsEmpty, discardCapture, pinnedPathsOf } from '.
 import { FilePins } from './file-pins.js';
 import { ValueWidths } from './value-widths.js';
 import { UploadQueue, type UploadStatus } from './upload-queue.js';
-import { CaptureSpacing } from './capture-spacing.js';
+import { SEGMENT_SPACING_MS } from './store-layout.js';
 
 const log = getLogger('replication');
 /** Delay between a commit and its capture: commits arriving meanwhile share one segment. */
 const CAPTURE_DELAY_MS = 50;
+/**
+ * Under sustained writes captures start at least this far apart. Whatever its size, a capture costs the
+ * primary a scan, an encoder round trip and a PUT (a few ms of CPU in the store client alone), and a partition
+ * that several out-of-order merges rewrote between two captures ships once. It adds at most this to the lag.
+ */
+const CAPTURE_SPACING_MS = SEGMENT_SPACING_MS;
 
 export interface ShipperOptions {
   readonly rootDir: string;
@@ -47,17 +53,10 @@ export class ReplicationShipper {
   private readonly pins: FilePins;
   /** Column widths of the tracked tables, by which fixed-width bytes ship as byte planes. */
   private readonly widths: ValueWidths;
-  /**
-   * Under sustained writes captures start at least this far apart. Whatever its size, a capture costs the
-   * primary a scan, an encoder round trip and a PUT, the store and the replicas a request each, and a
-   * partition that several out-of-order merges rewrote between two captures ships once. It adds at most the
-   * spacing to the lag.
-   */
-  private readonly spacing = new CaptureSpacing();
 
   constructor(private readonly options: ShipperOptions) {
     this.tracked = new TrackedFiles(options.rootDir);
-    this.queue = new UploadQueue(options.store, options.lease, options.firstSeq, (elapsedMs) => this.spacing.noteUpload(elapsedMs));
+    this.queue = new UploadQueue(options.store, options.lease, options.firstSeq);
     this.outboxDir = join(options.rootDir, 'replication', 'outbox');
     this.pins = new FilePins(options.rootDir);
     this.widths = new ValueWidths(options.rootDir);
@@ -80,7 +79,7 @@ export class ReplicationShipper {
   noteTurnCompleted(): void {
     if (this.captureScheduled || this.overflowed) return;
     this.captureScheduled = true;
-    const delayMs = Math.max(CAPTURE_DELAY_MS, this.capturedAt + this.spacing.spacingMs() - performance.now());
+    const delayMs = Math.max(CAPTURE_DELAY_MS, this.capturedAt + CAPTURE_SPACING_MS - performance.now());
     setTimeout(() => {
       this.options.runTurn(() => {
         this.captureScheduled = false;

@@ -9,12 +9,10 @@ import { SvcError } from '../core/errors.js';
 
 const SEQ_DIGITS = 16;
 /**
- * Under sustained writes a primary starts captures (so segments) at least this far apart, further on a
- * loaded machine (capture-spacing.ts), never more than SEGMENT_SPACING_MS_MAX; a replica that just found one
- * segment does not list again until about one such spacing after (replica-follower.ts).
+ * Under sustained writes a primary starts captures (so segments) at least this far apart; a replica that
+ * just found one segment does not list again until about this long after (replica-follower.ts).
  */
 export const SEGMENT_SPACING_MS = 500;
-export const SEGMENT_SPACING_MS_MAX = 1_000;
 export const SEGMENT_PREFIX = 'segments/';
 export const CHECKPOINT_PREFIX = 'checkpoints/';
 export const CHECKPOINT_DONE = '_done';

@@ -57,8 +57,7 @@ export class UploadQueue {
   /** Reads, compresses and frames objects off the event loop. */
   private readonly encoder = new SegmentEncoder();
 
-  /** `onSegmentUploaded`: the wall time of each single-object segment from the start of its encoding to its stored PUT. */
-  constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private nextSeq: number, private readonly onSegmentUploaded: (elapsedMs: number) => void = () => undefined) {}
+  constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private nextSeq: number) {}
 
   get pendingBytes(): number {
     return this.pendingBytesCount;
@@ -116,13 +115,12 @@ export class UploadQueue {
       if (head?.kind === 'segment' && rawBytes < PART_BYTES_MAX) {
         // One object: numbered now, uploaded alongside the ones before it; replicas apply in number order.
         const seq = this.nextSeq++;
-        const encodeStarted = performance.now();
         const plan = planParts(batch.map((item) => item.capture)).next();
         assert(plan.done !== true, 'a capture batch plans at least one object');
         const framed = await this.retrying(() => this.encoder.encode(seq, plan.value));
         this.items.splice(0, batch.length);
         this.launched.push(batch);
-        const put = this.retrying(() => this.putSegmentObject(seq, head.capture.capturedAtMs, framed)).then(() => this.onSegmentUploaded(performance.now() - encodeStarted));
+        const put = this.retrying(() => this.putSegmentObject(seq, head.capture.capturedAtMs, framed));
         settled = Promise.all([settled, put]).then(() => this.settle(batch, seq));
         inFlight.push(settled);
         if (inFlight.length >= UPLOADS_IN_FLIGHT_MAX) await inFlight.shift();

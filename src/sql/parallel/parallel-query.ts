@@ -143,7 +143,9 @@ async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snap
     cancelFlag: cancel.buffer, cancelIndex: cancel.index,
   };
   const slices = splitRows(snapshot.notedScanRanges(), threads.threadCount);
-  const callerSlice = callerShares && slices.length > 1 ? slices.shift() : undefined;
+  const callerSlice = callerShares && slices.length > 1 ? slices[0] : undefined;
+  // Slice k prefers thread k, run after run, so the thread that bound and warmed its plan runs it again.
+  const threadSlices = slices.map((slice, index) => ({ slice, index })).slice(callerSlice === undefined ? 0 : 1);
   // The threads watch the deadline themselves (so a timeout reports as one); the caller relays the client leaving.
   let cancelSeenMs = -1;
   const poll = setInterval(() => {
@@ -152,10 +154,10 @@ async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snap
     stop();
   }, CANCEL_POLL_MS);
   try {
-    const pending = Promise.all(slices.map((slice) => {
+    const pending = Promise.all(threadSlices.map(({ slice, index }) => {
       const request: FragmentRequest = { ...base, fragmentId: nextFragmentId++, slice };
       // The first failure stops the other fragments at their next batch.
-      return threads.run(request).then((outcome) => {
+      return threads.run(request, index).then((outcome) => {
         if (outcome.kind !== 'done') stop();
         return outcome;
       });

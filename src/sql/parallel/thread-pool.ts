@@ -1,6 +1,8 @@
 // The pool of parallel query threads of one process: a fixed number of worker_threads, each running one
 // fragment at a time, with a FIFO queue of fragments waiting for a thread. A thread that dies (crash, out of
 // memory) fails the fragment it was running with a clear error and is replaced; the process goes on serving.
+// A fragment names the thread it prefers (the one that ran its slice before, whose plan and JIT are warm) and
+// takes it when that thread is free, any free thread otherwise.
 // Threads are unref'd, so an idle pool never keeps a process alive.
 import { Worker } from 'node:worker_threads';
 import type { ColumnBatch } from '../exec/batch.js';
@@ -16,6 +18,8 @@ export type FragmentOutcome =
 
 interface Task {
   readonly request: FragmentRequest;
+  /** Index of the thread this fragment runs best on; any free thread takes it when that one is busy. */
+  readonly preferredIndex: number;
   readonly resolve: (outcome: FragmentOutcome) => void;
 }
 
@@ -38,10 +42,14 @@ export class FragmentThreadPool {
     for (let k = 0; k < threadCount; k++) this.threads.push(this.startThread());
   }
 
-  /** Runs one fragment on the next free thread; the promise never rejects (failures are outcomes). */
-  run(request: FragmentRequest): Promise<FragmentOutcome> {
+  /**
+   * Runs one fragment on thread `preferredIndex` (modulo the thread count) when it is free, else on the next free
+   * thread; the promise never rejects (failures are outcomes).
+   */
+  run(request: FragmentRequest, preferredIndex = 0): Promise<FragmentOutcome> {
+    assert(Number.isInteger(preferredIndex) && preferredIndex >= 0, 'a preferred thread is a thread index');
     return new Promise((resolve) => {
-      this.queue.push({ request, resolve });
+      this.queue.push({ request, preferredIndex: preferredIndex % this.threadCount, resolve });
       this.dispatch();
     });
   }
@@ -113,11 +121,14 @@ export class FragmentThreadPool {
     this.dispatch();
   }
 
+  /** Hands queued fragments, oldest first, to free threads: each to its preferred thread when that one is free. */
   private dispatch(): void {
-    for (const thread of this.threads) {
-      if (this.queue.length === 0) return;
-      if (thread.task !== undefined) continue;
-      const task = this.queue.shift() as Task;
+    while (this.queue.length > 0) {
+      const task = this.queue[0];
+      const preferred = this.threads[task.preferredIndex];
+      const thread = preferred !== undefined && preferred.task === undefined ? preferred : this.threads.find((candidate) => candidate.task === undefined);
+      if (thread === undefined) return;
+      this.queue.shift();
       thread.task = task;
       this.running += 1;
       sqlParallelChannel.publish({ kind: 'started', running: this.running });

@@ -23,7 +23,8 @@ import type { FragmentOutcome } from './thread-pool.js';
 import { FragmentThreadPool } from './thread-pool.js';
 import { runCallerShare } from './caller-share.js';
 import { CancelFlags } from './cancel-flags.js';
-import type { FragmentRequest } from './fragment-messages.js';
+import type { FragmentContext, FragmentRequest } from './fragment-messages.js';
+import { fragmentContextKey } from './fragment-contexts.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
 import { assert } from '../../core/assert.js';
 import type { ExecutionWay } from './parallel-choice.js';
@@ -137,9 +138,9 @@ async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snap
   const stop = (): void => {
     Atomics.store(flag, cancel.index, 1);
   };
+  const context: FragmentContext = { planKey: run.text, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn } };
   const base = {
-    kind: 'run' as const, planKey: run.text, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn },
-    queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs,
+    kind: 'run' as const, contextKey: fragmentContextKey(context), context, queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs,
     cancelFlag: cancel.buffer, cancelIndex: cancel.index,
   };
   const slices = splitRows(snapshot.notedScanRanges(), threads.threadCount);

@@ -2,12 +2,14 @@
 // fragment at a time, with a FIFO queue of fragments waiting for a thread. A thread that dies (crash, out of
 // memory) fails the fragment it was running with a clear error and is replaced; the process goes on serving.
 // A fragment names the thread it prefers (the one that ran its slice before, whose plan and JIT are warm) and
-// takes it when that thread is free, any free thread otherwise.
+// takes it when that thread is free, any free thread otherwise. A request leaves out the context (statement and
+// table version) its thread already holds (fragment-contexts.ts).
 // Threads are unref'd, so an idle pool never keeps a process alive.
 import { Worker } from 'node:worker_threads';
 import type { ColumnBatch } from '../exec/batch.js';
 import type { FragmentFailure, FragmentRequest } from './fragment-messages.js';
 import { isFragmentReply } from './fragment-messages.js';
+import { SentContexts } from './fragment-contexts.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
 import { assert } from '../../core/assert.js';
 
@@ -26,6 +28,8 @@ interface Task {
 interface PoolThread {
   readonly worker: Worker;
   task: Task | undefined;
+  /** Mirror of the contexts the thread holds: requests leave out the ones it has. */
+  readonly sent: SentContexts;
   /** Settles when the thread has loaded its modules (or is gone): until then a fragment would wait for it. */
   readonly started: Promise<void>;
 }
@@ -77,7 +81,7 @@ export class FragmentThreadPool {
     const worker = new Worker(this.script, this.heapBytesMax > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {});
     let markStarted = (): void => undefined;
     const started = new Promise<void>((resolve) => { markStarted = resolve; });
-    const thread: PoolThread = { worker, task: undefined, started };
+    const thread: PoolThread = { worker, task: undefined, started, sent: new SentContexts() };
     worker.unref();
     // A thread's first message is the notice it posts once its modules are loaded.
     worker.once('message', markStarted);
@@ -132,7 +136,8 @@ export class FragmentThreadPool {
       thread.task = task;
       this.running += 1;
       sqlParallelChannel.publish({ kind: 'started', running: this.running });
-      thread.worker.postMessage(task.request);
+      const request = task.request;
+      thread.worker.postMessage(thread.sent.heldForNext(request.contextKey) ? { ...request, context: undefined } : request);
     }
   }
 }

@@ -1,8 +1,8 @@
 // Entry of a parallel query thread (worker_threads): runs fragments one at a time. Each request carries (or names,
-// when this thread was sent it before: fragment-contexts.ts) the caller's _meta and _txn, so the thread maps exactly the rows the caller's snapshot sees, restricted to its
-// slice; it binds and plans the fragment statement itself the first time (fragment-plans.ts keeps the plan for
-// that txn and slice), drains it, and replies with the result batches in transferable form. Cancellation is a
-// shared flag read between batches, plus the query deadline.
+// when this thread was sent it before: fragment-contexts.ts) the caller's _meta and _txn, so the thread maps
+// exactly the rows the caller's snapshot sees, restricted to its slice; it binds and plans the fragment statement
+// itself the first time (fragment-plans.ts keeps the plan for that txn and slice), drains it, and replies with the
+// result batches in transferable form. Cancellation is a shared flag read between batches, plus the query deadline.
 import { parentPort } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import type { Cancellation } from '../exec/operator.js';

@@ -13,9 +13,19 @@ export class BatchPacer {
   private rows: number;
   private lastMs = -1;
 
-  constructor(private readonly rowsMin: number) {
+  /**
+   * `startRows` is where a scan that ran before over the same rows left off (its consumer costs the same now), so
+   * a repeated fragment does not climb from the floor again: its batches then fall on the same rows run after
+   * run, which keeps kernels' per-range memos (small-int64-memo.ts) hitting.
+   */
+  constructor(private readonly rowsMin: number, startRows = rowsMin) {
     assert(rowsMin >= 1 && rowsMin <= batchRowsMax, 'the batch floor lies within 1..batchRowsMax');
-    this.rows = rowsMin;
+    this.rows = Math.min(batchRowsMax, Math.max(rowsMin, startRows));
+  }
+
+  /** Rows the latest batch was given: where a later scan over the same rows may start. */
+  get currentRows(): number {
+    return this.rows;
   }
 
   /** Rows for the next batch; call once per batch handed out. */

@@ -23,6 +23,8 @@ export type { PartitionRange };
 export class TableScanFactory implements QueryFactory {
   readonly columns: readonly OutputColumn[];
   readonly timestampIndex: number;
+  /** Batch rows a paced scan of this factory ended its latest run with; the next run starts there. */
+  private pacedRows: number | undefined;
 
   /**
    * `columnIndexes` are table columns in scan-slot order; `ranges` limit the rows (all rows when undefined);
@@ -94,7 +96,10 @@ export class TableScanFactory implements QueryFactory {
     const columnIndexes = this.columnIndexes;
     let rangeIndex = backward ? ranges.length - 1 : 0;
     let row = backward ? (ranges[rangeIndex]?.hi ?? 0) : (ranges[0]?.lo ?? 0);
-    const pacer = snapshot.scanBatchRowsMin === undefined ? undefined : new BatchPacer(snapshot.scanBatchRowsMin);
+    const pacer = snapshot.scanBatchRowsMin === undefined ? undefined : new BatchPacer(snapshot.scanBatchRowsMin, this.pacedRows);
+    const notePace = (rows: number): void => {
+      this.pacedRows = rows;
+    };
     return {
       nextBatch(): ColumnBatch | undefined {
         while (rangeIndex >= 0 && rangeIndex < ranges.length) {
@@ -107,6 +112,7 @@ export class TableScanFactory implements QueryFactory {
           }
           ctx.checkCancelled();
           const count = Math.min(pacer === undefined ? batchRowsMax : pacer.nextRows(), backward ? row - range.lo : range.hi - row);
+          if (pacer !== undefined) notePace(pacer.currentRows);
           const start = backward ? row - count : row;
           const vectors = readVectors(snapshot, range.partitionIndex, columnIndexes, start, count);
           row = backward ? start : row + count;

@@ -16,13 +16,21 @@ export interface SnapshotDescriptor {
   readonly txn: TxnState;
 }
 
-export interface FragmentRequest {
-  readonly kind: 'run';
-  readonly fragmentId: number;
+/** What stays the same run after run of one statement text over one table version. */
+export interface FragmentContext {
   /** Names the statement for the thread's plan cache: equal keys over one table version mean equal statements. */
   readonly planKey: string;
   readonly statement: Statement;
   readonly snapshot: SnapshotDescriptor;
+}
+
+export interface FragmentRequest {
+  readonly kind: 'run';
+  readonly fragmentId: number;
+  /** Names `context` (fragment-contexts.ts). */
+  readonly contextKey: string;
+  /** Undefined when the thread already holds the context under `contextKey` (the pool knows: fragment-contexts.ts). */
+  readonly context: FragmentContext | undefined;
   readonly slice: readonly PartitionRows[];
   readonly queryNowMicros: number;
   readonly deadlineMs: number;
@@ -75,8 +83,15 @@ export function isFragmentReply(value: unknown): value is FragmentReply {
 
 export function isFragmentRequest(value: unknown): value is FragmentRequest {
   if (typeof value !== 'object' || value === null) return false;
-  const request = value as { kind?: unknown; fragmentId?: unknown; planKey?: unknown; cancelFlag?: unknown; cancelIndex?: unknown; statement?: unknown };
-  return request.kind === 'run' && typeof request.fragmentId === 'number' && typeof request.planKey === 'string' && request.cancelFlag instanceof SharedArrayBuffer && typeof request.cancelIndex === 'number' && typeof request.statement === 'object';
+  const request = value as { kind?: unknown; fragmentId?: unknown; contextKey?: unknown; context?: unknown; cancelFlag?: unknown; cancelIndex?: unknown };
+  if (request.kind !== 'run' || typeof request.fragmentId !== 'number' || typeof request.contextKey !== 'string') return false;
+  return request.cancelFlag instanceof SharedArrayBuffer && typeof request.cancelIndex === 'number' && (request.context === undefined || isFragmentContext(request.context));
+}
+
+function isFragmentContext(value: unknown): value is FragmentContext {
+  if (typeof value !== 'object' || value === null) return false;
+  const context = value as { planKey?: unknown; statement?: unknown; snapshot?: unknown };
+  return typeof context.planKey === 'string' && typeof context.statement === 'object' && context.statement !== null && typeof context.snapshot === 'object' && context.snapshot !== null;
 }
 
 function symbolText(vector: Vector, row: number): string | null {

@@ -1,8 +1,8 @@
-// Entry of a parallel query thread (worker_threads): runs fragments one at a time. Each request carries the
-// caller's _meta and _txn, so the thread maps exactly the rows the caller's snapshot sees, restricted to its
-// slice; it binds and plans the fragment statement itself the first time (fragment-plans.ts keeps the plan for
-// that txn and slice), drains it, and replies with the result batches in transferable form. Cancellation is a
-// shared flag read between batches, plus the query deadline.
+// Entry of a parallel query thread (worker_threads): runs fragments one at a time. Each request carries (or names,
+// when this thread was sent it before: fragment-contexts.ts) the caller's _meta and _txn, so the thread maps
+// exactly the rows the caller's snapshot sees, restricted to its slice; it binds and plans the fragment statement
+// itself the first time (fragment-plans.ts keeps the plan for that txn and slice), drains it, and replies with the
+// result batches in transferable form. Cancellation is a shared flag read between batches, plus the query deadline.
 import { parentPort } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import type { Cancellation } from '../exec/operator.js';
@@ -15,6 +15,7 @@ import type { ColumnBatch } from '../exec/batch.js';
 import type { FragmentReply, FragmentRequest } from './fragment-messages.js';
 import { encodeBatch, isFragmentRequest } from './fragment-messages.js';
 import { FragmentPlans } from './fragment-plans.js';
+import { HeldContexts } from './fragment-contexts.js';
 
 /** Smallest scan batch of a fragment (batches start there and grow while the consumer keeps pace). */
 const FRAGMENT_BATCH_ROWS_MIN = 256;
@@ -23,6 +24,8 @@ const FRAGMENT_BATCH_ROWS_MIN = 256;
 const catalogs = new Map<string, Catalog>();
 /** The snapshot of the last txn seen per table and the plans run over it: later fragments reopen them. */
 const plans = new FragmentPlans();
+/** The statements and table versions this thread was sent, which later requests name by key. */
+const contexts = new HeldContexts();
 
 function catalogFor(dbDir: string): Catalog {
   let catalog = catalogs.get(dbDir);
@@ -34,6 +37,8 @@ function catalogFor(dbDir: string): Catalog {
 }
 
 function runFragment(request: FragmentRequest): ColumnBatch[] {
+  // First, before anything can fail: the pool's mirror counts every request as having reached this cache.
+  const context = contexts.resolve(request.contextKey, request.context);
   const flag = new Int32Array(request.cancelFlag);
   const index = request.cancelIndex;
   const cancellation: Cancellation = {
@@ -47,10 +52,10 @@ function runFragment(request: FragmentRequest): ColumnBatch[] {
     reason: 'cancelled by user',
   };
   const ctx = createExecContext(createRuntime(request.queryNowMicros), cancellation, request.timeoutMs);
-  const { dir, meta, txn } = request.snapshot;
+  const { dir, meta, txn } = context.snapshot;
   const catalog = catalogFor(dirname(dir));
   const snapshot = plans.snapshotOf(dir, meta, txn, () => new TableSnapshot(dir, meta, txn, catalog.symbolCache));
-  const factory = plans.plan(catalog, snapshot, request.planKey, request.statement, request.slice, FRAGMENT_BATCH_ROWS_MIN);
+  const factory = plans.plan(catalog, snapshot, context.planKey, context.statement, request.slice, FRAGMENT_BATCH_ROWS_MIN);
   const cursor = factory.open(ctx);
   try {
     return drain(cursor, ctx);

@@ -23,7 +23,8 @@ import type { FragmentOutcome } from './thread-pool.js';
 import { FragmentThreadPool } from './thread-pool.js';
 import { runCallerShare } from './caller-share.js';
 import { CancelFlags } from './cancel-flags.js';
-import type { FragmentRequest } from './fragment-messages.js';
+import type { FragmentContext, FragmentRequest } from './fragment-messages.js';
+import { fragmentContextKey } from './fragment-contexts.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
 import { assert } from '../../core/assert.js';
 import type { ExecutionWay } from './parallel-choice.js';
@@ -137,13 +138,15 @@ async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snap
   const stop = (): void => {
     Atomics.store(flag, cancel.index, 1);
   };
+  const context: FragmentContext = { planKey: run.text, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn } };
   const base = {
-    kind: 'run' as const, planKey: run.text, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn },
-    queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs,
+    kind: 'run' as const, contextKey: fragmentContextKey(context), context, queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs,
     cancelFlag: cancel.buffer, cancelIndex: cancel.index,
   };
   const slices = splitRows(snapshot.notedScanRanges(), threads.threadCount);
-  const callerSlice = callerShares && slices.length > 1 ? slices.shift() : undefined;
+  const callerSlice = callerShares && slices.length > 1 ? slices[0] : undefined;
+  // Slice k prefers thread k, run after run, so the thread that bound and warmed its plan runs it again.
+  const threadSlices = slices.map((slice, index) => ({ slice, index })).slice(callerSlice === undefined ? 0 : 1);
   // The threads watch the deadline themselves (so a timeout reports as one); the caller relays the client leaving.
   let cancelSeenMs = -1;
   const poll = setInterval(() => {
@@ -152,10 +155,10 @@ async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snap
     stop();
   }, CANCEL_POLL_MS);
   try {
-    const pending = Promise.all(slices.map((slice) => {
+    const pending = Promise.all(threadSlices.map(({ slice, index }) => {
       const request: FragmentRequest = { ...base, fragmentId: nextFragmentId++, slice };
       // The first failure stops the other fragments at their next batch.
-      return threads.run(request).then((outcome) => {
+      return threads.run(request, index).then((outcome) => {
         if (outcome.kind !== 'done') stop();
         return outcome;
       });

@@ -1,11 +1,15 @@
 // The pool of parallel query threads of one process: a fixed number of worker_threads, each running one
 // fragment at a time, with a FIFO queue of fragments waiting for a thread. A thread that dies (crash, out of
 // memory) fails the fragment it was running with a clear error and is replaced; the process goes on serving.
+// A fragment names the thread it prefers (the one that ran its slice before, whose plan and JIT are warm) and
+// takes it when that thread is free, any free thread otherwise. A request leaves out the context (statement and
+// table version) its thread already holds (fragment-contexts.ts).
 // Threads are unref'd, so an idle pool never keeps a process alive.
 import { Worker } from 'node:worker_threads';
 import type { ColumnBatch } from '../exec/batch.js';
 import type { FragmentFailure, FragmentRequest } from './fragment-messages.js';
 import { isFragmentReply } from './fragment-messages.js';
+import { SentContexts } from './fragment-contexts.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
 import { assert } from '../../core/assert.js';
 
@@ -16,12 +20,16 @@ export type FragmentOutcome =
 
 interface Task {
   readonly request: FragmentRequest;
+  /** Index of the thread this fragment runs best on; any free thread takes it when that one is busy. */
+  readonly preferredIndex: number;
   readonly resolve: (outcome: FragmentOutcome) => void;
 }
 
 interface PoolThread {
   readonly worker: Worker;
   task: Task | undefined;
+  /** Mirror of the contexts the thread holds: requests leave out the ones it has. */
+  readonly sent: SentContexts;
   /** Settles when the thread has loaded its modules (or is gone): until then a fragment would wait for it. */
   readonly started: Promise<void>;
 }
@@ -38,10 +46,14 @@ export class FragmentThreadPool {
     for (let k = 0; k < threadCount; k++) this.threads.push(this.startThread());
   }
 
-  /** Runs one fragment on the next free thread; the promise never rejects (failures are outcomes). */
-  run(request: FragmentRequest): Promise<FragmentOutcome> {
+  /**
+   * Runs one fragment on thread `preferredIndex` (modulo the thread count) when it is free, else on the next free
+   * thread; the promise never rejects (failures are outcomes).
+   */
+  run(request: FragmentRequest, preferredIndex = 0): Promise<FragmentOutcome> {
+    assert(Number.isInteger(preferredIndex) && preferredIndex >= 0, 'a preferred thread is a thread index');
     return new Promise((resolve) => {
-      this.queue.push({ request, resolve });
+      this.queue.push({ request, preferredIndex: preferredIndex % this.threadCount, resolve });
       this.dispatch();
     });
   }
@@ -69,7 +81,7 @@ export class FragmentThreadPool {
     const worker = new Worker(this.script, this.heapBytesMax > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {});
     let markStarted = (): void => undefined;
     const started = new Promise<void>((resolve) => { markStarted = resolve; });
-    const thread: PoolThread = { worker, task: undefined, started };
+    const thread: PoolThread = { worker, task: undefined, started, sent: new SentContexts() };
     worker.unref();
     // A thread's first message is the notice it posts once its modules are loaded.
     worker.once('message', markStarted);
@@ -113,15 +125,19 @@ export class FragmentThreadPool {
     this.dispatch();
   }
 
+  /** Hands queued fragments, oldest first, to free threads: each to its preferred thread when that one is free. */
   private dispatch(): void {
-    for (const thread of this.threads) {
-      if (this.queue.length === 0) return;
-      if (thread.task !== undefined) continue;
-      const task = this.queue.shift() as Task;
+    while (this.queue.length > 0) {
+      const task = this.queue[0];
+      const preferred = this.threads[task.preferredIndex];
+      const thread = preferred !== undefined && preferred.task === undefined ? preferred : this.threads.find((candidate) => candidate.task === undefined);
+      if (thread === undefined) return;
+      this.queue.shift();
       thread.task = task;
       this.running += 1;
       sqlParallelChannel.publish({ kind: 'started', running: this.running });
-      thread.worker.postMessage(task.request);
+      const request = task.request;
+      thread.worker.postMessage(thread.sent.heldForNext(request.contextKey) ? { ...request, context: undefined } : request);
     }
   }
 }

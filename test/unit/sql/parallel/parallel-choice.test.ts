@@ -1,41 +1,55 @@
-// The learned choice between the calling thread and the parallel threads: a new text goes to the threads, a
-// quick one is tried locally twice next, then the faster way wins with the other way retried now and then; long runs
-// never leave the threads; the memory of texts is bounded.
+// The learned choice between the calling thread and the parallel threads: a new text goes to the threads, which
+// warm up over their first runs (not judged); a quick one then tries the calling thread, and the way whose best
+// recent warm run was faster wins (the threads only when clearly faster), the other way retried now and then;
+// long runs never leave the threads; the memory of texts is bounded.
 import test from 'ava';
-import { LOCAL_PROBE_PARALLEL_MS_MAX, ParallelChoice } from '../../../../src/sql/parallel/parallel-choice.js';
+import { LOCAL_PROBE_PARALLEL_MS_MAX, ParallelChoice, WARMUP_RUNS } from '../../../../src/sql/parallel/parallel-choice.js';
 import type { ExecutionWay } from '../../../../src/sql/parallel/parallel-choice.js';
 
-/** Chooses, then records the time the chosen way takes; returns the ways taken in order. */
-function runTimes(choice: ParallelChoice, text: string, runs: number, msOf: (way: ExecutionWay) => number): ExecutionWay[] {
+/** Chooses, then records the time the chosen way takes on its `n`th run (0-based); returns the ways taken in order. */
+function runTimes(choice: ParallelChoice, text: string, runs: number, msOf: (way: ExecutionWay, n: number) => number): ExecutionWay[] {
   const ways: ExecutionWay[] = [];
+  const counts = { local: 0, parallel: 0 };
   for (let k = 0; k < runs; k++) {
     const way = choice.choose(text);
     ways.push(way);
-    choice.record(text, way, msOf(way));
+    choice.record(text, way, msOf(way, counts[way]++));
   }
   return ways;
 }
 
-test('a new text runs on the threads; a quick one then tries the calling thread and keeps the faster way', (t) => {
+/** The ways of the learning phase: the threads' warm-up and one judged run, then the calling thread's likewise. */
+const LEARNING: readonly ExecutionWay[] = [
+  ...Array.from({ length: WARMUP_RUNS.parallel + 1 }, (): ExecutionWay => 'parallel'),
+  ...Array.from({ length: WARMUP_RUNS.local + 1 }, (): ExecutionWay => 'local'),
+];
+
+test('a new text warms up on the threads, then tries the calling thread, and keeps the faster way', (t) => {
   const choice = new ParallelChoice();
   const ways = runTimes(choice, 'q', 16, (way) => (way === 'local' ? 5 : 12));
-  t.deepEqual(ways.slice(0, 3), ['parallel', 'local', 'local']);
+  t.deepEqual(ways.slice(0, LEARNING.length), [...LEARNING]);
+  t.true(ways.slice(LEARNING.length, 15).every((way) => way === 'local'));
   // Run 16 (runs % 16 === 15 before it) retries the slower way once.
-  t.is(ways.filter((way) => way === 'parallel').length, 2);
   t.is(ways[15], 'parallel');
 });
 
-test('a text the threads answer faster stays on the threads after two local tries', (t) => {
+test('a text the threads answer faster stays on the threads after the learning runs', (t) => {
   const choice = new ParallelChoice();
-  const ways = runTimes(choice, 'q', 10, (way) => (way === 'local' ? 40 : 20));
-  t.deepEqual(ways, ['parallel', 'local', 'local', 'parallel', 'parallel', 'parallel', 'parallel', 'parallel', 'parallel', 'parallel']);
+  const ways = runTimes(choice, 'q', 12, (way) => (way === 'local' ? 40 : 20));
+  t.deepEqual(ways, [...LEARNING, ...Array.from({ length: 12 - LEARNING.length }, () => 'parallel')]);
 });
 
-test("a way's slow first runs (compiling its kernels) do not count against it once it runs faster", (t) => {
+test('the threads win only when clearly faster: a near tie runs on the calling thread', (t) => {
   const choice = new ParallelChoice();
-  let localRuns = 0;
-  const ways = runTimes(choice, 'q', 6, (way) => (way === 'parallel' ? 12 : localRuns++ === 0 ? 100 : 5));
-  t.deepEqual(ways, ['parallel', 'local', 'local', 'local', 'local', 'local']);
+  const ways = runTimes(choice, 'q', 12, (way) => (way === 'local' ? 10 : 9.5));
+  t.true(ways.slice(LEARNING.length).every((way) => way === 'local'));
+});
+
+test("the threads' slow first runs (binding plans, compiling kernels) do not count against them", (t) => {
+  const choice = new ParallelChoice();
+  // Cold threads take 50 ms for their warm-up runs and 6 ms once warm; the calling thread takes 10 ms.
+  const ways = runTimes(choice, 'q', 12, (way, n) => (way === 'local' ? 10 : n < WARMUP_RUNS.parallel ? 50 : 6));
+  t.deepEqual(ways, [...LEARNING, ...Array.from({ length: 12 - LEARNING.length }, () => 'parallel')]);
 });
 
 test('a long run on the threads is never tried on the calling thread', (t) => {
@@ -44,18 +58,20 @@ test('a long run on the threads is never tried on the calling thread', (t) => {
   t.true(ways.every((way) => way === 'parallel'));
 });
 
-test('the faster way follows a change in run times', (t) => {
+test('the faster way follows a lasting change in run times, not one slow run', (t) => {
   const choice = new ParallelChoice();
-  t.deepEqual(runTimes(choice, 'q', 4, (way) => (way === 'local' ? 5 : 12)), ['parallel', 'local', 'local', 'local']);
-  // The calling thread becomes slow (e.g. the table grew): each slow run raises its kept 5 ms by half, so the
-  // threads' 12 ms wins after three of them.
+  runTimes(choice, 'q', LEARNING.length, (way) => (way === 'local' ? 5 : 12));
+  // One slow run of the calling thread (a busy moment) changes nothing: its best recent run is still 5 ms.
+  choice.record('q', 'local', 60);
+  t.is(choice.choose('q'), 'local');
+  // The calling thread stays slow (e.g. the table grew): once its recent runs are all slow, the threads win.
   const later = runTimes(choice, 'q', 6, (way) => (way === 'local' ? 60 : 12));
   t.deepEqual(later, ['local', 'local', 'local', 'parallel', 'parallel', 'parallel']);
 });
 
 test('texts are learned separately and their number is bounded', (t) => {
   const choice = new ParallelChoice();
-  choice.record('quick', 'parallel', 10);
+  runTimes(choice, 'quick', WARMUP_RUNS.parallel + 1, () => 10);
   t.is(choice.choose('quick'), 'local');
   t.is(choice.choose('other'), 'parallel');
   for (let k = 0; k < 2000; k++) choice.record(`text ${k}`, 'parallel', 10);
@@ -69,6 +85,7 @@ test('the calling thread may run a share of a text only once it is known to be s
   t.false(choice.isShortOnThreads('q'));
   choice.record('q', 'local', 3);
   t.false(choice.isShortOnThreads('q'));
+  // A warm-up run counts here: it is what the threads took last.
   choice.record('q', 'parallel', 20);
   t.true(choice.isShortOnThreads('q'));
   choice.record('long', 'parallel', LOCAL_PROBE_PARALLEL_MS_MAX + 1);

@@ -8,7 +8,9 @@
 // against that build too, alternating, so before and after meet the same machine load; BENCH_EXEC_COMMIT_MODE
 // sets cairo.commit.mode for that section (nosync, the server's default, unless set); BENCH_EXEC_WARMUP_MS its
 // warm-up (5 s). The section also says how many inserts each commit (_txn publication) carried: how well
-// concurrent single-row INSERTs group.
+// concurrent single-row INSERTs group. BENCH_ILP_ONLY=tsbs runs only the TSBS sections (HTTP, then TCP), and
+// BENCH_ILP_ENTRY=<main.js of another build> serves the ILP sections from that build: run it alternately with
+// this build's to compare both under the same machine load.
 import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -26,6 +28,8 @@ const tsbsRows = Number(process.env['BENCH_ILP_TSBS_ROWS'] ?? 1_000_000);
 const connections = Number(process.env['BENCH_ILP_CONNECTIONS'] ?? 8);
 const rowsPerBody = 50_000;
 const execOnly = process.env['BENCH_ILP_ONLY'] === 'exec';
+const tsbsOnly = process.env['BENCH_ILP_ONLY'] === 'tsbs';
+const ilpEntry = process.env['BENCH_ILP_ENTRY'];
 const execBaseline = process.env['BENCH_EXEC_BASELINE'];
 const execCommitMode = process.env['BENCH_EXEC_COMMIT_MODE'];
 /** Clients, duration in ms and target in rows/s of the /exec INSERT measure (issue #18). */
@@ -246,12 +250,31 @@ async function mainExecOnly(): Promise<void> {
   process.stdout.write(`\n/exec INSERT, ${execClients} clients, ${execDurationMs} ms each, commit mode ${execCommitMode ?? 'nosync (default)'}\n${lines.join('\n')}\n`);
 }
 
+/** The TSBS sections alone, over HTTP then TCP, each into its own table. */
+async function mainTsbsOnly(): Promise<void> {
+  const tsbs = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
+  const tsbsTcp = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts, 'cpu_tcp'));
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, ...(ilpEntry === undefined ? {} : { entryScript: ilpEntry }) });
+  const lines = ['| measure | svc rows/s | reference rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
+  try {
+    const http = await withCpu(server, tsbsRows, () => sendHttp(server, tsbs));
+    lines.push(line('TSBS cpu-only rows, HTTP /write', tsbsRows / http.result, undefined, `target ≥ 500,000 rows/s; ${http.cpu}`));
+    const tcp = await withCpu(server, tsbsRows, () => sendTcp(server, server.ilpTcpPort, tsbsTcp, 'cpu_tcp', tsbsRows));
+    lines.push(line('TSBS cpu-only rows, TCP 9009', tsbsRows / tcp.result, undefined, `until the last row is visible; ${tcp.cpu}`));
+    if ((await count(server, 'cpu')) !== tsbsRows) throw new Error('row count mismatch');
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+  process.stdout.write(`\nILP TSBS, ${connections} connections, ${ilpEntry ?? 'this build'}, load ${loadavg()[0]?.toFixed(1)}\n${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const narrow = ilpBodies(narrowRows, rowsPerBody, standardIlpRow);
   const tsbs = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
   const narrowMb = narrow.reduce((sum, body) => sum + body.length, 0) / 1e6;
   const tsbsMb = tsbs.reduce((sum, body) => sum + body.length, 0) / 1e6;
-  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' } });
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, ...(ilpEntry === undefined ? {} : { entryScript: ilpEntry }) });
   const lines = ['| measure | svc rows/s | reference rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
   try {
     const csv = await withCpu(server, narrowRows, () => importCsv(server, narrowRows));
@@ -277,4 +300,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\nILP ingestion, ${connections} connections, ${rowsPerBody.toLocaleString('en-US')} rows per request, 2 workers\n${lines.join('\n')}\n`);
 }
 
-await (execOnly ? mainExecOnly() : main());
+await (execOnly ? mainExecOnly() : tsbsOnly ? mainTsbsOnly() : main());

@@ -127,7 +127,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   // Likewise the PG TLS certificate and key: a bad pair stops the start here.
   if (config.pgEnabled) pgTlsContextOf(config);
   if (config.httpEnabled && config.httpWorkerCount > 0) {
-    pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
+    pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage, (slot) => service.ilpOrder.ownerGone(ilpOwnerOf(slot)));
     broadcast = new TokenBroadcast(pool);
     pool.start();
   } else if (config.httpEnabled) {
@@ -252,7 +252,7 @@ function replyWhenSettled(replies: ReplyBatcher, slot: WorkerSlot, id: number, o
 }
 
 /** Runs one request of a worker; a statement that cannot be decoded fails alone. */
-function serve(service: WriterService, request: WorkerRequest): Promise<WriteResult | ImportCommitResult | IlpCommitResult> {
+function serve(service: WriterService, slot: WorkerSlot, request: WorkerRequest): Promise<WriteResult | ImportCommitResult | IlpCommitResult> {
   switch (request.type) {
     case 'svc:write':
       try {
@@ -261,7 +261,7 @@ function serve(service: WriterService, request: WorkerRequest): Promise<WriteRes
         return Promise.reject(error);
       }
     case 'svc:import-commit': return service.importCommit(request.request);
-    case 'svc:ilp-commit': return service.ilpCommit(request.request);
+    case 'svc:ilp-commit': return service.ilpCommit(request.request, ilpOwnerOf(slot));
   }
 }
 
@@ -269,7 +269,7 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
   const { pool, replies, service, metricsRequests } = deps;
   switch (message.type) {
     case 'svc:requests':
-      for (const request of message.requests) replyWhenSettled(replies, slot, request.id, serve(service, request));
+      for (const request of message.requests) replyWhenSettled(replies, slot, request.id, serve(service, slot, request));
       return;
     case 'svc:unhandled-error':
       // The worker already logged its C record (forwarded here); this only feeds metrics and health.
@@ -289,10 +289,21 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
         if (other !== slot) pool.send(other, { type: 'svc:pg-cancel', processId: message.processId, secretKey: message.secretKey });
       }
       return;
+    case 'svc:ilp-announce':
+      service.ilpOrder.announce(ilpOwnerOf(slot), message.announcement.id, message.announcement.starts);
+      return;
+    case 'svc:ilp-withdraw':
+      service.ilpOrder.withdraw(ilpOwnerOf(slot), message.id);
+      return;
     case 'svc:ready':
     case 'svc:tokens-ack':
       return;
   }
+}
+
+/** Whose ILP announcements a worker's are: its slot (a restarted worker's ids start again, so it is told apart on exit). */
+function ilpOwnerOf(slot: WorkerSlot): string {
+  return `worker-${slot.slot}`;
 }
 
 function replyError(error: unknown): ReturnType<typeof errorToPayload> {

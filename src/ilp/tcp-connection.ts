@@ -152,7 +152,7 @@ export class IlpTcpConnection {
   /** A new commit unit, starting with the unfinished line the previous one left. */
   private openRequest(): IlpRequest {
     // A unit is committed once its parsed rows pass uncommittedBytesMax, which bounds the rows room is made for.
-    const request = new IlpRequest(this.settings.ingest, 'ns', this.settings.uncommittedBytesMax);
+    const request = new IlpRequest(this.settings.ingest, 'ns', this.settings.uncommittedBytesMax, this.settings.writer);
     this.request = request;
     this.requestStartedAt = process.hrtime.bigint();
     const carried = this.unfinishedLine;

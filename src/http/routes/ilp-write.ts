@@ -104,7 +104,7 @@ export async function handleIlpWrite(req: IncomingMessage, res: ServerResponse, 
   if (body === undefined) return;
   // A gzip body's Content-Length is its compressed size: no bound on its rows, so no room is made up front.
   const declaredBytes = body === req ? Number(req.headers['content-length'] ?? 0) : 0;
-  const request = new IlpRequest(ingestOptions(deps), precision, Number.isSafeInteger(declaredBytes) ? declaredBytes : 0);
+  const request = new IlpRequest(ingestOptions(deps), precision, Number.isSafeInteger(declaredBytes) ? declaredBytes : 0, deps.writer);
   const started = process.hrtime.bigint();
   let failure: unknown;
   try {

@@ -31,6 +31,13 @@ interface ThreadSession {
   rows: RowChunk[];
   releases: (() => void)[];
   droppedRows: number;
+  /**
+   * Set when a piece failed to convert: later pieces of the session are refused, but the session stays until
+   * its 'end', because pieces converted before the failed one may still be placed and written (the request's
+   * thread places in upload order and reports the first failure in that order, so an abort in a late piece
+   * must not turn an earlier piece's write into a 'stopped' error that wins over it).
+   */
+  conversionFailed: boolean;
 }
 
 const sessions = new Map<number, ThreadSession>();
@@ -44,6 +51,7 @@ function beginSession(setup: ParseSetup): ThreadSession {
     rows: [],
     releases: [],
     droppedRows: 0,
+    conversionFailed: false,
     converter: new RecordConverter({
       plan, delimiter: setup.delimiter, width: setup.width, atomicity: setup.atomicity, skipLev: setup.skipLev,
       chunkRowsMax: setup.chunkRowsMax, recordsToSkip: 0, recordBase: 0, quoteFree: true,
@@ -64,7 +72,7 @@ function beginSession(setup: ParseSetup): ThreadSession {
 async function convertPiece(session: number, seq: number, bytes: Uint8Array, recordsToSkip: number): Promise<PieceResult> {
   const state = sessions.get(session);
   // A session that failed here, or was closed, may still have pieces on the way: they are answered and ignored.
-  if (state === undefined) return { kind: 'failed', session, seq, error: errorToPayload(new ImportError('the import was stopped')) };
+  if (state === undefined || state.conversionFailed) return { kind: 'failed', session, seq, error: errorToPayload(new ImportError('the import was stopped')) };
   const converter = state.converter;
   state.parts = [];
   state.rows = [];
@@ -77,7 +85,10 @@ async function convertPiece(session: number, seq: number, bytes: Uint8Array, rec
     await converter.flush();
   } catch (error) {
     // The session fails as a whole; a converter left mid-piece is not used again.
-    sessions.delete(session);
+    state.conversionFailed = true;
+    state.parts = [];
+    state.rows = [];
+    state.releases = [];
     if (error instanceof RecordAbortError) return { kind: 'abort', session, seq, line: error.line, column: error.column };
     return { kind: 'failed', session, seq, error: errorToPayload(error) };
   }

@@ -3,6 +3,14 @@
 import test from 'ava';
 import { startServer } from '../helpers/server.js';
 import { exec, execOk, rows } from '../helpers/http.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function errorRecords(rootDir: string): string {
+  const dir = join(rootDir, 'log');
+  const text = readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
+  return text.split('\n').filter((line) => / [ECA] /.test(line)).slice(-20).join('\n');
+}
 
 test('acknowledged inserts survive kill -9 of the primary', async (t) => {
   const first = await startServer({ workers: 2 });
@@ -33,7 +41,10 @@ test('acknowledged inserts survive kill -9 of the primary', async (t) => {
 
     const second = await startServer({ workers: 2, rootDir: root });
     try {
-      const found = (await rows(second.baseUrl, 'select id, payload from crash')) as [number, string][];
+      const found = (await rows(second.baseUrl, 'select id, payload from crash').catch((error: unknown) => {
+        // The restarted server's error records say why the read failed (a cut body is logged there).
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${errorRecords(root)}`);
+      })) as [number, string][];
       const ids = found.map((row) => row[0]);
       t.is(new Set(ids).size, ids.length, 'no duplicate rows');
       for (const [id, payload] of found) t.is(payload, `row-${id}`, 'no half-written row');

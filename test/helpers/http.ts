@@ -34,6 +34,7 @@ export function exec(baseUrl: string, query: string, params: Record<string, stri
 export async function execOk(baseUrl: string, query: string): Promise<Record<string, unknown>> {
   const response = await exec(baseUrl, query);
   if (response.status !== 200) throw new Error(`${query} → ${response.status} ${response.text}`);
+  if (typeof response.json !== 'object' || response.json === null) throw new Error(`${query} → 200 without a JSON object: ${JSON.stringify(response.text.slice(0, 2000))}`);
   return response.json as Record<string, unknown>;
 }
 

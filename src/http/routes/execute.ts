@@ -19,6 +19,9 @@ import type { Principal } from '../auth/authenticator.js';
 import { checkWritePermitted } from '../auth/write-permission.js';
 import { tokenResultBody } from '../auth/token-result.js';
 import { jsonString } from '../../types/value-format.js';
+import { getLogger } from '../../log/logger.js';
+
+const log = getLogger('http');
 
 export interface SqlRouteDeps {
   readonly catalog: Catalog;
@@ -116,11 +119,21 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
   } catch (error) {
     outcome = error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT' ? 'timeout' : cancellation.cancelled ? 'cancelled' : 'error';
     if (!res.headersSent) sendQueryError(res, params.query, error);
-    else res.end();
+    else endAfterStreamFailure(res, params.query, error, cancellation.cancelled);
   } finally {
     res.off('close', onClose);
     queryChannel.publish({ endpoint: 'execute', outcome, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
   }
+}
+
+/**
+ * A query that fails after its 200 and first rows went out can only end the response; the client sees a cut
+ * body. A failure that is neither a statement's own (timeout, limits: SqlErrors) nor the client's leaving is
+ * logged, so a cut body always has a record saying why.
+ */
+function endAfterStreamFailure(res: ServerResponse, query: string, error: unknown, clientGone: boolean): void {
+  if (!(error instanceof SqlError) && !clientGone) log.error(`query failed after its rows began to stream [query=${query.slice(0, 200)}]`, error);
+  res.end();
 }
 
 /**

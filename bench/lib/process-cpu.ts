@@ -1,25 +1,41 @@
-// CPU time of a server process tree read from /proc: robust where wall time is noisy on a shared machine.
+// CPU time of server processes read from /proc: robust where wall time is noisy on a shared machine.
 import { readFileSync, readdirSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
+
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces), or undefined once it is gone. */
+function statFields(pid: string): string[] | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime(14) + stime(15) of fields from statFields, in seconds. */
+function cpuSecondsOf(fields: readonly string[]): number {
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** utime + stime of one process (all its threads), in seconds; 0 once it is gone. */
+export function processCpuSeconds(pid: string): number {
+  const fields = statFields(pid);
+  return fields === undefined ? 0 : cpuSecondsOf(fields);
+}
 
 /** CPU ms used so far by a process and its children (the server's primary and workers, threads included). */
 export function treeCpuMs(rootPid: number): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const pid = Number(entry);
-    if (pid !== rootPid && Number(fields[1]) !== rootPid) continue;
-    total += ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
+    const fields = statFields(entry);
+    if (fields === undefined) continue;
+    // Field 4 (index 1 here) is the parent pid.
+    if (Number(entry) !== rootPid && Number(fields[1]) !== rootPid) continue;
+    total += cpuSecondsOf(fields) * 1000;
   }
   return total;
 }

@@ -4,26 +4,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestServer } from '../../test/helpers/server.js';
-
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
+import { processCpuSeconds } from './process-cpu.js';
 
 export interface ServerCpu {
   readonly primary: number;
   readonly workers: number;
-}
-
-/** utime + stime of one process (all its threads), in seconds; 0 once it is gone. */
-export function processCpuSeconds(id: string): number {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${id}/stat`, 'utf8');
-  } catch {
-    return 0;
-  }
-  // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 /** CPU seconds so far of a server's primary process and of its workers (its child processes). */

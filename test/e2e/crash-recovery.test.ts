@@ -1,15 +1,11 @@
 // kill -9 of the primary while a client inserts: after a restart on the same root every acknowledged row
 // is present exactly once and nothing half-written is visible.
 import test from 'ava';
-import { startServer } from '../helpers/server.js';
+import { readLogFiles, startServer } from '../helpers/server.js';
 import { exec, execOk, rows } from '../helpers/http.js';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 function errorRecords(rootDir: string): string {
-  const dir = join(rootDir, 'log');
-  const text = readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
-  return text.split('\n').filter((line) => / [ECA] /.test(line)).slice(-20).join('\n');
+  return readLogFiles(rootDir).split('\n').filter((line) => / [ECA] /.test(line)).slice(-20).join('\n');
 }
 
 test('acknowledged inserts survive kill -9 of the primary', async (t) => {

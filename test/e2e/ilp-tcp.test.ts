@@ -9,9 +9,9 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, startServers, type TestServer } from '../helpers/server.js';
+import { readLogFiles, startServer, startServers, type TestServer } from '../helpers/server.js';
 import { exec, rows } from '../helpers/http.js';
-import { openRawIlpSocket, readLogFiles, waitUntil, waitUntilListening, type RawIlpSocket } from '../helpers/ilp-tcp.js';
+import { openRawIlpSocket, waitUntil, waitUntilListening, type RawIlpSocket } from '../helpers/ilp-tcp.js';
 
 const KEY_ID = 'ingest-1';
 const quiet = { log: (): void => undefined };

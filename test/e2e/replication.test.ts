@@ -3,13 +3,11 @@
 // the replicas with identical answers to a fixed query set; replicas refuse writes with 403.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { sharedS3 } from '../helpers/s3-service.js';
 import { exec } from '../helpers/http.js';
-import type { TestServer } from '../helpers/server.js';
+import { readLogFiles, type TestServer } from '../helpers/server.js';
 import {
   answers, importCsv, metricValue, postLines, replicationStore, startNode, waitForAnswers, writeRound, type ReplicationStore,
 } from '../helpers/replication-cluster.js';
@@ -31,17 +29,12 @@ test.afterEach.always(async () => {
   }
 });
 
-function readLogs(server: TestServer): string {
-  const dir = join(server.rootDir, 'log');
-  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
-}
-
 /** waitForAnswers, with the server's error records in the failure. */
 async function converge(server: TestServer, expected: unknown[][][], timeoutMs: number): Promise<number> {
   try {
     return await waitForAnswers(server, expected, timeoutMs);
   } catch (error) {
-    const records = readLogs(server).split('\n').filter((line) => / [ECA] /.test(line)).slice(-15).join('\n');
+    const records = readLogFiles(server.rootDir).split('\n').filter((line) => / [ECA] /.test(line)).slice(-15).join('\n');
     throw new Error(`${error instanceof Error ? error.message.slice(0, 300) : String(error)}\n${records}`);
   }
 }
@@ -129,7 +122,7 @@ test.serial('a replica killed with -9 while applying resumes after a restart wit
   await new Promise((resolve) => setTimeout(resolve, 7_000));
   const late = await node(store, 'replica');
   await converge(late, expected, 10_000);
-  const synced = /replica synced from checkpoint (\d+)/.exec(readLogs(late));
+  const synced = /replica synced from checkpoint (\d+)/.exec(readLogFiles(late.rootDir));
   t.truthy(synced, 'the late replica logged its checkpoint');
   t.true(Number(synced?.[1]) > 1, `bootstrapped from a later checkpoint than the first (${synced?.[1]})`);
 });

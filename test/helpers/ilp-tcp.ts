@@ -1,8 +1,6 @@
 // Raw ILP TCP connections for tests that need exact bytes (handshakes, split lines, bad lines) and to see the
 // server close a connection, plus polling helpers: the transport has no replies, so tests watch for effects.
 import { connect, type Socket } from 'node:net';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 
 export interface RawIlpSocket {
   write(data: string | Buffer): void;
@@ -67,10 +65,4 @@ export async function waitUntilListening(port: number, timeoutMs = 10_000): Prom
   if (!listening) throw new Error(`nothing listens on ILP TCP port ${port}`);
   // The server drops the probe once it sees the close; until then it counts against the connection limit.
   await new Promise((resolve) => setTimeout(resolve, 200));
-}
-
-/** Everything in the root's log/ directory (I records go to the files, not to the test's stdout capture). */
-export function readLogFiles(rootDir: string): string {
-  const dir = join(rootDir, 'log');
-  return existsSync(dir) ? readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('') : '';
 }

@@ -1,7 +1,7 @@
 // Starts a real svc process (primary + workers) on free loopback ports with a temporary root, waits until it
 // answers, and stops it (SIGTERM, or SIGKILL for crash tests). Captures the process output for diagnostics.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -174,6 +174,12 @@ function logFileNames(rootDir: string): ReadonlySet<string> {
   } catch {
     return new Set();
   }
+}
+
+/** Everything in the root's log/ directory (I records go to the files, not to the test's stdout capture). */
+export function readLogFiles(rootDir: string): string {
+  const dir = join(rootDir, 'log');
+  return existsSync(dir) ? readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('') : '';
 }
 
 async function waitUntilReady(server: TestServer, exited: Promise<number | null>): Promise<void> {

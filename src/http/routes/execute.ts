@@ -127,13 +127,14 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
 }
 
 /**
- * A query that fails after its 200 and first rows went out can only end the response; the client sees a cut
- * body. A failure that is neither a statement's own (timeout, limits: SqlErrors) nor the client's leaving is
- * logged, so a cut body always has a record saying why.
+ * A query that fails after its 200 and first rows went out cannot send an error any more. Ending the response
+ * would write the last chunk, and the client would take the cut JSON for a whole answer; the connection is
+ * reset instead, so every client sees a failed request. A failure that is neither a statement's own (timeout,
+ * limits: SqlErrors) nor the client's leaving is logged, so a reset always has a record saying why.
  */
 function endAfterStreamFailure(res: ServerResponse, query: string, error: unknown, clientGone: boolean): void {
   if (!(error instanceof SqlError) && !clientGone) log.error(`query failed after its rows began to stream [query=${query.slice(0, 200)}]`, error);
-  res.end();
+  res.destroy();
 }
 
 /**

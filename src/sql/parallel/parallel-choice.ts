@@ -1,8 +1,9 @@
 // Which way a large query runs, learned from how long its text took each way on this process. The row estimate
 // (query.parallel.min.rows) cannot see what a run really costs: kernels answer repeated scans of immutable
 // mapped ranges from cached facts, and on a machine whose cores are busy the threads add hand-off and a second
-// JIT without adding a free core. So a query that the estimate sends to the threads runs there first, and a
-// way is judged only once it is warm: its first runs compile and tier up its kernels (on every thread, each with
+// JIT without adding a free core. So a query that the estimate sends to the threads runs there first (a scan
+// near the threshold runs on the calling thread first, and stays there if it is short), and a way is judged only
+// once it is warm: its first runs compile and tier up its kernels (on every thread, each with
 // its own JIT) and bind its fragment plans, so they say nothing of its steady cost and are not counted. Both
 // ways then take turns until each has a few judged runs, and from then on the query runs the way whose median
 // recent run was faster (the threads only when clearly faster: they spend more CPU in all), trying the other way
@@ -61,19 +62,24 @@ interface TextRuns {
 export class ParallelChoice {
   private readonly byText = new Map<string, TextRuns>();
 
-  /** The way to run a query the row estimate finds large enough for the threads. */
-  choose(text: string): ExecutionWay {
+  /**
+   * The way to run a query the row estimate finds large enough for the threads. `localFirst`: the scan is near
+   * that estimate's threshold, so the calling thread is tried before the threads: a query it answers within
+   * LOCAL_SPLIT_MS_MIN then never hops at all.
+   */
+  choose(text: string, localFirst = false): ExecutionWay {
     const runs = this.byText.get(text);
-    if (runs === undefined || runs.parallel.recentMs.length === 0) return 'parallel';
+    if (runs === undefined) return localFirst ? 'local' : 'parallel';
+    if (localFirst && runs.local.recentMs.length === 0) return 'local';
+    if (runs.local.recentMs.length > 0 && medianMs(runs.local) < LOCAL_SPLIT_MS_MIN) return 'local';
+    if (runs.parallel.recentMs.length === 0) return 'parallel';
     if (runs.local.count === 0 && (runs.parallel.lastMs ?? 0) > LOCAL_PROBE_PARALLEL_MS_MAX) return 'parallel';
     if (runs.local.recentMs.length === 0) return 'local';
-    const localMs = medianMs(runs.local);
-    if (localMs < LOCAL_SPLIT_MS_MIN) return 'local';
-    // Learning: the way with fewer judged runs goes next, the threads first on a tie (they were tried first).
+    // Learning: the way with fewer judged runs goes next, the threads first on a tie.
     if (runs.parallel.recentMs.length < JUDGED_RUNS_MIN || runs.local.recentMs.length < JUDGED_RUNS_MIN) {
       return runs.parallel.recentMs.length <= runs.local.recentMs.length ? 'parallel' : 'local';
     }
-    const faster: ExecutionWay = medianMs(runs.parallel) < localMs * PARALLEL_GAIN_FACTOR ? 'parallel' : 'local';
+    const faster: ExecutionWay = medianMs(runs.parallel) < medianMs(runs.local) * PARALLEL_GAIN_FACTOR ? 'parallel' : 'local';
     const count = runs.local.count + runs.parallel.count;
     if (count % RETRY_OTHER_WAY_EVERY_RUNS === RETRY_OTHER_WAY_EVERY_RUNS - 1) return faster === 'local' ? 'parallel' : 'local';
     return faster;

@@ -117,3 +117,30 @@ test('the calling thread may run a share of a text only once it is known to be s
   choice.record('long', 'parallel', LOCAL_PROBE_PARALLEL_MS_MAX + 1);
   t.false(choice.isShortOnThreads('long'));
 });
+
+/** runTimes for a scan near the row threshold: the calling thread is tried first. */
+function runTimesLocalFirst(choice: ParallelChoice, text: string, runs: number, msOf: (way: ExecutionWay) => number): ExecutionWay[] {
+  const ways: ExecutionWay[] = [];
+  for (let k = 0; k < runs; k++) {
+    const way = choice.choose(text, true);
+    ways.push(way);
+    choice.record(text, way, msOf(way));
+  }
+  return ways;
+}
+
+test('a scan near the row threshold that the calling thread answers quickly never runs on the threads', (t) => {
+  const choice = new ParallelChoice();
+  const ways = runTimesLocalFirst(choice, 'q', 40, (way) => (way === 'local' ? LOCAL_SPLIT_MS_MIN / 2 : 1));
+  t.true(ways.every((way) => way === 'local'));
+});
+
+test('a scan near the row threshold that is slow on the calling thread then learns the threads as usual', (t) => {
+  const choice = new ParallelChoice();
+  const ways = runTimesLocalFirst(choice, 'q', 14, (way) => (way === 'local' ? 40 : 20));
+  const localWarm = Array.from({ length: WARMUP_RUNS.local + 1 }, (): ExecutionWay => 'local');
+  const threadsWarm = Array.from({ length: WARMUP_RUNS.parallel + 1 }, (): ExecutionWay => 'parallel');
+  t.deepEqual(ways.slice(0, localWarm.length + threadsWarm.length), [...localWarm, ...threadsWarm]);
+  t.is(ways.length, 14);
+  t.true(ways.slice(LEARNING_RUNS).every((way) => way === 'parallel'));
+});

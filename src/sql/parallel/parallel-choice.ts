@@ -30,9 +30,10 @@ export const LEARNING_RUNS = WARMUP_RUNS.parallel + WARMUP_RUNS.local + 2 * JUDG
 /**
  * A text whose median run on the calling thread is this short stays there, not even retried on the threads:
  * two threads can at best halve it, and the hop, the merge and the threads' own scheduling take 1-2 ms of it on
- * an idle machine (the one-day count of the SQL bench: 1.5 ms alone, 3.9 ms split) and more on a busy one.
+ * an idle machine (the one-day count of the SQL bench: 1.5 ms alone, 3.9 ms split), so a split of a run of L ms
+ * takes at least L / 2 + 1.5 ms, which beats L by PARALLEL_GAIN_FACTOR only from L = 5 ms on.
  */
-export const LOCAL_SPLIT_MS_MIN = 3;
+export const LOCAL_SPLIT_MS_MIN = 5;
 /** Warm runs kept per way; their median is the way's time. */
 const RECENT_RUNS_KEPT = 5;
 /**

@@ -15,7 +15,7 @@ import { startServer } from '../test/helpers/server.js';
 import { createKeepAliveClient } from './lib/keep-alive-client.js';
 import { medianMs } from './lib/figures.js';
 import { treeCpuMs } from './lib/process-cpu.js';
-import { WARMUP_RUNS } from '../src/sql/parallel/parallel-choice.js';
+import { LEARNING_RUNS } from '../src/sql/parallel/parallel-choice.js';
 import { loadDuckAsofTables, loadDuckStandardTable, loadSvcAsofTables, loadSvcStandardTable } from './lib/standard-table.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 10_000_000);
@@ -23,10 +23,10 @@ const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 /**
  * Untimed runs of each svc query first: every worker process and every parallel thread JIT-compiles its own
  * copy of the kernels, and with the threads on, a process learns which way a text runs faster over its first
- * runs (the threads' warm-up runs and one judged run, then the calling thread's): the timed runs measure the
+ * LEARNING_RUNS runs (both ways' warm-up runs, then judged runs of each in turn): the timed runs measure the
  * settled way, as a long-running server serves it.
  */
-const warmups = Number(process.env['BENCH_WARMUPS'] ?? WARMUP_RUNS.parallel + WARMUP_RUNS.local + 4);
+const warmups = Number(process.env['BENCH_WARMUPS'] ?? LEARNING_RUNS + 2);
 
 interface BenchQuery {
   readonly name: string;
@@ -176,7 +176,7 @@ async function timeDuck(duck: DuckDBConnection, times: Map<string, QueryTimes>, 
 
 function printTable(times: ReadonlyMap<string, QueryTimes>): void {
   const lines = [
-    `\nSQL bench, ${rowCount} rows, median of ${runs} after ${warmups} warm-up runs (ms; the parallel choice learns over the first ${WARMUP_RUNS.parallel + WARMUP_RUNS.local + 2} runs of a text, so the timed runs see the settled way, as a long-running server does); svc 2 workers through HTTP, single = threads off, parallel = ${PARALLEL_THREADS} threads per worker; DuckDB 2 threads in-process`,
+    `\nSQL bench, ${rowCount} rows, median of ${runs} after ${warmups} warm-up runs (ms; the parallel choice learns over the first ${LEARNING_RUNS} runs of a text, so the timed runs see the settled way, as a long-running server does); svc 2 workers through HTTP, single = threads off, parallel = ${PARALLEL_THREADS} threads per worker; DuckDB 2 threads in-process`,
     '| query | svc single | svc parallel | DuckDB | parallel/single | parallel/DuckDB | goal svc/DuckDB | svc CPU single | svc CPU parallel |',
     '|---|---:|---:|---:|---:|---:|---|---:|---:|',
   ];

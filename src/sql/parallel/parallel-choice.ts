@@ -1,12 +1,15 @@
 // Which way a large query runs, learned from how long its text took each way on this process. The row estimate
 // (query.parallel.min.rows) cannot see what a run really costs: kernels answer repeated scans of immutable
 // mapped ranges from cached facts, and on a machine whose cores are busy the threads add hand-off and a second
-// JIT without adding a free core. So a query that the estimate sends to the threads runs there first, and a
-// way is judged only once it is warm: its first runs compile and tier up its kernels (on every thread, each with
-// its own JIT) and bind its fragment plans, so they say nothing of its steady cost and are not counted. Once both
-// ways have warm runs, the query runs the way whose best recent run was faster (the threads only when clearly
-// faster: they spend more CPU in all), trying the other way again now and then so a changed table or machine
-// load is noticed. A best of a few recent runs, not their mean: a busy machine only ever adds time.
+// JIT without adding a free core. So a query that the estimate sends to the threads runs there first (a scan
+// near the threshold runs on the calling thread first, and stays there if it is short), and a way is judged only
+// once it is warm: its first runs compile and tier up its kernels (on every thread, each with
+// its own JIT) and bind its fragment plans, so they say nothing of its steady cost and are not counted. Both
+// ways then take turns until each has a few judged runs, and from then on the query runs the way whose median
+// recent run was faster (the threads only when clearly faster: they spend more CPU in all), trying the other way
+// again now and then so a changed table or machine load is noticed. A median, not a best: the threads' times
+// spread wider (a hop, two schedulings), so the best of a few of their runs is a lucky one that a typical run
+// does not repeat, and the way run more often would collect more chances of luck.
 // Long runs stay on the threads: there the hand-off is small beside the run, and the event loop stays free.
 import { assert } from '../../core/assert.js';
 
@@ -20,10 +23,24 @@ export const LOCAL_PROBE_PARALLEL_MS_MAX = 500;
  * tier up their own copies of the kernels over their first runs; the calling thread's plan is bound already.
  */
 export const WARMUP_RUNS: Readonly<Record<ExecutionWay, number>> = { parallel: 3, local: 1 };
-/** Warm runs kept per way; the best of them is the way's time. */
-const RECENT_RUNS_KEPT = 4;
-/** The threads win only below this share of the calling thread's time: a split spends more CPU in all. */
-const PARALLEL_GAIN_FACTOR = 0.9;
+/** Judged runs each way takes before the choice settles (the ways alternate until then). */
+export const JUDGED_RUNS_MIN = 3;
+/** Runs of a new text until its choice has settled: every warm-up run, then the judged runs of both ways. */
+export const LEARNING_RUNS = WARMUP_RUNS.parallel + WARMUP_RUNS.local + 2 * JUDGED_RUNS_MIN;
+/**
+ * A text whose median run on the calling thread is this short stays there, not even retried on the threads:
+ * two threads can at best halve it, and the hop, the merge and the threads' own scheduling take 1-2 ms of it on
+ * an idle machine (the one-day count of the SQL bench: 1.5 ms alone, 3.9 ms split), so a split of a run of L ms
+ * takes at least L / 2 + 1.5 ms, which beats L by PARALLEL_GAIN_FACTOR only from L = 5 ms on.
+ */
+export const LOCAL_SPLIT_MS_MIN = 5;
+/** Warm runs kept per way; their median is the way's time. */
+const RECENT_RUNS_KEPT = 5;
+/**
+ * The threads win only below this share of the calling thread's time: a split spends more CPU in all (a second
+ * JIT per thread, the hand-off, the merge), which a server whose cores also serve other connections pays for.
+ */
+const PARALLEL_GAIN_FACTOR = 0.8;
 /** Every this many runs of a text, the way not chosen is tried again. */
 const RETRY_OTHER_WAY_EVERY_RUNS = 16;
 /** Texts remembered per process; the least recently run is forgotten first. */
@@ -46,13 +63,24 @@ interface TextRuns {
 export class ParallelChoice {
   private readonly byText = new Map<string, TextRuns>();
 
-  /** The way to run a query the row estimate finds large enough for the threads. */
-  choose(text: string): ExecutionWay {
+  /**
+   * The way to run a query the row estimate finds large enough for the threads. `localFirst`: the scan is near
+   * that estimate's threshold, so the calling thread is tried before the threads: a query it answers within
+   * LOCAL_SPLIT_MS_MIN then never hops at all.
+   */
+  choose(text: string, localFirst = false): ExecutionWay {
     const runs = this.byText.get(text);
-    if (runs === undefined || runs.parallel.recentMs.length === 0) return 'parallel';
+    if (runs === undefined) return localFirst ? 'local' : 'parallel';
+    if (localFirst && runs.local.recentMs.length === 0) return 'local';
+    if (runs.local.recentMs.length > 0 && medianMs(runs.local) < LOCAL_SPLIT_MS_MIN) return 'local';
+    if (runs.parallel.recentMs.length === 0) return 'parallel';
     if (runs.local.count === 0 && (runs.parallel.lastMs ?? 0) > LOCAL_PROBE_PARALLEL_MS_MAX) return 'parallel';
     if (runs.local.recentMs.length === 0) return 'local';
-    const faster: ExecutionWay = bestMs(runs.parallel) < bestMs(runs.local) * PARALLEL_GAIN_FACTOR ? 'parallel' : 'local';
+    // Learning: the way with fewer judged runs goes next, the threads first on a tie.
+    if (runs.parallel.recentMs.length < JUDGED_RUNS_MIN || runs.local.recentMs.length < JUDGED_RUNS_MIN) {
+      return runs.parallel.recentMs.length <= runs.local.recentMs.length ? 'parallel' : 'local';
+    }
+    const faster: ExecutionWay = medianMs(runs.parallel) < medianMs(runs.local) * PARALLEL_GAIN_FACTOR ? 'parallel' : 'local';
     const count = runs.local.count + runs.parallel.count;
     if (count % RETRY_OTHER_WAY_EVERY_RUNS === RETRY_OTHER_WAY_EVERY_RUNS - 1) return faster === 'local' ? 'parallel' : 'local';
     return faster;
@@ -102,7 +130,9 @@ function newWayRuns(): WayRuns {
   return { count: 0, recentMs: [], lastMs: undefined };
 }
 
-function bestMs(runs: WayRuns): number {
+/** The median of a way's recent warm runs (the lower middle one of an even count: the kept runs are few). */
+function medianMs(runs: WayRuns): number {
   assert(runs.recentMs.length > 0, 'a way is judged only once it has warm runs');
-  return Math.min(...runs.recentMs);
+  const sorted = [...runs.recentMs].sort((a, b) => a - b);
+  return sorted[(sorted.length - 1) >> 1];
 }

@@ -41,6 +41,11 @@ export interface ParallelSettings {
 
 /** How often the caller looks at its cancellation while fragments run, in ms (the 100 ms stop budget). */
 const CANCEL_POLL_MS = 5;
+/**
+ * Scans under this many times query.parallel.min.rows try the calling thread first (ParallelChoice): near the
+ * threshold the row estimate is least sure a split pays, and a run there blocks the event loop only briefly.
+ */
+const LOCAL_FIRST_ROWS_FACTOR = 2;
 
 let pool: FragmentThreadPool | undefined;
 let rowsMin = Infinity;
@@ -95,7 +100,7 @@ export async function runInParallel(run: ParallelRun): Promise<ParallelOutcome> 
   if (pool === undefined) return NOT_SPLIT;
   const split = splittableShape(run);
   if (split === undefined) return NOT_SPLIT;
-  const way = choice.choose(run.text);
+  const way = choice.choose(run.text, split.snapshot.notedScanRows() < rowsMin * LOCAL_FIRST_ROWS_FACTOR);
   if (way === 'local') return { factory: undefined, way };
   const batches = await runShares(pool, split.shape, split.snapshot, run, choice.isShortOnThreads(run.text));
   return { factory: finalFactory(split.shape, run.factory, batches), way };

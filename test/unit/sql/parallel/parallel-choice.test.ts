@@ -1,9 +1,10 @@
 // The learned choice between the calling thread and the parallel threads: a new text goes to the threads, which
-// warm up over their first runs (not judged); a quick one then tries the calling thread, and the way whose best
-// recent warm run was faster wins (the threads only when clearly faster), the other way retried now and then;
-// long runs never leave the threads; the memory of texts is bounded.
+// warm up over their first runs (not judged); a quick one then tries the calling thread, both ways take turns
+// until each has a few judged runs, and the way whose median recent warm run was faster wins (the threads only
+// when clearly faster), the other way retried now and then; a text that is very short on the calling thread
+// stays there; long runs never leave the threads; the memory of texts is bounded.
 import test from 'ava';
-import { LOCAL_PROBE_PARALLEL_MS_MAX, ParallelChoice, WARMUP_RUNS } from '../../../../src/sql/parallel/parallel-choice.js';
+import { JUDGED_RUNS_MIN, LEARNING_RUNS, LOCAL_PROBE_PARALLEL_MS_MAX, LOCAL_SPLIT_MS_MIN, ParallelChoice, WARMUP_RUNS } from '../../../../src/sql/parallel/parallel-choice.js';
 import type { ExecutionWay } from '../../../../src/sql/parallel/parallel-choice.js';
 
 /** Chooses, then records the time the chosen way takes on its `n`th run (0-based); returns the ways taken in order. */
@@ -18,11 +19,19 @@ function runTimes(choice: ParallelChoice, text: string, runs: number, msOf: (way
   return ways;
 }
 
-/** The ways of the learning phase: the threads' warm-up and one judged run, then the calling thread's likewise. */
+/**
+ * The ways of the learning phase: the threads' warm-up and one judged run, then the calling thread's likewise,
+ * then one judged run of each in turn until both have JUDGED_RUNS_MIN.
+ */
 const LEARNING: readonly ExecutionWay[] = [
   ...Array.from({ length: WARMUP_RUNS.parallel + 1 }, (): ExecutionWay => 'parallel'),
   ...Array.from({ length: WARMUP_RUNS.local + 1 }, (): ExecutionWay => 'local'),
+  ...Array.from({ length: JUDGED_RUNS_MIN - 1 }, (): ExecutionWay[] => ['parallel', 'local']).flat(),
 ];
+
+test('the learning phase lasts LEARNING_RUNS runs', (t) => {
+  t.is(LEARNING.length, LEARNING_RUNS);
+});
 
 test('a new text warms up on the threads, then tries the calling thread, and keeps the faster way', (t) => {
   const choice = new ParallelChoice();
@@ -41,8 +50,25 @@ test('a text the threads answer faster stays on the threads after the learning r
 
 test('the threads win only when clearly faster: a near tie runs on the calling thread', (t) => {
   const choice = new ParallelChoice();
-  const ways = runTimes(choice, 'q', 12, (way) => (way === 'local' ? 10 : 9.5));
+  const ways = runTimes(choice, 'q', 15, (way) => (way === 'local' ? 10 : 8.5));
+  t.deepEqual(ways.slice(0, LEARNING.length), [...LEARNING]);
   t.true(ways.slice(LEARNING.length).every((way) => way === 'local'));
+});
+
+test('one lucky run on the threads does not make them the choice: their typical run is judged', (t) => {
+  const choice = new ParallelChoice();
+  // Warm runs on the threads take 14 ms, save one lucky 4 ms run; the calling thread takes 10 ms.
+  const ways = runTimes(choice, 'q', 15, (way, n) => (way === 'local' ? 10 : n === WARMUP_RUNS.parallel ? 4 : 14));
+  t.deepEqual(ways.slice(0, LEARNING.length), [...LEARNING]);
+  t.true(ways.slice(LEARNING.length).every((way) => way === 'local'));
+});
+
+test('a text the calling thread answers within LOCAL_SPLIT_MS_MIN stays there, never retried on the threads', (t) => {
+  const choice = new ParallelChoice();
+  const ways = runTimes(choice, 'q', 40, (way) => (way === 'local' ? LOCAL_SPLIT_MS_MIN / 2 : LOCAL_SPLIT_MS_MIN / 4));
+  const learning = WARMUP_RUNS.parallel + 1 + WARMUP_RUNS.local + 1;
+  t.deepEqual(ways.slice(0, learning), LEARNING.slice(0, learning));
+  t.true(ways.slice(learning).every((way) => way === 'local'));
 });
 
 test("the threads' slow first runs (binding plans, compiling kernels) do not count against them", (t) => {
@@ -61,12 +87,12 @@ test('a long run on the threads is never tried on the calling thread', (t) => {
 test('the faster way follows a lasting change in run times, not one slow run', (t) => {
   const choice = new ParallelChoice();
   runTimes(choice, 'q', LEARNING.length, (way) => (way === 'local' ? 5 : 12));
-  // One slow run of the calling thread (a busy moment) changes nothing: its best recent run is still 5 ms.
+  // One slow run of the calling thread (a busy moment) changes nothing: its median recent run is still 5 ms.
   choice.record('q', 'local', 60);
   t.is(choice.choose('q'), 'local');
-  // The calling thread stays slow (e.g. the table grew): once its recent runs are all slow, the threads win.
-  const later = runTimes(choice, 'q', 6, (way) => (way === 'local' ? 60 : 12));
-  t.deepEqual(later, ['local', 'local', 'local', 'parallel', 'parallel', 'parallel']);
+  // The calling thread stays slow (e.g. the table grew): once most of its recent runs are slow, the threads win.
+  const later = runTimes(choice, 'q', 4, (way) => (way === 'local' ? 60 : 12));
+  t.deepEqual(later, ['local', 'local', 'parallel', 'parallel']);
 });
 
 test('texts are learned separately and their number is bounded', (t) => {
@@ -90,4 +116,31 @@ test('the calling thread may run a share of a text only once it is known to be s
   t.true(choice.isShortOnThreads('q'));
   choice.record('long', 'parallel', LOCAL_PROBE_PARALLEL_MS_MAX + 1);
   t.false(choice.isShortOnThreads('long'));
+});
+
+/** runTimes for a scan near the row threshold: the calling thread is tried first. */
+function runTimesLocalFirst(choice: ParallelChoice, text: string, runs: number, msOf: (way: ExecutionWay) => number): ExecutionWay[] {
+  const ways: ExecutionWay[] = [];
+  for (let k = 0; k < runs; k++) {
+    const way = choice.choose(text, true);
+    ways.push(way);
+    choice.record(text, way, msOf(way));
+  }
+  return ways;
+}
+
+test('a scan near the row threshold that the calling thread answers quickly never runs on the threads', (t) => {
+  const choice = new ParallelChoice();
+  const ways = runTimesLocalFirst(choice, 'q', 40, (way) => (way === 'local' ? LOCAL_SPLIT_MS_MIN / 2 : 1));
+  t.true(ways.every((way) => way === 'local'));
+});
+
+test('a scan near the row threshold that is slow on the calling thread then learns the threads as usual', (t) => {
+  const choice = new ParallelChoice();
+  const ways = runTimesLocalFirst(choice, 'q', 14, (way) => (way === 'local' ? 40 : 20));
+  const localWarm = Array.from({ length: WARMUP_RUNS.local + 1 }, (): ExecutionWay => 'local');
+  const threadsWarm = Array.from({ length: WARMUP_RUNS.parallel + 1 }, (): ExecutionWay => 'parallel');
+  t.deepEqual(ways.slice(0, localWarm.length + threadsWarm.length), [...localWarm, ...threadsWarm]);
+  t.is(ways.length, 14);
+  t.true(ways.slice(LEARNING_RUNS).every((way) => way === 'parallel'));
 });

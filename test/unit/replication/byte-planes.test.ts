@@ -43,7 +43,7 @@ function planesByDefinition(source: Uint8Array, width: number): Buffer {
   return planed;
 }
 
-test('the 4- and 8-byte paths lay out planes as the definition does, across block boundaries and with 1-3 values past the last whole group of four', (t) => {
+test('the 4- and 8-byte paths lay out planes as the definition does and read them back, across block boundaries and with 1-3 values past the last whole group of four', (t) => {
   // 16 Ki values is the fast path's block: counts around it and around multiples of four.
   for (const width of [4, 8]) {
     for (const count of [1, 3, 4, 5, 7, 1000, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 16 * 1024 + 6, 40_003]) {
@@ -51,6 +51,9 @@ test('the 4- and 8-byte paths lay out planes as the definition does, across bloc
       const planed = Buffer.alloc(source.length + 3);
       toBytePlanes(source, width, planed, 3);
       t.true(planed.subarray(3).equals(planesByDefinition(source, width)), `width ${width}, ${count} values`);
+      const back = Buffer.alloc(source.length);
+      fromBytePlanes(planed.subarray(3), width, back);
+      t.true(back.equals(source), `width ${width}, ${count} values read back`);
     }
   }
 });

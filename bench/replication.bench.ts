@@ -1,15 +1,19 @@
 // Replication bench, against the real Swift store (../shared/services/s3): (1) the primary's ILP ingest rate
 // with replication on ÷ off (same BENCH_ROWS bodies, default 1,000,000, 2 senders), by wall clock and by CPU
-// seconds, over BENCH_ROUNDS rounds (default 5) that alternate the order of the on and off runs (off-on,
-// on-off, ...) so a drift of the machine's load hits both sides; each run starts fresh servers (and, on, a
-// fresh store root and replica) so no run inherits another's data. One on and one off run cannot state a
-// ratio on a shared machine (single runs ranged 0.76-0.94): the median and the spread of the rounds are
-// printed. CPU is split by process: the primary's, its workers', the replica's and Swift's daemons' (Swift's
-// is an upper bound: other runs may use the shared store). (2) replication lag under sustained ILP ingest:
-// a probe row inserted on the primary every 100 ms, timed until a replica answers it (p50/p99); (3) a new
-// replica's time to bootstrap from a checkpoint that holds the standard table of BENCH_BOOTSTRAP_ROWS rows
-// (default 10,000,000, built by INSERT ... SELECT on the primary, as the other benches build it), from spawn
-// until it answers count() with every row.
+// seconds, over BENCH_ROUNDS rounds (default 5) that alternate the order of the runs (off, on, on at low
+// priority; then the reverse) so a drift of the machine's load hits every side; each run starts fresh servers
+// (and, on, a fresh store root and replica) so no run inherits another's data. Each round runs on twice: with
+// every process at equal priority (the replica and Swift compete with the primary for this machine's 2
+// cores), and with the replica and Swift's daemons at the lowest CPU priority, which models the deployment
+// the ratio is about (replicas and the store on machines of their own, taking none of the primary's CPU).
+// One on and one off run cannot state a ratio on a shared machine (single runs ranged 0.76-0.94): the median
+// and the spread of the rounds are printed. CPU is split by process: the primary's, its workers', the
+// replica's and Swift's daemons' (Swift's is an upper bound: other runs may use the shared store), and the
+// store's requests for the run's root are counted by kind from Swift's access log. (2) replication lag under
+// sustained ILP ingest: a probe row inserted on the primary every 100 ms, timed until a replica answers it
+// (p50/p99); (3) a new replica's time to bootstrap from a checkpoint that holds the standard table of
+// BENCH_BOOTSTRAP_ROWS rows (default 10,000,000, built by INSERT ... SELECT on the primary, as the other
+// benches build it), from spawn until it answers count() with every row.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -19,8 +23,10 @@ import { sharedS3, type S3Service } from '../test/helpers/s3-service.js';
 import { metricValue, replicationStore, replicationEnv, type ReplicationStore } from '../test/helpers/replication-cluster.js';
 import { ilpBodies, standardIlpRow } from './lib/ilp-bodies.js';
 import { loadSvcStandardTable } from './lib/standard-table.js';
-import { cpuSince, serverCpu, storeCpuSeconds, totalOf } from './lib/server-cpu.js';
+import { cpuSince, serverCpu, serverPids, storeCpuSeconds, storePids, totalOf } from './lib/server-cpu.js';
 import { printRounds, type RoundFigures } from './lib/replication-rounds.js';
+import { lowerPriority } from './lib/cpu-priority.js';
+import { storeLogOffset, storeRequestsSince, storeRootOf } from './lib/store-requests.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const bootstrapRows = Number(process.env['BENCH_BOOTSTRAP_ROWS'] ?? 10_000_000);
@@ -151,30 +157,41 @@ async function offRound(bodies: readonly Buffer[]): Promise<RoundFigures> {
   const rate = await ingest(server, bodies);
   const cpu = cpuSince(serverCpu(server), before);
   await stopAndRemove(server);
-  return { rate, primary: cpu.primary, workers: cpu.workers, replica: 0, store: 0 };
+  return { rate, primary: cpu.primary, workers: cpu.workers, replica: 0, store: 0, requests: new Map() };
 }
 
 /**
  * A fresh primary and replica on a fresh store root; the primary's start checkpoint is shipped and applied
  * before the bodies go. CPU is counted until the replica answers with every row, so the shipping of the last
- * segment and its apply are in the figures.
+ * segment and its apply are in the figures, and so are the store's requests for the root. `lowPriority`: the
+ * replica and the store's daemons run at the lowest CPU priority meanwhile (lib/cpu-priority.ts), as if on
+ * machines of their own.
  */
-async function onRound(service: S3Service, bodies: readonly Buffer[]): Promise<RoundFigures> {
+async function onRound(service: S3Service, bodies: readonly Buffer[], lowPriority: boolean): Promise<RoundFigures> {
   const store = replicationStore(service, bucket);
   const primary = await start(store, 'primary');
   const replica = await start(store, 'replica');
   await until(async () => await metricValue(primary, 'svc_replication_shipped_sequence') > 0 && await metricValue(primary, 'svc_replication_pending_bytes') === 0);
   await until(async () => await metricValue(replica, 'svc_replication_applied_sequence') > 0);
-  const before = serverCpu(primary);
-  const replicaBefore = totalOf(serverCpu(replica));
-  const storeBefore = storeCpuSeconds();
-  const rate = await ingest(primary, bodies);
-  await until(async () => await count(replica, 'select count() from trades') === rowCount, 200);
-  const cpu = cpuSince(serverCpu(primary), before);
-  const figures = { rate, primary: cpu.primary, workers: cpu.workers, replica: totalOf(serverCpu(replica)) - replicaBefore, store: storeCpuSeconds() - storeBefore };
-  await stopAndRemove(replica);
-  await stopAndRemove(primary);
-  return figures;
+  const restorePriority = lowPriority ? lowerPriority([...serverPids(replica), ...storePids()]) : () => undefined;
+  try {
+    const before = serverCpu(primary);
+    const replicaBefore = totalOf(serverCpu(replica));
+    const storeBefore = storeCpuSeconds();
+    const logOffset = storeLogOffset();
+    const rate = await ingest(primary, bodies);
+    await until(async () => await count(replica, 'select count() from trades') === rowCount, 200);
+    const cpu = cpuSince(serverCpu(primary), before);
+    return {
+      rate, primary: cpu.primary, workers: cpu.workers, replica: totalOf(serverCpu(replica)) - replicaBefore, store: storeCpuSeconds() - storeBefore,
+      requests: storeRequestsSince(logOffset, storeRootOf(store.connection)),
+    };
+  } finally {
+    // The store is shared with other runs: it gets its priority back before anything else happens.
+    restorePriority();
+    await stopAndRemove(replica);
+    await stopAndRemove(primary);
+  }
 }
 
 async function main(): Promise<void> {
@@ -183,13 +200,13 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? Number.NaN;
   const off: RoundFigures[] = [];
   const on: RoundFigures[] = [];
+  const onLow: RoundFigures[] = [];
   for (let round = 0; round < roundCount; round++) {
-    // Off first in even rounds, on first in odd ones.
-    if (round % 2 === 0) off.push(await offRound(bodies));
-    on.push(await onRound(service, bodies));
-    if (round % 2 === 1) off.push(await offRound(bodies));
+    // Off, on, on at low priority in even rounds; the reverse in odd ones.
+    const runs = [async () => off.push(await offRound(bodies)), async () => on.push(await onRound(service, bodies, false)), async () => onLow.push(await onRound(service, bodies, true))];
+    for (const run of round % 2 === 0 ? runs : runs.reverse()) await run();
   }
-  printRounds({ off, on, rowCount, rowsPerBody, loadBefore, loadAfter: loadavg()[0] ?? Number.NaN });
+  printRounds({ off, on, onLow, rowCount, rowsPerBody, loadBefore, loadAfter: loadavg()[0] ?? Number.NaN });
 
   const store = replicationStore(service, bucket);
   const primary = await start(store, 'primary');

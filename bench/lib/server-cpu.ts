@@ -11,16 +11,24 @@ export interface ServerCpu {
   readonly workers: number;
 }
 
+function childPids(pid: string): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((text) => text !== '');
+  } catch {
+    return [];
+  }
+}
+
 /** CPU seconds so far of a server's primary process and of its workers (its child processes). */
 export function serverCpu(server: TestServer): ServerCpu {
   const pid = String(server.process.pid ?? 0);
-  let children: string[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((text) => text !== '');
-  } catch {
-    children = [];
-  }
-  return { primary: processCpuSeconds(pid), workers: children.reduce((sum, id) => sum + processCpuSeconds(id), 0) };
+  return { primary: processCpuSeconds(pid), workers: childPids(pid).reduce((sum, id) => sum + processCpuSeconds(id), 0) };
+}
+
+/** The server's primary process and its workers. */
+export function serverPids(server: TestServer): number[] {
+  const pid = String(server.process.pid ?? 0);
+  return [pid, ...childPids(pid)].map(Number);
 }
 
 export function totalOf(cpu: ServerCpu): number {
@@ -37,10 +45,16 @@ export function cpuSince(now: ServerCpu, before: ServerCpu): ServerCpu {
  * shared with other runs, so this is an upper bound of what this primary caused.
  */
 export function storeCpuSeconds(): number {
+  const pids = storePids();
+  return pids.length === 0 ? Number.NaN : pids.reduce((sum, pid) => sum + processCpuSeconds(String(pid)), 0);
+}
+
+/** The store's daemons, from the pid files in its state dir's run/; none when unknown. */
+export function storePids(): number[] {
   const runDir = join(process.env['S3_STATE_DIR'] ?? '/tmp/svc-s3', 'run');
   try {
-    return readdirSync(runDir).filter((name) => name.endsWith('.pid')).reduce((sum, name) => sum + processCpuSeconds(readFileSync(join(runDir, name), 'utf8').trim()), 0);
+    return readdirSync(runDir).filter((name) => name.endsWith('.pid')).map((name) => Number(readFileSync(join(runDir, name), 'utf8').trim()));
   } catch {
-    return Number.NaN;
+    return [];
   }
 }

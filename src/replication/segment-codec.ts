@@ -138,19 +138,33 @@ export async function decodeSegment(object: Buffer, key: string): Promise<Decode
   return { seq: parsed.seq, operations: parsed.operations, body };
 }
 
+/**
+ * Interleaved bytes of a write before they go back over its planes: kept between segments up to this size,
+ * since a fresh buffer per segment cost a replica a page fault per 4 KiB it filled. Larger writes (checkpoint
+ * parts) get a buffer of their own, so no more than this stays held.
+ */
+const INTERLEAVE_SCRATCH_BYTES_MAX = 16 * 1024 * 1024;
+let interleaveScratch: Buffer = Buffer.allocUnsafeSlow(0);
+
+/** `bytes` of 4-byte aligned scratch for interleaveWrites; valid until the next call. */
+function interleaveScratchOf(bytes: number): Buffer {
+  if (bytes > INTERLEAVE_SCRATCH_BYTES_MAX) return Buffer.allocUnsafeSlow(bytes);
+  if (interleaveScratch.length < bytes) interleaveScratch = Buffer.allocUnsafeSlow(Math.min(INTERLEAVE_SCRATCH_BYTES_MAX, Math.max(bytes, interleaveScratch.length * 2)));
+  return interleaveScratch.subarray(0, bytes);
+}
+
 /** Turns the byte planes of writes stored with a width back into the file's bytes, in place. */
 function interleaveWrites(operations: readonly FileOperation[], valueBytes: readonly number[], body: Buffer): void {
-  let scratch: Buffer | null = null;
   let at = 0;
   let write = 0;
   for (const operation of operations) {
     if (operation.op !== 'write') continue;
     const width = valueBytes[write++] ?? 1;
     if (width > 1) {
-      if (scratch === null || scratch.length < operation.length) scratch = Buffer.allocUnsafeSlow(operation.length);
+      const scratch = interleaveScratchOf(operation.length);
       const planes = body.subarray(at, at + operation.length);
-      fromBytePlanes(planes, width, scratch.subarray(0, operation.length));
-      planes.set(scratch.subarray(0, operation.length));
+      fromBytePlanes(planes, width, scratch);
+      planes.set(scratch);
     }
     at += operation.length;
   }

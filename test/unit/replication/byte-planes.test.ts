@@ -33,6 +33,31 @@ test('every width round-trips, with a trailing partial value, into and out of un
   }
 });
 
+/** The layout by definition, one byte at a time: byte `plane` of value `index` goes to `plane * count + index`. */
+function planesByDefinition(source: Uint8Array, width: number): Buffer {
+  const count = Math.floor(source.length / width);
+  const planed = Buffer.from(source);
+  for (let index = 0; index < count; index++) {
+    for (let plane = 0; plane < width; plane++) planed[plane * count + index] = source[index * width + plane] ?? -1;
+  }
+  return planed;
+}
+
+test('the 4- and 8-byte paths lay out planes as the definition does and read them back, across block boundaries and with 1-3 values past the last whole group of four', (t) => {
+  // 16 Ki values is the fast path's block: counts around it and around multiples of four.
+  for (const width of [4, 8]) {
+    for (const count of [1, 3, 4, 5, 7, 1000, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 16 * 1024 + 6, 40_003]) {
+      const source = patterned(count * width + 5, count);
+      const planed = Buffer.alloc(source.length + 3);
+      toBytePlanes(source, width, planed, 3);
+      t.true(planed.subarray(3).equals(planesByDefinition(source, width)), `width ${width}, ${count} values`);
+      const back = Buffer.alloc(source.length);
+      fromBytePlanes(planed.subarray(3), width, back);
+      t.true(back.equals(source), `width ${width}, ${count} values read back`);
+    }
+  }
+});
+
 test('widths outside 2..32 are not planed', (t) => {
   t.deepEqual([0, 1, 2, 8, 32, 33, 2.5].map(isPlanedWidth), [false, false, true, true, true, false, false]);
 });

@@ -7,9 +7,11 @@
 // cores), and with the replica and Swift's daemons at the lowest CPU priority, which models the deployment
 // the ratio is about (replicas and the store on machines of their own, taking none of the primary's CPU).
 // One on and one off run cannot state a ratio on a shared machine (single runs ranged 0.76-0.94): the median
-// and the spread of the rounds are printed. CPU is split by process: the primary's, its workers', the
-// replica's and Swift's daemons' (Swift's is an upper bound: other runs may use the shared store), and the
-// store's requests for the run's root are counted by kind from Swift's access log. (2) replication lag under
+// and the spread of the rounds are printed. Every server is warmed first by BENCH_WARM_ROWS rows (default
+// 300,000) into a table of its own, as a long-running one is; the replica applies them before the timing
+// starts. CPU is split by process: the primary's, its workers', the replica's and Swift's daemons' (Swift's is
+// an upper bound: other runs may use the shared store), and the store's requests for the run's root are
+// counted by kind from Swift's access log. (2) replication lag under
 // sustained ILP ingest: a probe row inserted on the primary every 100 ms, timed until a replica answers it
 // (p50/p99); (3) a new replica's time to bootstrap from a checkpoint that holds the standard table of
 // BENCH_BOOTSTRAP_ROWS rows (default 10,000,000, built by INSERT ... SELECT on the primary, as the other
@@ -32,6 +34,13 @@ const rowCount = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const bootstrapRows = Number(process.env['BENCH_BOOTSTRAP_ROWS'] ?? 10_000_000);
 const roundCount = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const rowsPerBody = 10_000;
+/**
+ * Rows sent into a table of their own before each timed ingest (BENCH_WARM_ROWS): a long-running primary has
+ * its request path compiled, and its segment encoder thread's heap and Brotli buffers grown, before the rows
+ * that are timed arrive; a fresh one pays that (thousands of page faults) inside the first timed segments.
+ */
+const warmRows = Number(process.env['BENCH_WARM_ROWS'] ?? 300_000);
+const warmBodies = ilpBodies(warmRows, rowsPerBody, (i) => standardIlpRow(i, 'warm'));
 /** BENCH_ENTRY: another build's main.js (a copy of dist/ inside the repository), for A/B runs alternated with this one. */
 const entryScript = process.env['BENCH_ENTRY'];
 const bucket = `svc-repl-bench-${randomBytes(4).toString('hex')}`;
@@ -153,6 +162,7 @@ async function until(check: () => Promise<boolean>, intervalMs = 50): Promise<vo
 /** A fresh server without replication takes the bodies. */
 async function offRound(bodies: readonly Buffer[]): Promise<RoundFigures> {
   const server = await start(null, 'primary');
+  await ingest(server, warmBodies);
   const before = serverCpu(server);
   const rate = await ingest(server, bodies);
   const cpu = cpuSince(serverCpu(server), before);
@@ -173,6 +183,8 @@ async function onRound(service: S3Service, bodies: readonly Buffer[], lowPriorit
   const replica = await start(store, 'replica');
   await until(async () => await metricValue(primary, 'svc_replication_shipped_sequence') > 0 && await metricValue(primary, 'svc_replication_pending_bytes') === 0);
   await until(async () => await metricValue(replica, 'svc_replication_applied_sequence') > 0);
+  await ingest(primary, warmBodies);
+  await until(async () => await count(replica, 'select count() from warm') === warmRows, 200);
   const restorePriority = lowPriority ? lowerPriority([...serverPids(replica), ...storePids()]) : () => undefined;
   try {
     const before = serverCpu(primary);

@@ -135,6 +135,8 @@ const KEY_TABLE = [
     description: 'Accept InfluxDB line protocol over HTTP: POST /write and /api/v2/write on the main server (GET /ping and /settings answer either way).' },
   { name: 'line.http.max.line.size', type: 'size', default: '1m', min: 1024, max: 256 * 1024 * 1024, group: 'Line protocol (ILP)',
     description: 'Longest line accepted over HTTP; a longer one fails its request with 413 request too large. Request bodies themselves are streamed and have no size limit.' },
+  { name: 'line.http.parse.thread.count', type: 'int', default: '-1', min: -1, max: 64, group: 'Line protocol (ILP)',
+    description: 'Threads per worker process that parse /write bodies of 64 KiB or more (started on first use; each request is parsed by one of them, so concurrent requests use every core whichever worker process accepted their connections). -1 = one per CPU core, at most 4; 0 = parse on the request\'s thread.' },
   { name: 'line.auto.create.new.tables', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
     description: 'Create a table a line names that does not exist (designated timestamp `timestamp`, partitioned by line.default.partition.by); false refuses such lines.' },
   { name: 'line.auto.create.new.columns', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',

@@ -92,6 +92,8 @@ export interface ServerConfig {
 
   readonly ilpHttpEnabled: boolean;
   readonly ilpHttpLineBytesMax: number;
+  /** Parse threads per worker process for /write bodies (line.http.parse.thread.count, -1 resolved); 0 = none. */
+  readonly ilpHttpParseThreadCount: number;
   readonly ilpAutoCreateTables: boolean;
   readonly ilpAutoCreateColumns: boolean;
   readonly ilpDefaultPartitionBy: string;
@@ -238,7 +240,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     parquetCodec: read.enumValue('cairo.partition.encoder.parquet.compression.codec'),
     parquetCompressionLevel: read.int('cairo.partition.encoder.parquet.compression.level'),
     sqlCopyRoot: resolve(rootDir, read.stringOrNull('cairo.sql.copy.root') ?? 'import'),
-    ...ilpFields(read),
+    ...ilpFields(read, cpuCount),
     ...pgFields(read),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
@@ -271,11 +273,12 @@ function replicationFields(read: KeyReader) {
 }
 
 /** The line protocol's keys (HTTP /write and TCP). */
-function ilpFields(read: KeyReader) {
+function ilpFields(read: KeyReader, cpuCount: number) {
   const tcpBind = read.address('line.tcp.net.bind.to');
   return {
     ilpHttpEnabled: read.boolean('line.http.enabled'),
     ilpHttpLineBytesMax: read.bytes('line.http.max.line.size'),
+    ilpHttpParseThreadCount: parseThreadCount(read.int('line.http.parse.thread.count'), cpuCount),
     ilpAutoCreateTables: read.boolean('line.auto.create.new.tables'),
     ilpAutoCreateColumns: read.boolean('line.auto.create.new.columns'),
     ilpDefaultPartitionBy: read.enumValue('line.default.partition.by'),

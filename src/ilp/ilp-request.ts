@@ -13,6 +13,7 @@ import { stagingRoot } from '../storage/staging-segment.js';
 import { IlpParser } from './line-parser.js';
 import type { TimestampUnit } from './ilp-numbers.js';
 import { ilpRowsHintTablesMax, ilpTablesPerRequestMax } from '../core/limits.js';
+import { asStorageError } from '../core/errors.js';
 
 export interface IlpIngestOptions {
   readonly dbDir: string;
@@ -125,6 +126,19 @@ export class IlpRequest {
     if (staged === undefined) return undefined;
     staged.close();
     return { stagedFile: staged.path, tables: [...this.batches], partitionBy: this.options.partitionBy };
+  }
+
+  /**
+   * The body ended: parses its last line, then stages every row (a staging failure is a storage error, not the
+   * client's). The same contract as ThreadedIlpRequest.stage, so /write treats both alike.
+   */
+  stage(): IlpCommitRequest | undefined {
+    this.finish();
+    try {
+      return this.commitRequest();
+    } catch (error) {
+      throw asStorageError(error);
+    }
   }
 
   /** Drops what was staged: the request failed before its commit was sent. */

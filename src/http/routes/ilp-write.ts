@@ -10,9 +10,13 @@ import { randomBytes } from 'node:crypto';
 import type { Catalog } from '../../sql/compiler.js';
 import type { WriterClient } from '../../engine/writer-client.js';
 import { IlpRequest, type IlpIngestOptions } from '../../ilp/ilp-request.js';
+import { ThreadedIlpRequest } from '../../ilp/threaded-ilp-request.js';
+import { ilpParsePoolOf } from '../../ilp/ilp-parse-pool.js';
+import { ilpThreadedBodyBytesMin } from '../../core/limits.js';
+import type { IlpCommitRequest } from '../../engine/writer-client.js';
 import { IlpError, ILP_CODE_WORDS } from '../../ilp/ilp-errors.js';
 import type { TimestampUnit } from '../../ilp/ilp-numbers.js';
-import { SvcError, asStorageError } from '../../core/errors.js';
+import { SvcError } from '../../core/errors.js';
 import { ilpChannel } from '../../core/diagnostics.js';
 import { searchParamsOf } from '../query-params.js';
 import { jsonString } from '../../types/value-format.js';
@@ -27,6 +31,8 @@ export interface IlpSettings {
   readonly partitionBy: string;
   /** Timestamp columns the line protocol creates are TIMESTAMP_NS (line.timestamp.default.column.type). */
   readonly nanosTimestamps?: boolean;
+  /** Parse threads of the process for large bodies (line.http.parse.thread.count); absent or 0: none. */
+  readonly parseThreadCount?: number;
 }
 
 export interface IlpRouteDeps {
@@ -68,6 +74,27 @@ function ingestOptions(deps: IlpRouteDeps): IlpIngestOptions {
   };
 }
 
+/** What parses one body, on this thread or on a parse thread; stage() returns the rows staged for the commit. */
+interface IlpBodyParser {
+  feed(chunk: Buffer): Promise<void> | void;
+  stage(): Promise<IlpCommitRequest | undefined> | IlpCommitRequest | undefined;
+  discard(): void;
+}
+
+/**
+ * A parse thread takes bodies that are large or of unknown size (chunked, gzip): parsing is most of a request's
+ * cost, and the process that accepted the connection may be serving most of them while another core idles.
+ */
+function bodyParser(deps: IlpRouteDeps, precision: TimestampUnit, declaredBytes: number): IlpBodyParser {
+  const options = ingestOptions(deps);
+  const pool = ilpParsePoolOf(deps.ilp.parseThreadCount ?? 0);
+  if (pool === undefined || (declaredBytes > 0 && declaredBytes < ilpThreadedBodyBytesMin)) return new IlpRequest(options, precision, declaredBytes);
+  return new ThreadedIlpRequest(pool, {
+    dbDir: options.dbDir, lineBytesMax: options.lineBytesMax, autoCreateTables: options.autoCreateTables, autoCreateColumns: options.autoCreateColumns,
+    partitionBy: options.partitionBy, nanosTimestamps: options.nanosTimestamps === true, spillBytes: options.spillBytes, precision, expectedBytes: declaredBytes,
+  });
+}
+
 /** The decoded body, or undefined after a 415 for an encoding svc does not read. */
 function bodyOf(req: IncomingMessage, res: ServerResponse): Readable | undefined {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
@@ -104,14 +131,15 @@ export async function handleIlpWrite(req: IncomingMessage, res: ServerResponse, 
   if (body === undefined) return;
   // A gzip body's Content-Length is its compressed size: no bound on its rows, so no room is made up front.
   const declaredBytes = body === req ? Number(req.headers['content-length'] ?? 0) : 0;
-  const request = new IlpRequest(ingestOptions(deps), precision, Number.isSafeInteger(declaredBytes) ? declaredBytes : 0);
+  const request = bodyParser(deps, precision, Number.isSafeInteger(declaredBytes) ? declaredBytes : 0);
   const started = process.hrtime.bigint();
   let failure: unknown;
+  let staged: IlpCommitRequest | undefined;
   try {
     for await (const chunk of body) {
       if (failure === undefined) {
         try {
-          request.feed(chunk as Buffer);
+          await request.feed(chunk as Buffer);
         } catch (error) {
           // Read the rest of the body before answering: clients send all of it before they read the reply.
           failure = error;
@@ -119,7 +147,7 @@ export async function handleIlpWrite(req: IncomingMessage, res: ServerResponse, 
       }
     }
     if (failure !== undefined) throw failure;
-    request.finish();
+    staged = await request.stage();
   } catch (error) {
     request.discard();
     // The client left before the end of its body: there is nobody to answer, and nothing went wrong here.
@@ -132,18 +160,10 @@ export async function handleIlpWrite(req: IncomingMessage, res: ServerResponse, 
     respondFailure(res, error);
     return;
   }
-  await commit(res, deps, request, started);
+  await commit(res, deps, request, staged, started);
 }
 
-async function commit(res: ServerResponse, deps: IlpRouteDeps, request: IlpRequest, started: bigint): Promise<void> {
-  let staged;
-  try {
-    staged = request.commitRequest();
-  } catch (error) {
-    request.discard();
-    respondFailure(res, asStorageError(error));
-    return;
-  }
+async function commit(res: ServerResponse, deps: IlpRouteDeps, request: IlpBodyParser, staged: IlpCommitRequest | undefined, started: bigint): Promise<void> {
   if (staged === undefined) {
     res.writeHead(204).end();
     return;

@@ -32,7 +32,8 @@ export class IlpParsePool {
   private readonly slots: (ThreadSlot | undefined)[];
   private nextSessionId = 1;
 
-  constructor(readonly threadCount: number) {
+  /** `script`: the thread's entry (tests pass one that dies on purpose). */
+  constructor(readonly threadCount: number, private readonly script: URL = THREAD_SCRIPT) {
     assert(threadCount >= 1, 'an ILP parse pool has at least one thread');
     this.slots = new Array<ThreadSlot | undefined>(threadCount).fill(undefined);
   }
@@ -59,6 +60,13 @@ export class IlpParsePool {
     };
   }
 
+  /** Stops every thread; open sessions fail. The process's pool is never closed (its threads are unref'd). */
+  async close(): Promise<void> {
+    const slots = this.slots.filter((slot) => slot !== undefined);
+    this.slots.fill(undefined);
+    await Promise.all(slots.map((slot) => slot.thread.terminate()));
+  }
+
   private leastBusySlot(): ThreadSlot {
     let best = -1;
     for (let k = 0; k < this.slots.length; k++) {
@@ -72,7 +80,7 @@ export class IlpParsePool {
   }
 
   private startThread(index: number): ThreadSlot {
-    const thread = new Worker(THREAD_SCRIPT);
+    const thread = new Worker(this.script);
     // Idle threads must not keep a process alive that is shutting down.
     thread.unref();
     const slot: ThreadSlot = { thread, sessions: new Map() };

@@ -94,6 +94,8 @@ export interface ServerConfig {
   readonly ilpHttpLineBytesMax: number;
   /** Parse threads per worker process for /write bodies (line.http.parse.thread.count, -1 resolved); 0 = none. */
   readonly ilpHttpParseThreadCount: number;
+  /** line.http.parse.thread.policy: which large /write bodies go to the parse threads. */
+  readonly ilpHttpParseThreadPolicy: string;
   readonly ilpAutoCreateTables: boolean;
   readonly ilpAutoCreateColumns: boolean;
   readonly ilpDefaultPartitionBy: string;
@@ -279,6 +281,7 @@ function ilpFields(read: KeyReader, cpuCount: number) {
     ilpHttpEnabled: read.boolean('line.http.enabled'),
     ilpHttpLineBytesMax: read.bytes('line.http.max.line.size'),
     ilpHttpParseThreadCount: parseThreadCount(read.int('line.http.parse.thread.count'), cpuCount),
+    ilpHttpParseThreadPolicy: read.enumValue('line.http.parse.thread.policy'),
     ilpAutoCreateTables: read.boolean('line.auto.create.new.tables'),
     ilpAutoCreateColumns: read.boolean('line.auto.create.new.columns'),
     ilpDefaultPartitionBy: read.enumValue('line.default.partition.by'),

@@ -59,6 +59,11 @@ export const ilpPieceBytes = 512 * 1024;
 export const ilpPiecesInFlightPerRequest = 2;
 /** A /write body declared smaller than this is parsed on the request's thread: the hop would cost more than it saves. */
 export const ilpThreadedBodyBytesMin = 64 * 1024;
+/**
+ * Idle share of the machine's CPU from which a large /write body that arrives while the request's thread is busy
+ * goes to a parse thread (policy adaptive): about half a core idle on a 2-core machine.
+ */
+export const ilpThreadedIdleShareMin = 0.25;
 /** Longest key id line a TCP client may send to start ECDSA authentication (QuestDB bounds it by its receive buffer). */
 export const ilpTcpKeyIdBytesMax = 1024;
 /** Backoff bounds between retries of a TCP connection's commit that the primary refused as overloaded (503). */

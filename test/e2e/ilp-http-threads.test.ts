@@ -17,7 +17,7 @@ let inline: TestServer;
 test.before(async () => {
   const env = { SVC_LINE_HTTP_MAX_LINE_SIZE: String(LINE_BYTES_MAX) };
   [threaded, inline] = await startServers([
-    { workers: 1, env: { ...env, SVC_LINE_HTTP_PARSE_THREAD_COUNT: '2' } },
+    { workers: 1, env: { ...env, SVC_LINE_HTTP_PARSE_THREAD_COUNT: '2', SVC_LINE_HTTP_PARSE_THREAD_POLICY: 'always' } },
     { workers: 1, env: { ...env, SVC_LINE_HTTP_PARSE_THREAD_COUNT: '0' } },
   ]);
 });

@@ -39,8 +39,7 @@ export function buildHttpDeps(config: ServerConfig, parts: HttpDepsParts): HttpD
     ilp: {
       httpEnabled: config.ilpHttpEnabled, tcpEnabled: config.ilpTcpEnabled, lineBytesMax: config.ilpHttpLineBytesMax,
       autoCreateTables: config.ilpAutoCreateTables, autoCreateColumns: config.ilpAutoCreateColumns, partitionBy: config.ilpDefaultPartitionBy,
-      nanosTimestamps: config.ilpTimestampColumnType === 'TIMESTAMP_NS', parseThreadCount: config.ilpHttpParseThreadCount,
-      parseThreadsAlways: config.ilpHttpParseThreadPolicy === 'always',
+      nanosTimestamps: config.ilpTimestampColumnType === 'TIMESTAMP_NS',
     },
   };
 }

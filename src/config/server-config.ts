@@ -92,10 +92,6 @@ export interface ServerConfig {
 
   readonly ilpHttpEnabled: boolean;
   readonly ilpHttpLineBytesMax: number;
-  /** Parse threads per worker process for /write bodies (line.http.parse.thread.count, -1 resolved); 0 = none. */
-  readonly ilpHttpParseThreadCount: number;
-  /** line.http.parse.thread.policy: which large /write bodies go to the parse threads. */
-  readonly ilpHttpParseThreadPolicy: string;
   readonly ilpAutoCreateTables: boolean;
   readonly ilpAutoCreateColumns: boolean;
   readonly ilpDefaultPartitionBy: string;
@@ -242,7 +238,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     parquetCodec: read.enumValue('cairo.partition.encoder.parquet.compression.codec'),
     parquetCompressionLevel: read.int('cairo.partition.encoder.parquet.compression.level'),
     sqlCopyRoot: resolve(rootDir, read.stringOrNull('cairo.sql.copy.root') ?? 'import'),
-    ...ilpFields(read, cpuCount),
+    ...ilpFields(read),
     ...pgFields(read),
     shutdownDrainTimeoutMs: read.ms('shutdown.drain.timeout'),
     snapshotPrepareTimeoutMs: read.ms('snapshot.prepare.timeout'),
@@ -275,13 +271,11 @@ function replicationFields(read: KeyReader) {
 }
 
 /** The line protocol's keys (HTTP /write and TCP). */
-function ilpFields(read: KeyReader, cpuCount: number) {
+function ilpFields(read: KeyReader) {
   const tcpBind = read.address('line.tcp.net.bind.to');
   return {
     ilpHttpEnabled: read.boolean('line.http.enabled'),
     ilpHttpLineBytesMax: read.bytes('line.http.max.line.size'),
-    ilpHttpParseThreadCount: parseThreadCount(read.int('line.http.parse.thread.count'), cpuCount),
-    ilpHttpParseThreadPolicy: read.enumValue('line.http.parse.thread.policy'),
     ilpAutoCreateTables: read.boolean('line.auto.create.new.tables'),
     ilpAutoCreateColumns: read.boolean('line.auto.create.new.columns'),
     ilpDefaultPartitionBy: read.enumValue('line.default.partition.by'),

@@ -50,20 +50,6 @@ export const ilpPendingRequestsMax = 512;
 export const ilpRowsHintTablesMax = 1024;
 /** Tables one ILP request (or one TCP commit) may write. */
 export const ilpTablesPerRequestMax = 1000;
-/**
- * Bytes of a /write body handed to a parse thread at a time: large enough that the hand-off (a message, about
- * 20-50 µs) is a small share of parsing them (about 7,000 narrow rows), small enough to bound a request's memory.
- */
-export const ilpPieceBytes = 512 * 1024;
-/** Pieces of one /write body sent to its parse thread and not parsed yet; the request reads no more until one is. */
-export const ilpPiecesInFlightPerRequest = 2;
-/** A /write body declared smaller than this is parsed on the request's thread: the hop would cost more than it saves. */
-export const ilpThreadedBodyBytesMin = 64 * 1024;
-/**
- * Idle share of the machine's CPU from which a large /write body that arrives while the request's thread is busy
- * goes to a parse thread (policy adaptive): about half a core idle on a 2-core machine.
- */
-export const ilpThreadedIdleShareMin = 0.25;
 /** Longest key id line a TCP client may send to start ECDSA authentication (QuestDB bounds it by its receive buffer). */
 export const ilpTcpKeyIdBytesMax = 1024;
 /** Backoff bounds between retries of a TCP connection's commit that the primary refused as overloaded (503). */

@@ -13,7 +13,6 @@ import { stagingRoot } from '../storage/staging-segment.js';
 import { IlpParser } from './line-parser.js';
 import type { TimestampUnit } from './ilp-numbers.js';
 import { ilpRowsHintTablesMax, ilpTablesPerRequestMax } from '../core/limits.js';
-import { asStorageError } from '../core/errors.js';
 
 export interface IlpIngestOptions {
   readonly dbDir: string;
@@ -126,19 +125,6 @@ export class IlpRequest {
     if (staged === undefined) return undefined;
     staged.close();
     return { stagedFile: staged.path, tables: [...this.batches], partitionBy: this.options.partitionBy };
-  }
-
-  /**
-   * The body ended: parses its last line, then stages every row (a staging failure is a storage error, not the
-   * client's). The same contract as ThreadedIlpRequest.stage, so /write treats both alike.
-   */
-  stage(): IlpCommitRequest | undefined {
-    this.finish();
-    try {
-      return this.commitRequest();
-    } catch (error) {
-      throw asStorageError(error);
-    }
   }
 
   /** Drops what was staged: the request failed before its commit was sent. */

@@ -10,14 +10,9 @@ import { randomBytes } from 'node:crypto';
 import type { Catalog } from '../../sql/compiler.js';
 import type { WriterClient } from '../../engine/writer-client.js';
 import { IlpRequest, type IlpIngestOptions } from '../../ilp/ilp-request.js';
-import { ThreadedIlpRequest } from '../../ilp/threaded-ilp-request.js';
-import { ilpParsePoolOf } from '../../ilp/ilp-parse-pool.js';
-import { ilpThreadedBodyBytesMin, ilpThreadedIdleShareMin } from '../../core/limits.js';
-import { machineIdleShare } from '../../core/idle-cpu.js';
-import type { IlpCommitRequest } from '../../engine/writer-client.js';
 import { IlpError, ILP_CODE_WORDS } from '../../ilp/ilp-errors.js';
 import type { TimestampUnit } from '../../ilp/ilp-numbers.js';
-import { SvcError } from '../../core/errors.js';
+import { SvcError, asStorageError } from '../../core/errors.js';
 import { ilpChannel } from '../../core/diagnostics.js';
 import { searchParamsOf } from '../query-params.js';
 import { jsonString } from '../../types/value-format.js';
@@ -32,10 +27,6 @@ export interface IlpSettings {
   readonly partitionBy: string;
   /** Timestamp columns the line protocol creates are TIMESTAMP_NS (line.timestamp.default.column.type). */
   readonly nanosTimestamps?: boolean;
-  /** Parse threads of the process for large bodies (line.http.parse.thread.count); absent or 0: none. */
-  readonly parseThreadCount?: number;
-  /** line.http.parse.thread.policy=always: every large body goes to a parse thread, whatever the load. */
-  readonly parseThreadsAlways?: boolean;
 }
 
 export interface IlpRouteDeps {
@@ -77,50 +68,6 @@ function ingestOptions(deps: IlpRouteDeps): IlpIngestOptions {
   };
 }
 
-/** What parses one body, on this thread or on a parse thread; stage() returns the rows staged for the commit. */
-interface IlpBodyParser {
-  feed(chunk: Buffer): Promise<void> | void;
-  stage(): Promise<IlpCommitRequest | undefined> | IlpCommitRequest | undefined;
-  discard(): void;
-}
-
-/**
- * Whether this (the request's) thread is parsing a large body now. It parses one itself whenever it is free:
- * handing a body to a parse thread cost about a quarter more CPU per row (copies, messages, a second heap), which
- * pays only when a core would otherwise idle.
- */
-let requestThreadParsing = false;
-
-interface ChosenParser {
-  readonly parser: IlpBodyParser;
-  /** This request took requestThreadParsing and gives it back once its body is parsed. */
-  readonly holdsRequestThread: boolean;
-}
-
-/**
- * Small bodies are parsed here (the hop would cost more than it saves); so are large ones (or chunked, gzip)
- * while this thread is free or the machine has no idle CPU. A large body that arrives while this thread is busy
- * and a core idles goes to a parse thread: that is the process that accepted most of the connections.
- */
-function bodyParser(deps: IlpRouteDeps, precision: TimestampUnit, declaredBytes: number): ChosenParser {
-  const options = ingestOptions(deps);
-  const pool = ilpParsePoolOf(deps.ilp.parseThreadCount ?? 0);
-  const small = declaredBytes > 0 && declaredBytes < ilpThreadedBodyBytesMin;
-  if (pool === undefined || small) return { parser: new IlpRequest(options, precision, declaredBytes), holdsRequestThread: false };
-  if (deps.ilp.parseThreadsAlways !== true) {
-    const holds = !requestThreadParsing;
-    if (holds || machineIdleShare() < ilpThreadedIdleShareMin) {
-      if (holds) requestThreadParsing = true;
-      return { parser: new IlpRequest(options, precision, declaredBytes), holdsRequestThread: holds };
-    }
-  }
-  const parser = new ThreadedIlpRequest(pool, {
-    dbDir: options.dbDir, lineBytesMax: options.lineBytesMax, autoCreateTables: options.autoCreateTables, autoCreateColumns: options.autoCreateColumns,
-    partitionBy: options.partitionBy, nanosTimestamps: options.nanosTimestamps === true, spillBytes: options.spillBytes, precision, expectedBytes: declaredBytes,
-  });
-  return { parser, holdsRequestThread: false };
-}
-
 /** The decoded body, or undefined after a 415 for an encoding svc does not read. */
 function bodyOf(req: IncomingMessage, res: ServerResponse): Readable | undefined {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
@@ -157,25 +104,14 @@ export async function handleIlpWrite(req: IncomingMessage, res: ServerResponse, 
   if (body === undefined) return;
   // A gzip body's Content-Length is its compressed size: no bound on its rows, so no room is made up front.
   const declaredBytes = body === req ? Number(req.headers['content-length'] ?? 0) : 0;
-  const { parser, holdsRequestThread } = bodyParser(deps, precision, Number.isSafeInteger(declaredBytes) ? declaredBytes : 0);
+  const request = new IlpRequest(ingestOptions(deps), precision, Number.isSafeInteger(declaredBytes) ? declaredBytes : 0);
   const started = process.hrtime.bigint();
-  let parsed: { readonly staged: IlpCommitRequest | undefined } | undefined;
-  try {
-    parsed = await parseBody(req, res, body, parser);
-  } finally {
-    if (holdsRequestThread) requestThreadParsing = false;
-  }
-  if (parsed !== undefined) await commit(res, deps, parser, parsed.staged, started);
-}
-
-/** Reads the whole body into `parser` and stages its rows; undefined when it failed and the failure was answered. */
-async function parseBody(req: IncomingMessage, res: ServerResponse, body: Readable, parser: IlpBodyParser): Promise<{ readonly staged: IlpCommitRequest | undefined } | undefined> {
   let failure: unknown;
   try {
     for await (const chunk of body) {
       if (failure === undefined) {
         try {
-          await parser.feed(chunk as Buffer);
+          request.feed(chunk as Buffer);
         } catch (error) {
           // Read the rest of the body before answering: clients send all of it before they read the reply.
           failure = error;
@@ -183,22 +119,31 @@ async function parseBody(req: IncomingMessage, res: ServerResponse, body: Readab
       }
     }
     if (failure !== undefined) throw failure;
-    return { staged: await parser.stage() };
+    request.finish();
   } catch (error) {
-    parser.discard();
+    request.discard();
     // The client left before the end of its body: there is nobody to answer, and nothing went wrong here.
-    if (req.destroyed && !req.complete) return undefined;
+    if (req.destroyed && !req.complete) return;
     if (isZlibError(error)) {
       req.resume();
       respondFailure(res, new SvcError('SVC_ILP_INVALID', `cannot decompress the gzip body: ${error.message}`, 400));
-      return undefined;
+      return;
     }
     respondFailure(res, error);
-    return undefined;
+    return;
   }
+  await commit(res, deps, request, started);
 }
 
-async function commit(res: ServerResponse, deps: IlpRouteDeps, request: IlpBodyParser, staged: IlpCommitRequest | undefined, started: bigint): Promise<void> {
+async function commit(res: ServerResponse, deps: IlpRouteDeps, request: IlpRequest, started: bigint): Promise<void> {
+  let staged;
+  try {
+    staged = request.commitRequest();
+  } catch (error) {
+    request.discard();
+    respondFailure(res, asStorageError(error));
+    return;
+  }
   if (staged === undefined) {
     res.writeHead(204).end();
     return;

@@ -68,28 +68,26 @@ function planesInBlocks(source: Uint8Array, valueBytes: 4 | 8, count: number, ta
 }
 
 /**
+ * The 4x4 byte transpose both directions are made of: byte `p` of words a, b, c, d becomes word `p`, whose
+ * byte `k` comes from the k-th of them; word `p` is stored at out[at + p * stride]. Its own inverse.
+ */
+function transpose4(a: number, b: number, c: number, d: number, out: Uint32Array, at: number, stride: number): void {
+  out[at] = (a & 0xff) | ((b & 0xff) << 8) | ((c & 0xff) << 16) | ((d & 0xff) << 24);
+  out[at + stride] = ((a >>> 8) & 0xff) | (b & 0xff00) | ((c & 0xff00) << 8) | ((d & 0xff00) << 16);
+  out[at + 2 * stride] = ((a >>> 16) & 0xff) | ((b >>> 8) & 0xff00) | (c & 0xff0000) | ((d & 0xff0000) << 8);
+  out[at + 3 * stride] = (a >>> 24) | ((b >>> 16) & 0xff00) | ((c >>> 8) & 0xff0000) | (d & 0xff000000);
+}
+
+/**
  * Byte `p` of values 4q..4q+3 (8 bytes each, from word `from`) into word `p * quads + q` of `out`, little-endian,
  * so `out`'s bytes are the block's planes one after another.
  */
 function quadPlanes8(words: Uint32Array, from: number, quads: number, out: Uint32Array): void {
   for (let quad = 0; quad < quads; quad++) {
     const word = from + 8 * quad;
-    const a = words[word];
-    const b = words[word + 2];
-    const c = words[word + 4];
-    const d = words[word + 6];
-    out[quad] = (a & 0xff) | ((b & 0xff) << 8) | ((c & 0xff) << 16) | ((d & 0xff) << 24);
-    out[quads + quad] = ((a >>> 8) & 0xff) | (b & 0xff00) | ((c & 0xff00) << 8) | ((d & 0xff00) << 16);
-    out[2 * quads + quad] = ((a >>> 16) & 0xff) | ((b >>> 8) & 0xff00) | (c & 0xff0000) | ((d & 0xff0000) << 8);
-    out[3 * quads + quad] = (a >>> 24) | ((b >>> 16) & 0xff00) | ((c >>> 8) & 0xff0000) | (d & 0xff000000);
-    const e = words[word + 1];
-    const f = words[word + 3];
-    const g = words[word + 5];
-    const h = words[word + 7];
-    out[4 * quads + quad] = (e & 0xff) | ((f & 0xff) << 8) | ((g & 0xff) << 16) | ((h & 0xff) << 24);
-    out[5 * quads + quad] = ((e >>> 8) & 0xff) | (f & 0xff00) | ((g & 0xff00) << 8) | ((h & 0xff00) << 16);
-    out[6 * quads + quad] = ((e >>> 16) & 0xff) | ((f >>> 8) & 0xff00) | (g & 0xff0000) | ((h & 0xff0000) << 8);
-    out[7 * quads + quad] = (e >>> 24) | ((f >>> 16) & 0xff00) | ((g >>> 8) & 0xff0000) | (h & 0xff000000);
+    // Low words give planes 0-3, high words planes 4-7.
+    transpose4(words[word], words[word + 2], words[word + 4], words[word + 6], out, quad, quads);
+    transpose4(words[word + 1], words[word + 3], words[word + 5], words[word + 7], out, 4 * quads + quad, quads);
   }
 }
 
@@ -97,14 +95,7 @@ function quadPlanes8(words: Uint32Array, from: number, quads: number, out: Uint3
 function quadPlanes4(words: Uint32Array, from: number, quads: number, out: Uint32Array): void {
   for (let quad = 0; quad < quads; quad++) {
     const word = from + 4 * quad;
-    const a = words[word];
-    const b = words[word + 1];
-    const c = words[word + 2];
-    const d = words[word + 3];
-    out[quad] = (a & 0xff) | ((b & 0xff) << 8) | ((c & 0xff) << 16) | ((d & 0xff) << 24);
-    out[quads + quad] = ((a >>> 8) & 0xff) | (b & 0xff00) | ((c & 0xff00) << 8) | ((d & 0xff00) << 16);
-    out[2 * quads + quad] = ((a >>> 16) & 0xff) | ((b >>> 8) & 0xff00) | (c & 0xff0000) | ((d & 0xff0000) << 8);
-    out[3 * quads + quad] = (a >>> 24) | ((b >>> 16) & 0xff00) | ((c >>> 8) & 0xff0000) | (d & 0xff000000);
+    transpose4(words[word], words[word + 1], words[word + 2], words[word + 3], out, quad, quads);
   }
 }
 
@@ -140,37 +131,15 @@ function interleaveInBlocks(planes: Uint8Array, valueBytes: 4 | 8, count: number
 function quadValues8(block: Uint32Array, quads: number, words: Uint32Array, to: number): void {
   for (let quad = 0; quad < quads; quad++) {
     const word = to + 8 * quad;
-    const a = block[quad];
-    const b = block[quads + quad];
-    const c = block[2 * quads + quad];
-    const d = block[3 * quads + quad];
-    words[word] = (a & 0xff) | ((b & 0xff) << 8) | ((c & 0xff) << 16) | ((d & 0xff) << 24);
-    words[word + 2] = ((a >>> 8) & 0xff) | (b & 0xff00) | ((c & 0xff00) << 8) | ((d & 0xff00) << 16);
-    words[word + 4] = ((a >>> 16) & 0xff) | ((b >>> 8) & 0xff00) | (c & 0xff0000) | ((d & 0xff0000) << 8);
-    words[word + 6] = (a >>> 24) | ((b >>> 16) & 0xff00) | ((c >>> 8) & 0xff0000) | (d & 0xff000000);
-    const e = block[4 * quads + quad];
-    const f = block[5 * quads + quad];
-    const g = block[6 * quads + quad];
-    const h = block[7 * quads + quad];
-    words[word + 1] = (e & 0xff) | ((f & 0xff) << 8) | ((g & 0xff) << 16) | ((h & 0xff) << 24);
-    words[word + 3] = ((e >>> 8) & 0xff) | (f & 0xff00) | ((g & 0xff00) << 8) | ((h & 0xff00) << 16);
-    words[word + 5] = ((e >>> 16) & 0xff) | ((f >>> 8) & 0xff00) | (g & 0xff0000) | ((h & 0xff0000) << 8);
-    words[word + 7] = (e >>> 24) | ((f >>> 16) & 0xff00) | ((g >>> 8) & 0xff0000) | (h & 0xff000000);
+    transpose4(block[quad], block[quads + quad], block[2 * quads + quad], block[3 * quads + quad], words, word, 2);
+    transpose4(block[4 * quads + quad], block[5 * quads + quad], block[6 * quads + quad], block[7 * quads + quad], words, word + 1, 2);
   }
 }
 
 /** quadValues8 for 4-byte values. */
 function quadValues4(block: Uint32Array, quads: number, words: Uint32Array, to: number): void {
   for (let quad = 0; quad < quads; quad++) {
-    const word = to + 4 * quad;
-    const a = block[quad];
-    const b = block[quads + quad];
-    const c = block[2 * quads + quad];
-    const d = block[3 * quads + quad];
-    words[word] = (a & 0xff) | ((b & 0xff) << 8) | ((c & 0xff) << 16) | ((d & 0xff) << 24);
-    words[word + 1] = ((a >>> 8) & 0xff) | (b & 0xff00) | ((c & 0xff00) << 8) | ((d & 0xff00) << 16);
-    words[word + 2] = ((a >>> 16) & 0xff) | ((b >>> 8) & 0xff00) | (c & 0xff0000) | ((d & 0xff0000) << 8);
-    words[word + 3] = (a >>> 24) | ((b >>> 16) & 0xff00) | ((c >>> 8) & 0xff0000) | (d & 0xff000000);
+    transpose4(block[quad], block[quads + quad], block[2 * quads + quad], block[3 * quads + quad], words, to + 4 * quad, 1);
   }
 }
 

@@ -4,11 +4,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces), or undefined once it is gone. */
-function statFields(pid: string): string[] | undefined {
+/**
+ * The fields of /proc/<task>/stat after the command name (which may hold spaces), or undefined once it is gone;
+ * `task` is a pid, or `self/task/<tid>` for one thread of this process.
+ */
+export function statFields(task: string): string[] | undefined {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = readFileSync(`/proc/${task}/stat`, 'utf8');
   } catch {
     return undefined;
   }
@@ -16,7 +19,7 @@ function statFields(pid: string): string[] | undefined {
 }
 
 /** utime(14) + stime(15) of fields from statFields, in seconds. */
-function cpuSecondsOf(fields: readonly string[]): number {
+export function cpuSecondsOf(fields: readonly string[]): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 

@@ -4,13 +4,14 @@
 // 1M rows (from /proc, utime + stime) and its minor page faults, for a fresh thread's first pass (what a
 // just-started primary pays, and what the replication bench's fresh servers measure) and for later passes
 // (a running primary), with byte planes (as shipped) beside the simplest alternative, bytes as they are.
-import { mkdtempSync, openSync, closeSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SegmentEncoder } from '../../src/replication/segment-encoder.js';
 import type { PartPlan } from '../../src/replication/capture-parts.js';
 import type { FileOperation } from '../../src/replication/segment-codec.js';
 import { standardCsvRow } from '../../test/helpers/csv-stream.js';
+import { cpuSecondsOf, statFields } from '../lib/process-cpu.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const segmentRows = Number(process.env['BENCH_SEGMENT_ROWS'] ?? 100_000);
@@ -51,9 +52,10 @@ function segmentPlan(columns: readonly Column[], first: number, rows: number, pl
 
 /** CPU seconds and minor faults of one thread of this process. */
 function threadUsage(threadId: string): { cpuSeconds: number; faults: number } {
-  const stat = readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { cpuSeconds: (Number(fields[11]) + Number(fields[12])) / 100, faults: Number(fields[7]) };
+  const fields = statFields(`self/task/${threadId}`);
+  if (fields === undefined) throw new Error(`encoder thread ${threadId} is gone`);
+  // minflt is field 10 of stat (index 7 after the command name).
+  return { cpuSeconds: cpuSecondsOf(fields), faults: Number(fields[7]) };
 }
 
 interface Pass { readonly cpuSeconds: number; readonly faults: number; readonly bytes: number }

@@ -11,11 +11,11 @@
 // 300,000) into a table of its own, as a long-running one is; the replica applies them before the timing
 // starts. CPU is split by process: the primary's, its workers', the replica's and Swift's daemons' (Swift's is
 // an upper bound: other runs may use the shared store), and the store's requests for the run's root are
-// counted by kind from Swift's access log. (2) replication lag under
-// sustained ILP ingest: a probe row inserted on the primary every 100 ms, timed until a replica answers it
-// (p50/p99); (3) a new replica's time to bootstrap from a checkpoint that holds the standard table of
-// BENCH_BOOTSTRAP_ROWS rows (default 10,000,000, built by INSERT ... SELECT on the primary, as the other
-// benches build it), from spawn until it answers count() with every row.
+// counted by kind from Swift's access log. (2) replication lag under sustained ILP ingest: a probe row
+// inserted on the primary every 100 ms, timed until a replica answers it (p50/p99); (3) a new replica's time
+// to bootstrap from a checkpoint that holds the standard table of BENCH_BOOTSTRAP_ROWS rows (default
+// 10,000,000, built by INSERT ... SELECT on the primary, as the other benches build it), from spawn until it
+// answers count() with every row.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { readFileSync, readdirSync } from 'node:fs';

@@ -43,9 +43,10 @@ function perMillion(report: RoundsReport, pick: (figures: RoundFigures) => numbe
   return (figures) => (pick(figures) * 1e6) / report.rowCount;
 }
 
+/** The two kinds of on run: their key in the report, their short name, and what each models. */
 const ON_KINDS = [
-  ['on', 'equal priority: replica and Swift compete with the primary for the 2 cores'],
-  ['onLow', 'replica and Swift at lowest priority: models them on machines of their own'],
+  ['on', 'equal priority', 'replica and Swift compete with the primary for the 2 cores'],
+  ['onLow', 'low priority', 'replica and Swift at lowest priority: models them on machines of their own'],
 ] as const;
 
 function cpuRows(report: RoundsReport): string[] {
@@ -70,12 +71,12 @@ function requestRows(report: RoundsReport): string[] {
 function ratioRows(report: RoundsReport): string[] {
   const primaryCpu = (figures: RoundFigures): number => figures.primary + figures.workers;
   const allCpu = (figures: RoundFigures): number => primaryCpu(figures) + figures.replica + figures.store;
-  return ON_KINDS.flatMap(([key, model]) => {
+  return ON_KINDS.flatMap(([key, name, model]) => {
     const pairs = report[key].map((on, index) => ({ on, off: report.off[index] ?? on }));
     return [
-      `| on ÷ off by wall clock, ${model} | ${spread(pairs.map((pair) => pair.on.rate / pair.off.rate), 2)} | ≥ 0.9 |`,
-      `| off ÷ on by the primary's CPU (primary + workers), ${key === 'on' ? 'equal priority' : 'low priority'} | ${spread(pairs.map((pair) => primaryCpu(pair.off) / primaryCpu(pair.on)), 2)} | ≥ 0.9 |`,
-      `| off ÷ on by all CPU on the cores (primary, workers, replica, Swift), ${key === 'on' ? 'equal priority' : 'low priority'} | ${spread(pairs.map((pair) => allCpu(pair.off) / allCpu(pair.on)), 2)} | |`,
+      `| on ÷ off by wall clock, ${name}: ${model} | ${spread(pairs.map((pair) => pair.on.rate / pair.off.rate), 2)} | ≥ 0.9 |`,
+      `| off ÷ on by the primary's CPU (primary + workers), ${name} | ${spread(pairs.map((pair) => primaryCpu(pair.off) / primaryCpu(pair.on)), 2)} | ≥ 0.9 |`,
+      `| off ÷ on by all CPU on the cores (primary, workers, replica, Swift), ${name} | ${spread(pairs.map((pair) => allCpu(pair.off) / allCpu(pair.on)), 2)} | |`,
     ];
   });
 }

@@ -18,9 +18,7 @@
 // answers count() with every row.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { readLogFiles, startServer, type TestServer } from '../test/helpers/server.js';
 import { sharedS3, type S3Service } from '../test/helpers/s3-service.js';
 import { metricValue, replicationStore, replicationEnv, type ReplicationStore } from '../test/helpers/replication-cluster.js';
 import { ilpBodies, standardIlpRow } from './lib/ilp-bodies.js';
@@ -138,9 +136,7 @@ async function bootstrap(store: ReplicationStore, rootDir: string, rows: number)
 
 /** What the replica logged its checkpoint sync took (download, check, decompress, write), NaN if not found. */
 function checkpointApplyMs(rootDir: string): number {
-  const logDir = join(rootDir, 'log');
-  const text = readdirSync(logDir).map((name) => readFileSync(join(logDir, name), 'utf8')).join('\n');
-  const match = /replica synced from checkpoint \d+ \(\d+ parts\) in (\d+) ms/.exec(text);
+  const match = /replica synced from checkpoint \d+ \(\d+ parts\) in (\d+) ms/.exec(readLogFiles(rootDir));
   return match === null ? Number.NaN : Number(match[1]);
 }
 

@@ -1,12 +1,8 @@
 // kill -9 of the primary while a client inserts: after a restart on the same root every acknowledged row
 // is present exactly once and nothing half-written is visible.
 import test from 'ava';
-import { readLogFiles, startServer } from '../helpers/server.js';
+import { errorRecords, startServer } from '../helpers/server.js';
 import { exec, execOk, rows } from '../helpers/http.js';
-
-function errorRecords(rootDir: string): string {
-  return readLogFiles(rootDir).split('\n').filter((line) => / [ECA] /.test(line)).slice(-20).join('\n');
-}
 
 test('acknowledged inserts survive kill -9 of the primary', async (t) => {
   const first = await startServer({ workers: 2 });
@@ -39,7 +35,7 @@ test('acknowledged inserts survive kill -9 of the primary', async (t) => {
     try {
       const found = (await rows(second.baseUrl, 'select id, payload from crash').catch((error: unknown) => {
         // The restarted server's error records say why the read failed (a cut body is logged there).
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${errorRecords(root)}`);
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${errorRecords(root, 20)}`);
       })) as [number, string][];
       const ids = found.map((row) => row[0]);
       t.is(new Set(ids).size, ids.length, 'no duplicate rows');

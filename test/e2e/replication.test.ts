@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import pg from 'pg';
 import { sharedS3 } from '../helpers/s3-service.js';
 import { exec } from '../helpers/http.js';
-import { readLogFiles, type TestServer } from '../helpers/server.js';
+import { errorRecords, readLogFiles, type TestServer } from '../helpers/server.js';
 import {
   answers, importCsv, metricValue, postLines, replicationStore, startNode, waitForAnswers, writeRound, type ReplicationStore,
 } from '../helpers/replication-cluster.js';
@@ -34,7 +34,7 @@ async function converge(server: TestServer, expected: unknown[][][], timeoutMs: 
   try {
     return await waitForAnswers(server, expected, timeoutMs);
   } catch (error) {
-    const records = readLogFiles(server.rootDir).split('\n').filter((line) => / [ECA] /.test(line)).slice(-15).join('\n');
+    const records = errorRecords(server.rootDir, 15);
     throw new Error(`${error instanceof Error ? error.message.slice(0, 300) : String(error)}\n${records}`);
   }
 }

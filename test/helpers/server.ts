@@ -184,6 +184,11 @@ export function readLogFiles(rootDir: string): string {
   return existsSync(dir) ? readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('') : '';
 }
 
+/** The root's last `count` error, critical and advisory records (E, C, A), for a failed test's message. */
+export function errorRecords(rootDir: string, count: number): string {
+  return readLogFiles(rootDir).split('\n').filter((line) => / [ECA] /.test(line)).slice(-count).join('\n');
+}
+
 async function waitUntilReady(server: TestServer, exited: Promise<number | null>): Promise<void> {
   let dead = false;
   void exited.then(() => { dead = true; });

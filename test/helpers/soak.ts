@@ -4,9 +4,7 @@
 // once, every unacknowledged batch is present wholly or not at all, and each worker kill has its C record.
 // Used by test/e2e/soak.test.ts (short) and scripts/soak.ts (`npm run soak`, long).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { startServer, type TestServer } from './server.js';
+import { readLogFiles, startServer, type TestServer } from './server.js';
 import { multipartBody } from './upload.js';
 
 export interface SoakOptions {
@@ -44,11 +42,6 @@ function childPids(pid: number): number[] {
   } catch {
     return [];
   }
-}
-
-function logText(rootDir: string): string {
-  const dir = join(rootDir, 'log');
-  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
 }
 
 function timestampOf(id: number): string {
@@ -198,7 +191,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       // The C record must be in the primary's log before the primary itself may be killed.
       const recorded = new RegExp(` C worker-pool worker \\d+ \\(pid ${victim}\\) died`);
       const until = Date.now() + 10_000;
-      while (!recorded.test(logText(rootDir)) && Date.now() < until) await sleep(100);
+      while (!recorded.test(readLogFiles(rootDir)) && Date.now() < until) await sleep(100);
     }
   };
 
@@ -248,7 +241,7 @@ async function verify(server: TestServer, rootDir: string, batches: Batch[], kil
     }
   }
   for (const id of seen.keys()) if (!sent.has(id)) violations.push(`id ${id} was never sent`);
-  const text = logText(rootDir);
+  const text = readLogFiles(rootDir);
   const uncleanStarts = (text.match(/ C server-main the previous run \(pid \d+\) did not shut down cleanly/g) ?? []).length;
   if (uncleanStarts !== counts.primaryKills) violations.push(`${uncleanStarts} C records of unclean restarts for ${counts.primaryKills} primary kills`);
   for (const pid of killedWorkerPids) {

@@ -61,7 +61,7 @@ function planesInBlocks(source: Uint8Array, valueBytes: 4 | 8, count: number, ta
     for (let plane = 0; plane < valueBytes; plane++) {
       const to = at + plane * count + first;
       target.set(blockBytes.subarray(plane * runBytes, (plane + 1) * runBytes), to);
-      // The block's last values, fewer than four (only the final block has any).
+      // The block's last values, fewer than four (only the final block has them).
       for (let index = runBytes; index < values; index++) target[to + index] = source[(first + index) * valueBytes + plane];
     }
   }
@@ -119,7 +119,7 @@ function interleaveInBlocks(planes: Uint8Array, valueBytes: 4 | 8, count: number
     for (let plane = 0; plane < valueBytes; plane++) {
       const from = plane * count + first;
       blockBytes.set(planes.subarray(from, from + runBytes), plane * runBytes);
-      // The block's last values, fewer than four (only the final block has any).
+      // The block's last values, fewer than four (only the final block has them).
       for (let index = runBytes; index < values; index++) target[(first + index) * valueBytes + plane] = planes[from + index];
     }
     if (valueBytes === 8) quadValues8(blockWords, quads, words, first * 2);

@@ -103,8 +103,6 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     // machine can let a POST go out on a socket the server is just closing, which no client retries. Tests
     // that are about keep-alive set their own value.
     SVC_HTTP_KEEP_ALIVE_TIMEOUT: '60s',
-    // As `npm start` and the systemd unit start the server (README, Operations), so benches measure that.
-    MALLOC_TOP_PAD_: process.env['MALLOC_TOP_PAD_'] ?? '67108864',
     ...options.env,
   };
   const logsBefore = logFileNames(rootDir);

@@ -2,7 +2,8 @@
 // when this thread was sent it before: fragment-contexts.ts) the caller's _meta and _txn, so the thread maps
 // exactly the rows the caller's snapshot sees, restricted to its slice; it binds and plans the fragment statement
 // itself the first time (fragment-plans.ts keeps the plan for that txn and slice), drains it, and replies with the
-// result batches in transferable form. Cancellation is a shared flag read between batches, plus the query deadline.
+// result batches in compact form, cloned (never transferred: fragment-messages.ts says why). Cancellation is a
+// shared flag read between batches, plus the query deadline.
 import { parentPort } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import type { Cancellation } from '../exec/operator.js';
@@ -64,22 +65,20 @@ function runFragment(request: FragmentRequest): ColumnBatch[] {
   }
 }
 
-function reply(request: FragmentRequest): { message: FragmentReply; transfer: ArrayBuffer[] } {
-  const transfer: ArrayBuffer[] = [];
+function reply(request: FragmentRequest): FragmentReply {
   try {
-    const batches = runFragment(request).map((batch) => encodeBatch(batch, transfer));
-    return { message: { kind: 'done', fragmentId: request.fragmentId, batches }, transfer };
+    return { kind: 'done', fragmentId: request.fragmentId, batches: runFragment(request).map((batch) => encodeBatch(batch)) };
   } catch (error) {
     const sql = error instanceof SqlError ? error : undefined;
     const message = error instanceof Error ? error.message : String(error);
-    return { message: { kind: 'failed', fragmentId: request.fragmentId, failure: { message, position: sql?.position ?? 0, sqlCode: sql?.code } }, transfer: [] };
+    return { kind: 'failed', fragmentId: request.fragmentId, failure: { message, position: sql?.position ?? 0, sqlCode: sql?.code } };
   }
 }
 
 parentPort?.on('message', (value: unknown) => {
   if (!isFragmentRequest(value)) return;
-  const { message, transfer } = reply(value);
-  parentPort?.postMessage(message, transfer);
+  // No transfer list: see fragment-messages.ts (a detached buffer slows every typed-array loop of this thread).
+  parentPort?.postMessage(reply(value));
 });
 // The pool waits for this notice (every module above is loaded) before its process reports ready.
 parentPort?.postMessage({ kind: 'started' });

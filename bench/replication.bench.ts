@@ -11,11 +11,11 @@
 // 300,000) into a table of its own, as a long-running one is; the replica applies them before the timing
 // starts. CPU is split by process: the primary's, its workers', the replica's and Swift's daemons' (Swift's is
 // an upper bound: other runs may use the shared store), and the store's requests for the run's root are
-// counted by kind from Swift's access log. (2) replication lag under sustained ILP ingest: a probe row
-// inserted on the primary every 100 ms, timed until a replica answers it (p50/p99); (3) a new replica's time
-// to bootstrap from a checkpoint that holds the standard table of BENCH_BOOTSTRAP_ROWS rows (default
-// 10,000,000, built by INSERT ... SELECT on the primary, as the other benches build it), from spawn until it
-// answers count() with every row.
+// counted by kind from Swift's access log, with the bytes it received (what the primary uploaded). (2)
+// replication lag under sustained ILP ingest: a probe row inserted on the primary every 100 ms, timed until
+// a replica answers it (p50/p99); (3) a new replica's time to bootstrap from a checkpoint that holds the
+// standard table of BENCH_BOOTSTRAP_ROWS rows (default 10,000,000, built by INSERT ... SELECT on the primary,
+// as the other benches build it), from spawn until it answers count() with every row.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { readLogFiles, startServer, type TestServer } from '../test/helpers/server.js';
@@ -26,7 +26,7 @@ import { loadSvcStandardTable } from './lib/standard-table.js';
 import { cpuSince, serverCpu, serverPids, storeCpuSeconds, storePids, totalOf } from './lib/server-cpu.js';
 import { printRounds, type RoundFigures } from './lib/replication-rounds.js';
 import { lowerPriority } from './lib/cpu-priority.js';
-import { storeLogOffset, storeRequestsSince, storeRootOf } from './lib/store-requests.js';
+import { storeLogOffset, storeTrafficSince, storeRootOf } from './lib/store-requests.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const bootstrapRows = Number(process.env['BENCH_BOOTSTRAP_ROWS'] ?? 10_000_000);
@@ -163,7 +163,7 @@ async function offRound(bodies: readonly Buffer[]): Promise<RoundFigures> {
   const rate = await ingest(server, bodies);
   const cpu = cpuSince(serverCpu(server), before);
   await stopAndRemove(server);
-  return { rate, primary: cpu.primary, workers: cpu.workers, replica: 0, store: 0, requests: new Map() };
+  return { rate, primary: cpu.primary, workers: cpu.workers, replica: 0, store: 0, requests: new Map(), receivedBytes: 0 };
 }
 
 /**
@@ -192,7 +192,7 @@ async function onRound(service: S3Service, bodies: readonly Buffer[], lowPriorit
     const cpu = cpuSince(serverCpu(primary), before);
     return {
       rate, primary: cpu.primary, workers: cpu.workers, replica: totalOf(serverCpu(replica)) - replicaBefore, store: storeCpuSeconds() - storeBefore,
-      requests: storeRequestsSince(logOffset, storeRootOf(store.connection)),
+      ...storeTrafficSince(logOffset, storeRootOf(store.connection)),
     };
   } finally {
     // The store is shared with other runs: it gets its priority back before anything else happens.

@@ -14,6 +14,8 @@ export interface RoundFigures {
   readonly store: number;
   /** On runs: the store's requests for the run's root, by kind. */
   readonly requests: StoreRequestCounts;
+  /** On runs: body bytes the store received for the run's root (uploaded segments and lease writes). */
+  readonly receivedBytes: number;
 }
 
 export interface RoundsReport {
@@ -65,7 +67,11 @@ function requestRows(report: RoundsReport): string[] {
   const kinds = [...new Set(runs.flatMap((figures) => [...figures.requests.keys()]))].sort();
   if (kinds.length === 0) return ["| store requests per 1M rows | (no Swift access log found) | |"];
   const perRun = (kind: string) => runs.map((figures) => ((figures.requests.get(kind) ?? 0) * 1e6) / report.rowCount);
-  return kinds.map((kind) => `| store requests per 1M rows, ${kind} | ${spread(perRun(kind), 0)} | |`);
+  const megabytes = runs.map((figures) => figures.receivedBytes / report.rowCount);
+  return [
+    ...kinds.map((kind) => `| store requests per 1M rows, ${kind} | ${spread(perRun(kind), 0)} | |`),
+    `| MB the store received per 1M rows (uploads) | ${spread(megabytes, 2)} | |`,
+  ];
 }
 
 function ratioRows(report: RoundsReport): string[] {

@@ -2,7 +2,8 @@
 // "shuffle" filter of Blosc and HDF5). Column values that change slowly (timestamps, counters, keys, prices)
 // share their high bytes, which then form long runs: Brotli quality 1 compresses ILP column files about 18x
 // instead of 4.7x, and faster, since there is less to encode. A trailing partial value is left as it is.
-// The conversions run over whole segments in the encoder thread and on replicas: plain loops over typed
+// The conversions run over whole writes (on replicas) or a write a piece at a time (the encoder thread reads
+// a cache-sized piece and planes it into place, toBytePlanesPart): plain loops over typed
 // arrays, 32-bit reads and writes when the platform is little-endian. Both directions work a block of
 // values at a time through an aligned scratch: the encoder gathers four values' bytes of one plane into a
 // 32-bit word and copies each plane's run of the block into place (a quarter of the stores of writing byte by
@@ -24,13 +25,29 @@ export function isPlanedWidth(valueBytes: number): boolean {
 export function toBytePlanes(source: Uint8Array, valueBytes: number, target: Uint8Array, at: number): void {
   const count = Math.floor(source.length / valueBytes);
   const whole = count * valueBytes;
-  if (LITTLE_ENDIAN && source.byteOffset % 4 === 0 && (valueBytes === 8 || valueBytes === 4)) {
-    planesInBlocks(source, valueBytes, count, target, at);
-  } else {
-    planesAnyWidth(source, valueBytes, count, target, at);
-  }
+  toBytePlanesPart(source.subarray(0, whole), valueBytes, target, at, count, 0);
   target.set(source.subarray(whole), at + whole);
 }
+
+/**
+ * Writes `values` (whole values of `valueBytes` each, 4-byte aligned for the fast paths) as values
+ * `firstValue`.. of planes `planeBytes` long that start at `at`: a long range can go through a small buffer
+ * a piece at a time (the encoder reads a cache-sized piece, then planes it), with the same result as
+ * toBytePlanes over the whole range.
+ */
+export function toBytePlanesPart(values: Uint8Array, valueBytes: number, target: Uint8Array, at: number, planeBytes: number, firstValue: number): void {
+  const count = values.length / valueBytes;
+  if (!Number.isInteger(count) || firstValue + count > planeBytes) throw new RangeError(`a part of ${values.length} bytes is not whole ${valueBytes}-byte values inside planes of ${planeBytes}`);
+  const planes = { target, at: at + firstValue, stride: planeBytes };
+  if (LITTLE_ENDIAN && values.byteOffset % 4 === 0 && (valueBytes === 8 || valueBytes === 4)) {
+    planesInBlocks(values, valueBytes, count, planes);
+  } else {
+    planesAnyWidth(values, valueBytes, count, planes);
+  }
+}
+
+/** Where planes go: plane `p`'s byte for value `i` of a part lands at `target[at + p * stride + i]`. */
+interface PlanesTarget { readonly target: Uint8Array; readonly at: number; readonly stride: number }
 
 /** Reverses toBytePlanes: `planes` (as written by it) back to interleaved values in `target`, which must start 4-byte aligned. */
 export function fromBytePlanes(planes: Uint8Array, valueBytes: number, target: Uint8Array): void {
@@ -50,7 +67,8 @@ const blockWords = new Uint32Array(BLOCK_VALUES * 2);
 const blockBytes = new Uint8Array(blockWords.buffer);
 
 /** toBytePlanes for 4- and 8-byte values of a 4-byte aligned source, a block of values at a time. */
-function planesInBlocks(source: Uint8Array, valueBytes: 4 | 8, count: number, target: Uint8Array, at: number): void {
+function planesInBlocks(source: Uint8Array, valueBytes: 4 | 8, count: number, planes: PlanesTarget): void {
+  const { target, at, stride } = planes;
   const words = new Uint32Array(source.buffer, source.byteOffset, (count * valueBytes) >>> 2);
   for (let first = 0; first < count; first += BLOCK_VALUES) {
     const values = Math.min(BLOCK_VALUES, count - first);
@@ -59,7 +77,7 @@ function planesInBlocks(source: Uint8Array, valueBytes: 4 | 8, count: number, ta
     else quadPlanes4(words, first, quads, blockWords);
     const runBytes = quads * 4;
     for (let plane = 0; plane < valueBytes; plane++) {
-      const to = at + plane * count + first;
+      const to = at + plane * stride + first;
       target.set(blockBytes.subarray(plane * runBytes, (plane + 1) * runBytes), to);
       // The block's last values, fewer than four (only the final block has them).
       for (let index = runBytes; index < values; index++) target[to + index] = source[(first + index) * valueBytes + plane];
@@ -99,10 +117,11 @@ function quadPlanes4(words: Uint32Array, from: number, quads: number, out: Uint3
   }
 }
 
-function planesAnyWidth(source: Uint8Array, valueBytes: number, count: number, target: Uint8Array, at: number): void {
+function planesAnyWidth(source: Uint8Array, valueBytes: number, count: number, planes: PlanesTarget): void {
+  const { target, at, stride } = planes;
   for (let index = 0; index < count; index++) {
     const from = index * valueBytes;
-    for (let plane = 0; plane < valueBytes; plane++) target[at + plane * count + index] = source[from + plane];
+    for (let plane = 0; plane < valueBytes; plane++) target[at + plane * stride + index] = source[from + plane];
   }
 }
 

@@ -108,9 +108,12 @@ class PrefixBases {
     if (candidate === undefined || candidate === path) return undefined;
     const before = this.previous.get(candidate);
     const now = this.current.get(candidate);
-    // The replica holds the candidate's bytes up to the previous capture's size; they never change while the inode stays.
+    // Bytes never change while the inode stays. The replica holds the candidate's bytes up to the previous
+    // capture's size, and up to this capture's once it applied the candidate's own write, which captureChanges
+    // places before every write that has a base: an out-of-order merge right after appends then ships the
+    // appended rows once (as the old version's write) instead of again in the new version.
     if (before === undefined || now === undefined || now.ino !== before.ino || before.size <= SMALL_FILE_BYTES) return undefined;
-    return { path: candidate, file: this.pins.pin(candidate, now.ino), lengthMax: before.size };
+    return { path: candidate, file: this.pins.pin(candidate, now.ino), lengthMax: now.size };
   }
 
   private index(): Map<string, string> {
@@ -135,6 +138,8 @@ class PrefixBases {
 export function captureChanges(rootDir: string, linkDir: string, previous: FileStamps | null, current: FileStamps, pins: FilePins | null = null, widths: ValueWidths | null = null): Capture {
   const target: CaptureTarget = { rootDir, linkDir, pins, widths, stamps: current };
   const writes: CapturedWrite[] = [];
+  /** New files with a prefix base: after every other write, so their base's grown bytes are written first. */
+  const basedWrites: CapturedWrite[] = [];
   const txnWrites: CapturedWrite[] = [];
   const bases = previous === null || pins === null ? null : new PrefixBases(previous, current, pins);
   let index = 0;
@@ -144,20 +149,19 @@ export function captureChanges(rootDir: string, linkDir: string, previous: FileS
       if (before !== undefined && sameStamp(before, stamp)) continue;
       const grown = before !== undefined && before.ino === stamp.ino && stamp.size > before.size;
       const captured = captureWrite(target, index++, path, stamp, grown ? before.size : 0, !grown);
-      const list = isTxnPath(path) ? txnWrites : writes;
-      list.push(captured);
       const base = before === undefined && captured.source.kind === 'pinned' ? bases?.baseOf(path) : undefined;
-      if (base !== undefined) list[list.length - 1] = { ...captured, base };
+      if (base !== undefined) basedWrites.push({ ...captured, base });
+      else (isTxnPath(path) ? txnWrites : writes).push(captured);
     }
   } catch (error) {
     // A file that could not be pinned or read (EMFILE, I/O error): nothing of this capture stays held.
-    discardCapture({ capturedAtMs: 0, writes: [...writes, ...txnWrites], deletes: [], keep: null, linkDir, pins, rawBytes: 0 });
+    discardCapture({ capturedAtMs: 0, writes: [...writes, ...basedWrites, ...txnWrites], deletes: [], keep: null, linkDir, pins, rawBytes: 0 });
     throw error;
   }
   const deletes = previous === null ? [] : [...previous.keys()].filter((path) => !current.has(path));
   // A dropped table disappears from readers first (its _txn goes), then its files.
   deletes.sort((a, b) => Number(isTxnPath(b)) - Number(isTxnPath(a)));
-  const all = [...writes, ...txnWrites];
+  const all = [...writes, ...basedWrites, ...txnWrites];
   return {
     capturedAtMs: Date.now(), writes: all, deletes, keep: previous === null ? [...current.keys()] : null, linkDir, pins,
     rawBytes: all.reduce((sum, write) => sum + write.operation.length, 0),

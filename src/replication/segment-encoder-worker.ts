@@ -4,14 +4,16 @@
 // an out-of-order merge writes a new partition version that repeats its previous version up to the first
 // merged row, and shipping it whole multiplied what ILP ingest with concurrent senders uploads. Everything
 // here may block: it runs beside the primary's event loop, never on it, and its garbage is its own heap's.
-// Ranges with a value width are read into a scratch buffer and written into the object as byte planes
-// (byte-planes.ts), when they start at a whole value of their file.
+// Ranges with a value width are written into the object as byte planes (byte-planes.ts), when they start at
+// a whole value of their file: read a piece at a time into a buffer that stays in cache, each piece planed
+// into place (reading a whole range into a scratch of its size first cost its page faults and a pass of
+// memory traffic).
 import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { assert } from '../core/assert.js';
 import { readRangeSync, type WireRange } from './capture-parts.js';
 import { frameSegmentSync, segmentHeader, type FileOperation, type FramedObject, type WriteOperation } from './segment-codec.js';
-import { toBytePlanes } from './byte-planes.js';
+import { toBytePlanesPart } from './byte-planes.js';
 import { parseEncodeRequest, type EncodeRequest, type EncodeResult } from './segment-encoder-messages.js';
 
 /** A shorter shared prefix is shipped as bytes: a copy operation would save less than it costs the replica. */
@@ -26,8 +28,9 @@ const fileChunk = Buffer.allocUnsafeSlow(COMPARE_CHUNK_BYTES);
  */
 const RAW_SCRATCH_BYTES_MAX = 16 * 1024 * 1024;
 let rawScratch: Buffer = Buffer.allocUnsafeSlow(0);
-/** A range's bytes before they become planes: kept like rawScratch, under the same bound. */
-let planeScratch: Buffer = Buffer.allocUnsafeSlow(0);
+/** A piece of a range before it becomes planes: a multiple of every planed width up to 32, small enough for L2. */
+const PLANE_PIECE_BYTES = 128 * 1024;
+const planePiece = Buffer.allocUnsafeSlow(PLANE_PIECE_BYTES);
 
 /** `bytes` of writable memory from `kept` (grown and returned as the new kept buffer), or of its own past the bound. */
 function scratchOf(kept: Buffer, bytes: number): { buffer: Buffer; kept: Buffer } {
@@ -54,10 +57,33 @@ function readRangeInto(range: WireRange, width: number, raw: Buffer, at: number)
     readRangeSync(range, raw, at);
     return;
   }
-  const scratch = scratchOf(planeScratch, range.length);
-  planeScratch = scratch.kept;
-  readRangeSync(range, scratch.buffer, 0);
-  toBytePlanes(scratch.buffer, width, raw, at);
+  if (range.kind === 'path') {
+    // One descriptor for all the pieces, not an open per piece.
+    const fd = fs.openSync(range.path, 'r');
+    try {
+      readPlanesInto({ kind: 'fd', fd, position: range.position, length: range.length, valueBytes: range.valueBytes, base: null }, width, raw, at);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return;
+  }
+  readPlanesInto(range, width, raw, at);
+}
+
+/** readRangeInto for a width above 1. */
+function readPlanesInto(range: WireRange, width: number, raw: Buffer, at: number): void {
+  const planeBytes = Math.floor(range.length / width);
+  const wholeBytes = planeBytes * width;
+  // Whole values per piece, so each piece starts at a value.
+  const pieceBytesMax = PLANE_PIECE_BYTES - (PLANE_PIECE_BYTES % width);
+  for (let done = 0; done < wholeBytes;) {
+    const length = Math.min(pieceBytesMax, wholeBytes - done);
+    readRangeSync({ ...range, position: range.position + done, length }, planePiece, 0);
+    toBytePlanesPart(planePiece.subarray(0, length), width, raw, at, planeBytes, done / width);
+    done += length;
+  }
+  // A trailing partial value stays as it is, after the planes.
+  if (wholeBytes < range.length) readRangeSync({ ...range, position: range.position + wholeBytes, length: range.length - wholeBytes }, raw, at + wholeBytes);
 }
 
 function readFully(fd: number, into: Buffer, length: number, position: number): number {

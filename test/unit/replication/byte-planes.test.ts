@@ -2,7 +2,7 @@
 // then byte 1..., a trailing partial value stays as it is, and every width round-trips whatever the
 // alignment of the planar side (the fast 4- and 8-byte paths and the general one).
 import test from 'ava';
-import { fromBytePlanes, isPlanedWidth, toBytePlanes } from '../../../src/replication/byte-planes.js';
+import { fromBytePlanes, isPlanedWidth, toBytePlanes, toBytePlanesPart } from '../../../src/replication/byte-planes.js';
 
 function patterned(length: number, seed: number): Buffer {
   const bytes = Buffer.allocUnsafeSlow(length);
@@ -60,4 +60,23 @@ test('the 4- and 8-byte paths lay out planes as the definition does and read the
 
 test('widths outside 2..32 are not planed', (t) => {
   t.deepEqual([0, 1, 2, 8, 32, 33, 2.5].map(isPlanedWidth), [false, false, true, true, true, false, false]);
+});
+
+test('values planed a piece at a time, through an aligned buffer, lay out as planing them whole does', (t) => {
+  for (const width of [2, 3, 4, 8]) {
+    const count = 70_001;
+    const source = patterned(count * width, width);
+    const whole = Buffer.alloc(count * width + 5);
+    toBytePlanes(source, width, whole, 5);
+    const pieces = Buffer.alloc(count * width + 5);
+    const piece = Buffer.allocUnsafeSlow(4096 * width);
+    for (let first = 0; first < count; first += 4096) {
+      const values = Math.min(4096, count - first);
+      piece.set(source.subarray(first * width, (first + values) * width));
+      toBytePlanesPart(piece.subarray(0, values * width), width, pieces, 5, count, first);
+    }
+    t.true(pieces.equals(whole), `width ${width}`);
+  }
+  t.throws(() => toBytePlanesPart(Buffer.alloc(12), 8, Buffer.alloc(64), 0, 8, 0), { message: /not whole 8-byte values/ });
+  t.throws(() => toBytePlanesPart(Buffer.alloc(16), 8, Buffer.alloc(64), 0, 8, 7), { message: /inside planes of 8/ });
 });

@@ -10,7 +10,8 @@
 // warm-up (5 s). The section also says how many inserts each commit (_txn publication) carried: how well
 // concurrent single-row INSERTs group. BENCH_ILP_ONLY=narrow runs only the narrow rows (/imp, HTTP, TCP), each
 // on a fresh server warmed by a first HTTP pass into another table; BENCH_ILP_BASELINE=<main.js of another
-// build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default).
+// build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default). BENCH_ILP_ONLY=tsbs
+// does the same for the TSBS rows over HTTP (a fresh server each, warmed by a first pass into another table).
 import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -29,6 +30,7 @@ const connections = Number(process.env['BENCH_ILP_CONNECTIONS'] ?? 8);
 const rowsPerBody = 50_000;
 const execOnly = process.env['BENCH_ILP_ONLY'] === 'exec';
 const narrowOnly = process.env['BENCH_ILP_ONLY'] === 'narrow';
+const tsbsOnly = process.env['BENCH_ILP_ONLY'] === 'tsbs';
 const narrowBaseline = process.env['BENCH_ILP_BASELINE'];
 const narrowRounds = Number(process.env['BENCH_ILP_ROUNDS'] ?? 2);
 const execBaseline = process.env['BENCH_EXEC_BASELINE'];
@@ -165,12 +167,13 @@ function cpuSeconds(pids: readonly number[]): number[] {
 }
 
 /** Table commits and those that needed an out-of-order merge (a copy of the partition's rows), from /metrics. */
-async function commitCounts(server: TestServer): Promise<{ commits: number; o3: number }> {
+async function commitCounts(server: TestServer): Promise<{ commits: number; o3: number; moved: number }> {
   // A fresh connection each time: fetch reused a kept-alive socket the metrics server had closed after its idle
   // timeout while the import ran, and failed with "other side closed".
   const { text } = await getText(`${server.adminUrl}/metrics`, new Agent({ keepAlive: false }));
   const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
-  return { commits: value('svc_commits_total'), o3: value('svc_o3_commits_total') };
+  // Connections moved to another worker (Connection: close); NaN on a build without rebalancing.
+  return { commits: value('svc_commits_total'), o3: value('svc_o3_commits_total'), moved: value('svc_http_connections_rebalanced_total') };
 }
 
 /**
@@ -186,7 +189,8 @@ async function withCpu<T>(server: TestServer, rows: number, action: () => Promis
   const commitsAfter = await commitCounts(server);
   const perMillion = (seconds: number): string => (seconds / (rows / 1e6)).toFixed(2);
   const workers = used.slice(1).reduce((sum, seconds) => sum + seconds, 0);
-  const commits = `${commitsAfter.commits - commitsBefore.commits} commits, ${commitsAfter.o3 - commitsBefore.o3} out of order`;
+  const moved = commitsAfter.moved - commitsBefore.moved;
+  const commits = `${commitsAfter.commits - commitsBefore.commits} commits, ${commitsAfter.o3 - commitsBefore.o3} out of order${Number.isNaN(moved) ? '' : `, ${moved} connections moved`}`;
   // Each worker's share: the primary hands keep-alive connections to whichever worker answers first, and a split
   // such as 8 connections to 0 leaves one worker parsing everything on one core for the whole run.
   const shares = used.slice(1).map((seconds) => `${Math.round((100 * seconds) / Math.max(workers, 1e-9))}%`).join('/');
@@ -286,6 +290,30 @@ async function mainNarrowOnly(): Promise<void> {
   process.stdout.write(`\nILP narrow rows, ${narrowRows.toLocaleString('en-US')} rows, ${connections} connections, 2 workers\n${lines.join('\n')}\n`);
 }
 
+/** The TSBS rows over HTTP on a fresh server of `entryScript` (this checkout's build when undefined). */
+async function tsbsLine(name: string, entryScript: string | undefined): Promise<string> {
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, ...(entryScript === undefined ? {} : { entryScript }) });
+  try {
+    await sendHttp(server, ilpBodies(Math.min(tsbsRows, 500_000), rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts, 'cpu_warm')));
+    const bodies = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
+    const http = await withCpu(server, tsbsRows, () => sendHttp(server, bodies));
+    return line(`${name}: TSBS cpu-only rows, HTTP /write`, tsbsRows / http.result, undefined, `${http.cpu}; load ${loadavg()[0]?.toFixed(1)}`);
+  } finally {
+    await server.stop();
+    server.cleanup();
+  }
+}
+
+/** Only the TSBS rows over HTTP, alternating this build and the baseline build when one is given. */
+async function mainTsbsOnly(): Promise<void> {
+  const lines = ['| measure | svc rows/s | | | note |', '|---|---:|---:|---:|---|'];
+  for (let round = 0; round < (narrowBaseline === undefined ? 1 : narrowRounds); round++) {
+    if (narrowBaseline !== undefined) lines.push(await tsbsLine('before', narrowBaseline));
+    lines.push(await tsbsLine(narrowBaseline === undefined ? 'this build' : 'after', undefined));
+  }
+  process.stdout.write(`\nILP TSBS rows, ${tsbsRows.toLocaleString('en-US')} rows, ${connections} connections, 2 workers\n${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const narrow = ilpBodies(narrowRows, rowsPerBody, standardIlpRow);
   const tsbs = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
@@ -317,4 +345,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\nILP ingestion, ${connections} connections, ${rowsPerBody.toLocaleString('en-US')} rows per request, 2 workers\n${lines.join('\n')}\n`);
 }
 
-await (execOnly ? mainExecOnly() : narrowOnly ? mainNarrowOnly() : main());
+await (execOnly ? mainExecOnly() : narrowOnly ? mainNarrowOnly() : tsbsOnly ? mainTsbsOnly() : main());

@@ -12,13 +12,15 @@ export interface RunningHttpServer {
   close(drainMs: number): Promise<void>;
 }
 
-export function startHttpServer(config: ServerConfig, handler: RequestHandler): Promise<RunningHttpServer> {
+/** `beforeRequest` sees each request before the handler does (connection-shedder.ts marks responses there). */
+export function startHttpServer(config: ServerConfig, handler: RequestHandler, beforeRequest?: RequestHandler): Promise<RunningHttpServer> {
   const server = http.createServer({
     maxHeaderSize: config.httpRequestHeaderBytesMax,
     keepAliveTimeout: config.httpKeepAliveTimeoutMs,
     // Node checks the headers timeout on this period (30 s by default), so a short timeout needs a short period.
     connectionsCheckingInterval: Math.min(CONNECTION_CHECK_INTERVAL_MAX_MS, Math.max(50, Math.floor(config.httpRequestHeadersTimeoutMs / 4))),
   }, handler);
+  if (beforeRequest !== undefined) server.prependListener('request', beforeRequest);
   // Slow clients: the request line and headers must arrive within http.request.headers.timeout, and a socket
   // idle (nothing received or sent) for http.net.connection.timeout is closed. Bodies have no overall bound
   // because /imp uploads may run for as long as data keeps flowing.

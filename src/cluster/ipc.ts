@@ -20,6 +20,11 @@ export type WorkerToPrimary =
   | { readonly type: 'svc:tokens-ack'; readonly version: number }
   /** A PostgreSQL CancelRequest this worker holds no connection for; the primary passes it to every worker. */
   | { readonly type: 'svc:pg-cancel'; readonly processId: number; readonly secretKey: number }
+  /**
+   * This worker's busy kept-alive connections on :9000, sent when the count changes or an order to close one
+   * was settled (`settledOrder`: the id of the last order carried out or dropped, 0 before any).
+   */
+  | { readonly type: 'svc:connections'; readonly busy: number; readonly settledOrder: number }
   | { readonly type: 'svc:ready' };
 
 /** The answer to one request (`id`) of a worker. */
@@ -34,6 +39,8 @@ export type PrimaryToWorker =
   /** The whole token list after a service-account change; `tokens` is narrowed by the worker (parseTokenEntries). */
   | { readonly type: 'svc:tokens'; readonly version: number; readonly tokens: unknown }
   | { readonly type: 'svc:pg-cancel'; readonly processId: number; readonly secretKey: number }
+  /** Answer one busy kept-alive connection with `Connection: close` (connection-shedder.ts); `order` is echoed as settledOrder. */
+  | { readonly type: 'svc:shed-connection'; readonly order: number }
   | { readonly type: 'svc:shutdown' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -41,8 +48,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const REQUEST_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit']);
-const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:ready']);
-const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shutdown']);
+const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:connections', 'svc:ready']);
+const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shed-connection', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
@@ -50,6 +57,7 @@ export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined 
   if (value['type'] === 'svc:requests' && !(Array.isArray(value['requests']) && value['requests'].every(isWorkerRequest))) return undefined;
   if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
+  if (value['type'] === 'svc:connections' && !(isCount(value['busy']) && isCount(value['settledOrder']))) return undefined;
   return value as unknown as WorkerToPrimary;
 }
 
@@ -58,6 +66,7 @@ export function parsePrimaryMessage(value: unknown): PrimaryToWorker | undefined
   if (value['type'] === 'svc:replies' && !(Array.isArray(value['replies']) && value['replies'].every(isReply))) return undefined;
   if (value['type'] === 'svc:tokens' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
+  if (value['type'] === 'svc:shed-connection' && !isCount(value['order'])) return undefined;
   return value as unknown as PrimaryToWorker;
 }
 
@@ -76,4 +85,8 @@ function isReply(value: unknown): boolean {
 
 function isPgCancel(value: Record<string, unknown>): boolean {
   return Number.isInteger(value['processId']) && Number.isInteger(value['secretKey']);
+}
+
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && typeof value === 'number' && value >= 0;
 }

@@ -39,6 +39,7 @@ import { ilpTcpAuthDbOf, ilpTcpListening, startIlpTcpListener } from './ilp-tcp-
 import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
 import { pgTlsContextOf, startPgListener, type PgListener } from './pg-listener.js';
 import { TokenBroadcast } from './token-broadcast.js';
+import { ConnectionRebalancer } from './connection-rebalancer.js';
 import { ServiceAccounts } from '../accounts/service-accounts.js';
 import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../accounts/service-account-file.js';
 import type { TokenEntry } from '../accounts/token-entry.js';
@@ -112,13 +113,14 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   const metricsRequests = new MetricsRequests();
   const replies = new ReplyBatcher((slot, message) => pool?.send(slot, message));
   let pool: WorkerPool | undefined;
+  let rebalancer: ConnectionRebalancer | undefined;
   let stopping = false;
   let localHttp: RunningHttpServer | undefined;
 
   const onWorkerMessage = (slot: WorkerSlot, raw: unknown): void => {
     const message = parseWorkerMessage(raw);
     if (message !== undefined && message.type === 'svc:tokens-ack') broadcast?.onAck(slot.slot, message.version);
-    else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, { pool, replies, service, metricsRequests });
+    else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, { pool, replies, service, metricsRequests, rebalancer });
   };
   let localTcp: RunningIlpTcpServer | undefined;
   let localPg: PgListener | undefined;
@@ -129,6 +131,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   if (config.httpEnabled && config.httpWorkerCount > 0) {
     pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
     broadcast = new TokenBroadcast(pool);
+    if (config.httpConnectionRebalance && config.httpWorkerCount > 1) rebalancer = new ConnectionRebalancer(pool);
     pool.start();
   } else if (config.httpEnabled) {
     const handler = createHttpHandler(buildHttpDeps(config, {
@@ -150,6 +153,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     const started = Date.now();
     log.info(`${signal} received, draining [drain=${config.shutdownDrainTimeoutMs}ms]`);
     service.snapshot.release(signal);
+    rebalancer?.stop();
     const closingHttp = localHttp?.close(config.shutdownDrainTimeoutMs);
     const closingTcp = localTcp?.close(config.shutdownDrainTimeoutMs);
     const closingPg = localPg?.server.close(config.shutdownDrainTimeoutMs);
@@ -241,6 +245,8 @@ interface WorkerMessageDeps {
   readonly replies: ReplyBatcher;
   readonly service: WriterService;
   readonly metricsRequests: MetricsRequests;
+  /** Absent with rebalancing off or a single worker: connection counts are then not reported. */
+  readonly rebalancer: ConnectionRebalancer | undefined;
 }
 
 /** Answers request `id` of the worker in `slot` once `outcome` settles (in that worker's next batch of replies). */
@@ -288,6 +294,9 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
       for (const other of pool.slots) {
         if (other !== slot) pool.send(other, { type: 'svc:pg-cancel', processId: message.processId, secretKey: message.secretKey });
       }
+      return;
+    case 'svc:connections':
+      deps.rebalancer?.onReport(slot, message.busy, message.settledOrder);
       return;
     case 'svc:ready':
     case 'svc:tokens-ack':

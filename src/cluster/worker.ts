@@ -22,6 +22,7 @@ import { unhandledErrorChannel } from '../core/diagnostics.js';
 import { startMetricsRuntime } from '../metrics/metrics-runtime.js';
 import { currentMappedBytes } from '../storage/mmap.js';
 import { ActiveImports } from '../http/active-imports.js';
+import { ConnectionShedder } from './connection-shedder.js';
 
 const log = getLogger('worker');
 
@@ -41,11 +42,10 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   tokens.replace(tokenEntriesOf(readServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH))));
   const activeImports = new ActiveImports();
   const handler = createHttpHandler(buildHttpDeps(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), tokens, activeImports }));
-  unhandledErrorChannel.subscribe((event) => {
-    if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
-  });
+  forwardUnhandledErrors(send);
   // The IPC handler is installed before listening: a shutdown that arrives during start-up must not be lost.
-  const starting = startHttpServer(config, handler);
+  const shedder = connectionShedderOf(config, send);
+  const starting = startHttpServer(config, handler, (req, res) => shedder.onRequest(req, res));
   const startingTcp = startIlpTcpListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db') });
   const startingPg = startPgListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), onForeignCancel: (processId, secretKey) => send({ type: 'svc:pg-cancel', processId, secretKey }) });
   let stopping = false;
@@ -73,6 +73,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
       for (const reply of message.replies) writer.onReply(reply);
     }
     else if (message.type === 'svc:shutdown') void stop();
+    else if (message.type === 'svc:shed-connection') shedder.shedOne(message.order);
     else if (message.type === 'svc:pg-cancel') void startingPg.then((pg) => pg?.cancels.cancel(message.processId, message.secretKey)).catch(() => undefined);
     else if (message.type === 'svc:tokens') {
       tokens.replace(parseTokenEntries(message.tokens));
@@ -87,11 +88,22 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     writer.failAll('the primary process went away');
     void stop();
   });
-  process.on('SIGTERM', () => { /* the primary orchestrates shutdown */ });
-  process.on('SIGINT', () => { /* the primary orchestrates shutdown */ });
+  for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => { /* the primary orchestrates shutdown */ });
   // Ready once the parallel query threads have loaded too: their start-up would otherwise share the cores with
   // the first queries (and be counted in their CPU time).
   await Promise.all([starting, startingTcp, startingPg, parallelThreadsStarted()]);
   send({ type: 'svc:ready' });
   log.info(`worker ${process.pid} serving http://${config.httpBindHost}:${config.httpBindPort}`);
+}
+
+/** Busy connections are counted either way (a metric); they are reported, and moved, only with rebalancing on. */
+function connectionShedderOf(config: ServerConfig, send: (message: WorkerToPrimary) => void): ConnectionShedder {
+  return new ConnectionShedder(config.httpConnectionRebalance ? (busy, settledOrder) => send({ type: 'svc:connections', busy, settledOrder }) : undefined);
+}
+
+/** The primary counts every process's unhandled errors (metrics, pessimistic health). */
+function forwardUnhandledErrors(send: (message: WorkerToPrimary) => void): void {
+  unhandledErrorChannel.subscribe((event) => {
+    if (event.origin === 'local') send({ type: 'svc:unhandled-error', message: event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error) });
+  });
 }

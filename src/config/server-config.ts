@@ -44,6 +44,8 @@ export interface ServerConfig {
   readonly httpWorkerCount: number;
   readonly httpConcurrentRequestsMax: number;
   readonly httpKeepAliveTimeoutMs: number;
+  /** Workers move busy keep-alive connections off the busiest worker (cluster/connection-shedder.ts). */
+  readonly httpConnectionRebalance: boolean;
   readonly httpConnectionTimeoutMs: number;
   readonly httpRequestHeaderBytesMax: number;
   readonly httpRequestHeadersTimeoutMs: number;
@@ -205,6 +207,7 @@ function buildServerConfig(read: KeyReader, cpuCount: number, rootDir: string): 
     httpWorkerCount: workerCount === -1 ? Math.max(1, cpuCount) : workerCount,
     httpConcurrentRequestsMax: read.int('http.max.concurrent.requests'),
     httpKeepAliveTimeoutMs: read.ms('http.keep-alive.timeout'),
+    httpConnectionRebalance: read.boolean('http.connection.rebalance.enabled'),
     httpConnectionTimeoutMs: read.ms('http.net.connection.timeout'),
     httpRequestHeaderBytesMax: read.bytes('http.request.header.buffer.size'),
     httpRequestHeadersTimeoutMs: read.ms('http.request.headers.timeout'),

@@ -20,6 +20,7 @@ export const CHANNEL_NAMES = {
   ilpConnection: 'svc:ilp:connection',
   sqlCompile: 'svc:sql:compile',
   pgConnection: 'svc:pg:connection',
+  httpConnection: 'svc:http:connection',
   pgQuery: 'svc:pg:query',
   objectStoreRetry: 'svc:objectstore:retry',
   sqlParallel: 'svc:sql:parallel',
@@ -68,6 +69,12 @@ export interface IlpConnectionEvent {
   readonly transport: IlpTransport;
   readonly delta: 1 | -1;
 }
+
+/**
+ * Published by a worker's connection shedder: its count of busy kept-alive connections on :9000 when it
+ * changes, and each response it marked `Connection: close` to move a connection to a less busy worker.
+ */
+export type HttpConnectionEvent = { readonly kind: 'busy'; readonly busy: number } | { readonly kind: 'rebalanced' };
 
 /** Published when a PostgreSQL wire protocol connection opens (+1) or closes (-1). */
 export interface PgConnectionEvent {
@@ -218,6 +225,7 @@ export const ilpChannel = typedChannel<IlpCommitEvent>(CHANNEL_NAMES.ilp);
 export const ilpConnectionChannel = typedChannel<IlpConnectionEvent>(CHANNEL_NAMES.ilpConnection);
 export const sqlCompileChannel = typedChannel<SqlCompileEvent>(CHANNEL_NAMES.sqlCompile);
 export const pgConnectionChannel = typedChannel<PgConnectionEvent>(CHANNEL_NAMES.pgConnection);
+export const httpConnectionChannel = typedChannel<HttpConnectionEvent>(CHANNEL_NAMES.httpConnection);
 export const pgQueryChannel = typedChannel<PgQueryEvent>(CHANNEL_NAMES.pgQuery);
 export const sqlParallelChannel = typedChannel<SqlParallelEvent>(CHANNEL_NAMES.sqlParallel);
 export const objectStoreRetryChannel = typedChannel<ObjectStoreRetryEvent>(CHANNEL_NAMES.objectStoreRetry);

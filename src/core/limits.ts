@@ -73,3 +73,9 @@ export const o3MergeRunsMax = 32;
 export const planCacheEntriesMax = 128;
 /** Longer statement texts are never cached: their keys and plans would hold memory for rare repeats. */
 export const planCacheTextLengthMax = 4096;
+/** Period of the connection rebalance: workers report busy connection counts, and each may close one, at most this often. */
+export const connectionRebalanceIntervalMs = 250;
+/** A kept-alive connection counts as busy for this long after its last request started (idle dashboards' sockets do not). */
+export const connectionBusyWindowMs = 1000;
+/** An order to close a connection that found no request to answer within this time is dropped. */
+export const connectionShedOrderTtlMs = 1000;

@@ -14,6 +14,7 @@ import { handleWarnings, readSystemReadings, SystemWarningsCache } from './route
 import type { Authenticator, Principal } from './auth/authenticator.js';
 import type { RequestLimits } from './request-limits.js';
 import { assert } from '../core/assert.js';
+import { searchParamsOf } from './query-params.js';
 
 export type HttpDeps = ExportRouteDeps & ImportRouteDeps & IlpRouteDeps & {
   readonly authenticate: Authenticator;
@@ -69,7 +70,10 @@ export function routeTable(deps: HttpDeps, faultInjection: boolean): readonly Ro
     },
     // Tests set SVCTEST_INJECT_FAULTS=1 to reach a path that fails like a bug would (never set in production).
     ...(faultInjection
-      ? [{ paths: ['/__test/unhandled'], authenticated: true, streamsBody: false, readOnly: 'served', handle: injectFault } satisfies Route]
+      ? [
+        { paths: ['/__test/unhandled'], authenticated: true, streamsBody: false, readOnly: 'served', handle: injectFault } satisfies Route,
+        { paths: ['/__test/block'], authenticated: true, streamsBody: false, readOnly: 'served', handle: blockEventLoop } satisfies Route,
+      ]
       : []),
   ];
 }
@@ -81,4 +85,19 @@ function authenticatedPrincipal(principal: Principal | undefined): Principal {
 
 function injectFault(): never {
   throw new Error('injected fault for tests');
+}
+
+/** Longest block /__test/block accepts, in ms. */
+const TEST_BLOCK_MS_MAX = 10_000;
+
+/**
+ * Sends the response headers, then holds this process's event loop for `ms` (a worker busy in a long synchronous
+ * parse, as tests of connection placement need one): the headers tell the client the block has begun.
+ */
+function blockEventLoop(req: IncomingMessage, res: ServerResponse): void {
+  const ms = Math.min(TEST_BLOCK_MS_MAX, Math.max(0, Number(searchParamsOf(req.url ?? '').get('ms') ?? 0) || 0));
+  res.writeHead(200, { 'Content-Type': 'text/plain' });
+  res.flushHeaders();
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  res.end('done\n');
 }

@@ -14,6 +14,7 @@ import type { IncomingChunk } from '../storage/symbol-ids.js';
 import { assert } from '../core/assert.js';
 import { isUtf8 } from 'node:buffer';
 import { isDecimalType } from '../types/decimal.js';
+import { TagSetCache } from './tag-set-cache.js';
 
 /** Name of the designated timestamp of a table the line protocol creates. */
 export const ILP_TIMESTAMP_COLUMN = 'timestamp';
@@ -68,6 +69,8 @@ export class IlpTableBuilder {
   /** The column found at each field position of the previous line: lines of one client repeat their order. */
   private readonly fieldOrder: (IlpColumn | undefined)[] = [];
   rowCount = 0;
+  /** Tag sections of earlier lines, replayed when a line repeats one; cleared when the ids they hold may go stale. */
+  readonly tagSets = new TagSetCache();
 
   /** `meta` undefined: a table this request creates. */
   constructor(readonly name: string, readonly nameBytes: Buffer, readonly meta: TableMeta | undefined, private readonly options: IlpTableOptions) {
@@ -179,13 +182,21 @@ export class IlpTableBuilder {
   /** Forgets the values of the row being built (its line continues in the next chunk of the body). */
   discardRow(): void {
     const rows = this.rowCount;
-    for (const column of this.columns) if (column.builder.length > rows) column.builder.truncate(rows);
+    for (const column of this.columns) {
+      const builder = column.builder;
+      if (builder.length <= rows) continue;
+      const entries = builder.kind === 'symbol' ? builder.entryCount : 0;
+      builder.truncate(rows);
+      // Values this row added to a dictionary are gone: a cached tag set may hold their ids.
+      if (builder.kind === 'symbol' && builder.entryCount !== entries) this.tagSets.clear();
+    }
     if (this.timestamp !== undefined && this.timestamp.length > rows) this.timestamp.truncate(rows);
   }
 
   /** Empties every column (its rows went to the staged file), keeping the columns and their types. */
   reset(): void {
     for (const column of this.columns) column.builder.truncate(0);
+    this.tagSets.clear();
     this.timestamp?.truncate(0);
     this.rowCount = 0;
   }

@@ -65,6 +65,8 @@ export class IlpParser {
   private sawEscape = false;
   /** The hash of the tag value tagValueEnd() last passed over. */
   private valueHash = 0;
+  /** Tags parseTags() last parsed (duplicates included). */
+  private tagCount = 0;
 
   constructor(private readonly options: IlpParserOptions) {}
 
@@ -190,9 +192,12 @@ export class IlpParser {
   private parseRow(table: IlpTableBuilder, data: Buffer, from: number): number {
     let at = from;
     let position = 0;
-    while (data[at] === COMMA) {
-      at = this.parseTag(table, data, at + 1, position++);
+    if (data[at] === COMMA) {
+      position = table.tagSets.lookUp(data, at);
+      if (position >= 0) at = table.tagSets.end;
+      else at = this.parseTags(table, data, at);
       if (at === INCOMPLETE) return INCOMPLETE;
+      if (position < 0) position = this.tagCount;
     }
     if (data[at] !== SPACE) return this.finishRow(table, data, at, NaN);
     at++;
@@ -206,6 +211,20 @@ export class IlpParser {
       at++;
     }
     return this.parseTimestamp(table, data, at);
+  }
+
+  /** Parses the tags at `from` (a comma) one by one, recording them for the table's tag-set cache; sets tagCount. */
+  private parseTags(table: IlpTableBuilder, data: Buffer, from: number): number {
+    let at = from;
+    let position = 0;
+    table.tagSets.startRecording();
+    while (data[at] === COMMA) {
+      at = this.parseTag(table, data, at + 1, position++);
+      if (at === INCOMPLETE) return INCOMPLETE;
+    }
+    table.tagSets.finishRecording(at, position);
+    this.tagCount = position;
+    return at;
   }
 
   /**
@@ -296,8 +315,14 @@ export class IlpParser {
     const column = guessedEnd >= 0 ? (guess as IlpColumn) : this.column(table, data, from, keyEnd, keyEscaped, 'SYMBOL', position);
     if (table.isSet(column)) return at;
     const builder = column.builder;
-    if (builder.kind === 'symbol' && !valueEscaped) builder.appendHashed(data, valueStart, at, this.valueHash);
-    else writeText(table.name, column, 'SYMBOL', data, valueStart, at, valueEscaped);
+    if (builder.kind === 'symbol' && !valueEscaped) {
+      builder.appendHashed(data, valueStart, at, this.valueHash);
+      if (keyEscaped) table.tagSets.spoil();
+      else table.tagSets.recordSymbol(builder);
+    } else {
+      writeText(table.name, column, 'SYMBOL', data, valueStart, at, valueEscaped);
+      table.tagSets.spoil();
+    }
     return at;
   }
 

@@ -74,6 +74,23 @@ export class SymbolColumnBuilder {
     if ((entry + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
   }
 
+  /** Appends an id this builder gave out earlier (a repeated tag set, tag-set-cache.ts). */
+  appendId(id: number): void {
+    assert(id >= -1 && id < this.dictionary.length, 'a replayed id names a value this builder still holds');
+    this.push(id);
+  }
+
+  /** The id of the last value appended. */
+  lastId(): number {
+    assert(this.length > 0, 'a value was appended');
+    return this.ids[this.length - 1];
+  }
+
+  /** Distinct values held: cutting values off that added some lowers it. */
+  get entryCount(): number {
+    return this.dictionary.length;
+  }
+
   private push(id: number): void {
     if (this.length === this.ids.length) {
       const ids = new Int32Array(this.ids.length * 2);

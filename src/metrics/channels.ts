@@ -13,6 +13,7 @@ import {
   ilpChannel,
   ilpConnectionChannel,
   pgConnectionChannel,
+  httpConnectionChannel,
   pgQueryChannel,
   ILP_TRANSPORTS,
   type IlpTransport,
@@ -116,6 +117,10 @@ function subscribeProtocolChannels(metrics: SvcMetrics): (() => void)[] {
       const transport = transportLabel(event.transport);
       if (event.delta === 1) metrics.ilpConnections.inc({ transport });
       else if (event.delta === -1) metrics.ilpConnections.dec({ transport });
+    }),
+    httpConnectionChannel.subscribe((event) => {
+      if (event.kind === 'busy') metrics.httpConnectionsBusy.set(countOf(event.busy));
+      else metrics.httpConnectionsRebalanced.inc();
     }),
     pgConnectionChannel.subscribe((event) => {
       if (event.delta === 1) metrics.pgConnections.inc();

@@ -1,12 +1,14 @@
 // Style gates (STYLE.md): file length, function length and no `any` / ts-ignore (src/ and the console's
 // console/), no type assertion in src/ that asserts the type its operand already has, the import layering
-// between src/ folders and between the stages of sql/, and the README listing every error code.
+// between src/ folders and between the stages of sql/, the README listing every error code, and no call in src/
+// that detaches an ArrayBuffer (transfer lists, ArrayBuffer transfer, BYOB readers).
 import test from 'ava';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, dirname, resolve } from 'node:path';
 import { ERROR_CODES } from '../src/core/errors.js';
 import { functionSpans } from './helpers/function-lengths.js';
 import { redundantCasts } from './helpers/redundant-casts.js';
+import { detachingCalls } from './helpers/detaching-calls.js';
 
 const root = resolve(import.meta.dirname, '..');
 const srcDir = join(root, 'src');
@@ -195,4 +197,18 @@ test('no type assertion in src restates its operand\'s type', (t) => {
   // scripts/remove-redundant-casts.ts removes what this finds.
   const found = redundantCasts(root, join(root, 'tsconfig.json'), srcDir).map((cast) => `${cast.file}:${cast.line}: ${cast.text}`);
   t.deepEqual(found, [], 'drop these assertions: the checker already gives the operand exactly this type');
+});
+
+test('nothing in src detaches an ArrayBuffer', (t) => {
+  // The first detached buffer of a V8 isolate (a postMessage or structuredClone transfer list, ArrayBuffer
+  // transfer, a BYOB read) drops its "array buffer detaching" protector: V8 recompiles every typed-array loop of
+  // that process or thread with a detach check per access, 25-40% more CPU per row for the rest of its life.
+  // Hand data to threads in SharedArrayBuffers (core/shared-copy.ts), or clone it when it is small.
+  const sample = [
+    'port.postMessage(m, [b.buffer]);', 'structuredClone(b, { transfer: [b] });', 'const c = b.transfer();',
+    'new Worker(u, { transferList: [b] });', "s.getReader({ mode: 'byob' });", 'port.postMessage(m); // postMessage(m, [b])',
+  ].join('\n');
+  t.deepEqual(detachingCalls('sample.ts', sample).map((call) => call.line), [1, 2, 3, 4, 5], 'the rule sees every detaching form, and not comments');
+  const found = files.flatMap((path) => detachingCalls(path, readFileSync(path, 'utf8')).map((call) => `${relative(root, path)}:${call.line}: ${call.text}`));
+  t.deepEqual(found, [], 'these detach a buffer in the calling thread: post a SharedArrayBuffer or a clone instead');
 });

@@ -4,6 +4,9 @@
 // bytes reserved there), and the thread that holds its rows then writes them. At the first quote, or when no
 // line end arrives within the piece buffer, it stops and hands back the bytes not yet sent (they start at a
 // record boundary); the session converts the rest itself. Invariant: pieces are placed in upload order, once.
+// Piece buffers are shared with the threads (SharedArrayBuffer), never transferred, so that no buffer of this
+// thread is ever detached (V8 then keeps its fast typed-array code for every query the process answers). Ownership
+// is still handed over: a sent buffer is not written here until its thread hands it back with the piece's result.
 import { assert } from '../core/assert.js';
 import { errorFromPayload, ImportError } from '../core/errors.js';
 import { importPieceBytes, importPiecesInFlightPerThread } from './import-limits.js';
@@ -17,6 +20,11 @@ const BYTE_LF = 0x0a;
 /** The piece buffer holds a full piece plus the incomplete record after it; a line longer than that stops parallel parsing. */
 const PIECE_BUFFER_BYTES = 2 * importPieceBytes;
 
+/** A piece buffer the threads can read without a transfer; its memory is faulted in as it is first filled. */
+function newPieceBuffer(): Buffer<SharedArrayBuffer> {
+  return Buffer.from(new SharedArrayBuffer(PIECE_BUFFER_BYTES));
+}
+
 type Converted = Extract<PieceResult, { kind: 'done' | 'abort' | 'failed' }>;
 
 export class ParallelParse {
@@ -26,7 +34,7 @@ export class ParallelParse {
   readonly columnErrors: Float64Array;
   piecesSent = 0;
   private readonly session: PoolSession;
-  private piece: Uint8Array = Buffer.allocUnsafeSlow(PIECE_BUFFER_BYTES);
+  private piece: Buffer<SharedArrayBuffer> = newPieceBuffer();
   private filled = 0;
   /** Pieces placed, in order, and pieces whose rows are written. */
   private placed = 0;
@@ -36,7 +44,7 @@ export class ParallelParse {
   private waiters: (() => void)[] = [];
   private closed = false;
   /** Piece buffers the threads handed back, for reuse. */
-  private readonly spareBuffers: Uint8Array[] = [];
+  private readonly spareBuffers: Buffer<SharedArrayBuffer>[] = [];
 
   constructor(pool: ParsePool, setup: ParseSetup, outputColumnCount: number, private readonly header: boolean, private readonly placer: StagingPlacer) {
     this.columnErrors = new Float64Array(outputColumnCount);
@@ -91,18 +99,17 @@ export class ParallelParse {
 
   private stop(rest: Buffer): Buffer {
     const pending = Buffer.concat([this.piece.subarray(0, this.filled), rest]);
-    this.piece = new Uint8Array(0);
+    this.piece = Buffer.from(new SharedArrayBuffer(0));
     this.filled = 0;
     return pending;
   }
 
-  /** Sends piece bytes [0, cut) to a thread; the rest moves to another buffer because this one is transferred. */
+  /** Sends piece bytes [0, cut) to a thread; the rest moves to another buffer because the thread now owns this one. */
   private async send(cut: number): Promise<void> {
     await this.until(() => this.piecesSent - this.written < this.session.threadCount * importPiecesInFlightPerThread);
     this.throwIfFailed();
     const sent = this.piece;
-    // Not zero-filled and not from the shared pool: the buffer is overwritten, then transferred.
-    this.piece = this.spareBuffers.pop() ?? Buffer.allocUnsafeSlow(PIECE_BUFFER_BYTES);
+    this.piece = this.spareBuffers.pop() ?? newPieceBuffer();
     this.piece.set(sent.subarray(cut, this.filled));
     this.filled -= cut;
     const seq = this.piecesSent++;
@@ -149,7 +156,7 @@ export class ParallelParse {
         this.fail(error);
         return;
       }
-      if (this.spareBuffers.length < this.session.threadCount * importPiecesInFlightPerThread) this.spareBuffers.push(new Uint8Array(result.pieceBuffer));
+      if (this.spareBuffers.length < this.session.threadCount * importPiecesInFlightPerThread) this.spareBuffers.push(Buffer.from(result.pieceBuffer));
       this.recordsHandled += result.records;
       this.rowsImported += result.rowsImported;
       result.columnErrors.forEach((errors, k) => { this.columnErrors[k] = this.columnErrors[k] + errors; });

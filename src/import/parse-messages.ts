@@ -2,6 +2,8 @@
 // rebuilds the column plan from it), pieces of the upload that start and end at record boundaries, each
 // piece's counters and the sizes of its rows per partition, and where to write those rows. The rows never
 // cross threads: the thread that converted a piece writes it into staging once the session has placed it.
+// Piece bytes live in SharedArrayBuffers, which a post shares instead of detaching: the first detached buffer of an
+// isolate makes V8 recompile its typed-array loops with a detach check per access, for the rest of its life.
 import type { ErrorPayload } from '../core/errors.js';
 import type { StagingLayout } from '../storage/partition-split.js';
 import type { PartPlacement, PartSummary } from '../storage/staged-part-writes.js';
@@ -20,7 +22,7 @@ export interface ParseSetup {
 
 export type ToParseThread =
   | { readonly kind: 'begin'; readonly session: number; readonly setup: ParseSetup }
-  | { readonly kind: 'piece'; readonly session: number; readonly seq: number; readonly bytes: Uint8Array; readonly recordsToSkip: number }
+  | { readonly kind: 'piece'; readonly session: number; readonly seq: number; readonly bytes: Uint8Array<SharedArrayBuffer>; readonly recordsToSkip: number }
   | { readonly kind: 'write'; readonly session: number; readonly seq: number; readonly placements: PartPlacement[] }
   | { readonly kind: 'end'; readonly session: number };
 
@@ -31,8 +33,11 @@ export type PieceResult =
     /** The piece's rows, split by partition, stay in the thread until they are placed and written. */
     readonly parts: PartSummary[]; readonly droppedRows: number;
     readonly records: number; readonly rowsImported: number; readonly columnErrors: number[];
-    /** The piece's buffer, handed back for the next piece (fewer large allocations, less garbage collection). */
-    readonly pieceBuffer: ArrayBuffer;
+    /**
+     * The piece's buffer, handed back for the next piece (fewer large allocations, less garbage collection). The
+     * thread no longer reads it once it posted this, and the session writes it only after receiving it.
+     */
+    readonly pieceBuffer: SharedArrayBuffer;
   }
   | { readonly kind: 'abort'; readonly session: number; readonly seq: number; readonly line: number; readonly column: number }
   | { readonly kind: 'failed'; readonly session: number; readonly seq: number; readonly error: ErrorPayload }

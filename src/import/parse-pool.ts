@@ -12,8 +12,11 @@ const THREAD_SCRIPT = new URL(import.meta.url.endsWith('.ts') ? './parse-thread.
 
 export interface PoolSession {
   readonly threadCount: number;
-  /** Hands a piece to a thread (round robin); its buffer is transferred, so the caller must not reuse it. */
-  send(seq: number, bytes: Uint8Array, recordsToSkip: number): void;
+  /**
+   * Hands a piece to a thread (round robin). Its buffer is shared, not transferred (nothing is detached): the
+   * caller must not write it again until the thread hands it back in the piece's `done`.
+   */
+  send(seq: number, bytes: Uint8Array<SharedArrayBuffer>, recordsToSkip: number): void;
   /** Tells the thread that converted a piece where to write its rows. */
   write(thread: number, seq: number, placements: PartPlacement[]): void;
   close(): void;
@@ -40,7 +43,7 @@ export class ParsePool {
       threadCount: threads.length,
       send: (seq, bytes, recordsToSkip) => {
         const thread = threads[next++ % threads.length];
-        thread.postMessage({ kind: 'piece', session, seq, bytes, recordsToSkip } satisfies ToParseThread, [bytes.buffer as ArrayBuffer]);
+        thread.postMessage({ kind: 'piece', session, seq, bytes, recordsToSkip } satisfies ToParseThread);
       },
       write: (thread, seq, placements) => {
         threads[thread]?.postMessage({ kind: 'write', session, seq, placements } satisfies ToParseThread);

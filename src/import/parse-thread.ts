@@ -69,7 +69,7 @@ function beginSession(setup: ParseSetup): ThreadSession {
   return state;
 }
 
-async function convertPiece(session: number, seq: number, bytes: Uint8Array, recordsToSkip: number): Promise<PieceResult> {
+async function convertPiece(session: number, seq: number, bytes: Uint8Array<SharedArrayBuffer>, recordsToSkip: number): Promise<PieceResult> {
   const state = sessions.get(session);
   // A session that failed here, or was closed, may still have pieces on the way: they are answered and ignored.
   if (state === undefined || state.conversionFailed) return { kind: 'failed', session, seq, error: errorToPayload(new ImportError('the import was stopped')) };
@@ -95,7 +95,7 @@ async function convertPiece(session: number, seq: number, bytes: Uint8Array, rec
   state.unwritten.set(seq, { rows: state.rows, releases: state.releases });
   return {
     kind: 'done', session, seq, parts: state.parts, droppedRows: state.droppedRows, records: converter.recordsHandled(),
-    rowsImported: converter.rowsImported, columnErrors: Array.from(converter.columnErrors), pieceBuffer: bytes.buffer as ArrayBuffer,
+    rowsImported: converter.rowsImported, columnErrors: Array.from(converter.columnErrors), pieceBuffer: bytes.buffer,
   };
 }
 
@@ -128,7 +128,8 @@ port.on('message', (message: ToParseThread) => {
       return;
     case 'piece':
       void convertPiece(message.session, message.seq, message.bytes, message.recordsToSkip).then((result) => {
-        port.postMessage(result, result.kind === 'done' ? [result.pieceBuffer] : []);
+        // The piece buffer is shared, so posting it back detaches nothing; nothing here keeps a view of it.
+        port.postMessage(result);
       });
       return;
   }

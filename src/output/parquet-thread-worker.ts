@@ -1,9 +1,11 @@
 // Entry of the Parquet encoding thread started by parquet-thread.ts. It runs exports one after another
-// (start, batches, end), feeding the export writer and posting its output back transferred. Each batch is
+// (start, batches, end), feeding the export writer and posting its output back in SharedArrayBuffers (a transfer
+// would detach it here, and the first detached buffer of a thread slows all its typed-array loops). Each batch is
 // acknowledged once encoded, which lets the sender keep a bounded number in flight. After reporting an error
 // the thread closes its port and exits, so a thread that failed is never reused.
 import { parentPort } from 'node:worker_threads';
 import { errorToPayload } from '../core/errors.js';
+import { sharedBytes } from '../core/shared-copy.js';
 import { assert } from '../core/assert.js';
 import { loadParquetCodecs } from './parquet-codecs.js';
 import { createParquetExportWriter } from './partitioned-export.js';
@@ -19,10 +21,8 @@ function post(message: FromParquetThread): void {
     port?.postMessage(message);
     return;
   }
-  // Transfer only a buffer the bytes own whole; anything else (a pooled or shared buffer) is copied first.
-  const bytes = message.bytes;
-  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-  port?.postMessage({ kind: 'chunk', bytes: owned }, [owned.buffer as ArrayBuffer]);
+  // One copy into memory the receiver reads in place; the writer may reuse its own buffer once this returns.
+  port?.postMessage({ kind: 'chunk', bytes: sharedBytes(message.bytes) });
 }
 
 let writer: ParquetExportWriter | undefined;

@@ -1,6 +1,7 @@
 // Runs Parquet encoding in a worker_threads thread so the HTTP event loop keeps answering while an export
-// compresses. encodeParquet() posts the query's batches (typed arrays transferred, symbol tables sent once and
-// then only their growth) and yields the file's bytes. Memory stays bounded: at most
+// compresses. encodeParquet() posts the query's batches (typed arrays copied into SharedArrayBuffers, symbol
+// tables sent once and then only their growth) and yields the file's bytes. Nothing is transferred: a transfer
+// detaches the buffer here, and this thread's first detached buffer would slow every query it runs afterwards. Memory stays bounded: at most
 // parquetThreadBatchesInFlightMax batches wait in the thread, and no batch is read from the query while the
 // consumer has not taken the bytes already produced (the generator is suspended at `yield`).
 // At most parquetThreadsActiveMax threads encode at once. A thread that finished an export cleanly is kept
@@ -9,7 +10,8 @@
 import { Worker } from 'node:worker_threads';
 import { errorFromPayload, errorToPayload, InternalError, sqlRuntimeError } from '../core/errors.js';
 import { assert } from '../core/assert.js';
-import type { ColumnBatch, Vector } from '../sql/exec/batch.js';
+import type { ColumnBatch, Vector, VectorData } from '../sql/exec/batch.js';
+import { sharedCopy } from '../core/shared-copy.js';
 import { vectorKindOfType } from '../types/column-type.js';
 import type { ExportColumn, ParquetExportOptions } from './parquet-params.js';
 import { parseFromParquetThread } from './parquet-thread-messages.js';
@@ -66,8 +68,8 @@ export async function* encodeParquet(request: ParquetEncodeRequest): AsyncGenera
           if (rows === 0 && request.allowEmpty !== true) throw sqlRuntimeError('empty table', 0);
           post(thread, { kind: 'end' });
         } else {
-          const { message: batch, transfer } = toWireBatch(next.value, symbolTables);
-          post(thread, batch, transfer);
+          const batch = toWireBatch(next.value, symbolTables);
+          post(thread, batch);
           inFlight++;
           rows += batch.rowCount;
         }
@@ -92,8 +94,8 @@ export async function warmParquetThreadPool(): Promise<void> {
   releaseThread(await acquireThread());
 }
 
-function post(thread: Worker, message: ToParquetThread, transfer: ArrayBuffer[] = []): void {
-  thread.postMessage(message, transfer);
+function post(thread: Worker, message: ToParquetThread): void {
+  thread.postMessage(message);
 }
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -220,21 +222,24 @@ class SymbolTableSender {
 }
 
 /**
- * Copies rows [0, rowCount) of every vector into arrays of their own, so that the transfer detaches only them:
- * batch vectors may be views of mmap'd storage or of buffers an operator reuses. BINARY values are copied one
- * by one for the same reason: structured clone of a view would copy its whole underlying buffer.
+ * Copies rows [0, rowCount) of every vector into SharedArrayBuffers the thread reads in place: batch vectors may
+ * be views of mmap'd storage or of buffers an operator reuses, and nothing here writes a copy once posted. BINARY
+ * values are copied one by one, as the structured clone of a view would copy its whole underlying buffer.
  */
-function toWireBatch(batch: ColumnBatch, symbolTables: SymbolTableSender): { message: WireBatch; transfer: ArrayBuffer[] } {
-  const transfer: ArrayBuffer[] = [];
+function toWireBatch(batch: ColumnBatch, symbolTables: SymbolTableSender): WireBatch {
   const vectors = batch.vectors.map((vector: Vector): WireVector => {
-    const data = vectorKindOfType(vector.type) === 'bin'
-      ? (vector.data as (Uint8Array | null)[]).slice(0, batch.rowCount).map((value) => value?.slice() ?? null)
-      : vector.data.slice(0, batch.rowCount);
-    if (!Array.isArray(data)) transfer.push(data.buffer);
-    const exact = vector.exact?.slice(0, batch.rowCount);
-    if (exact !== undefined) transfer.push(exact.buffer);
+    const data = Array.isArray(vector.data)
+      ? wireArrayValues(vector, batch.rowCount)
+      : sharedCopy(vector.data, batch.rowCount);
+    const exact = vector.exact === undefined ? undefined : sharedCopy(vector.exact, batch.rowCount);
     const symbols = vector.symbols === undefined ? {} : symbolTables.wire(vector.symbols);
     return { type: vector.type, data, exact, ...symbols };
   });
-  return { message: { kind: 'batch', rowCount: batch.rowCount, vectors }, transfer };
+  return { kind: 'batch', rowCount: batch.rowCount, vectors };
+}
+
+/** Strings are cloned as they are; each BINARY value is cut to its own bytes first. */
+function wireArrayValues(vector: Vector, rowCount: number): VectorData {
+  if (vectorKindOfType(vector.type) !== 'bin') return vector.data.slice(0, rowCount);
+  return (vector.data as (Uint8Array | null)[]).slice(0, rowCount).map((value) => value?.slice() ?? null);
 }

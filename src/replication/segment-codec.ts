@@ -83,11 +83,11 @@ export function segmentHeader(seq: number, operations: readonly FileOperation[],
 }
 
 /** Magic, payload, digest in one buffer that owns its memory (transferable); one pass of SHA-256 over the payload. */
-function frame(payload: Uint8Array): FramedObject {
+function frame(payload: Uint8Array, allocate: (bytes: number) => Buffer = Buffer.allocUnsafeSlow): FramedObject {
   const hash = createHash('sha256').update(MAGIC).update(payload);
   const digest = hash.copy().digest();
   const sha256Hex = hash.update(digest).digest('hex');
-  const object = Buffer.allocUnsafeSlow(MAGIC.length + payload.length + DIGEST_BYTES);
+  const object = allocate(MAGIC.length + payload.length + DIGEST_BYTES);
   MAGIC.copy(object, 0);
   object.set(payload, MAGIC.length);
   digest.copy(object, MAGIC.length + payload.length);
@@ -96,10 +96,12 @@ function frame(payload: Uint8Array): FramedObject {
 
 /**
  * Compresses and frames `raw` (segmentHeader, then the write bytes) in the calling thread: the segment
- * encoder thread's path. Quality 1: the primary's CPU matters more than the store's bytes.
+ * encoder thread's path. Quality 1: the primary's CPU matters more than the store's bytes. The object is built
+ * in a SharedArrayBuffer, which the thread posts to the primary without a transfer: detaching a buffer would
+ * make V8 recompile the thread's byte-plane loops with a detach check per access.
  */
 export function frameSegmentSync(raw: Uint8Array): FramedObject {
-  return frame(brotliCompressSync(raw, brotliOptions(raw.length)));
+  return frame(brotliCompressSync(raw, brotliOptions(raw.length)), (bytes) => Buffer.from(new SharedArrayBuffer(bytes)));
 }
 
 /** Compresses off the event loop (zlib's thread pool), bytes as they are (no planes); the same format as frameSegmentSync. */

@@ -11,7 +11,7 @@ export interface EncodeRequest {
   readonly ranges: readonly WireRange[];
 }
 
-/** The framed object (its buffer transferred) with its SHA-256 in hex, or why it could not be built (a short read). */
+/** The framed object (its buffer shared) with its SHA-256 in hex, or why it could not be built (a short read). */
 export type EncodeResult =
   | { readonly id: number; readonly object: Uint8Array; readonly sha256Hex: string; readonly error: null }
   | { readonly id: number; readonly object: null; readonly error: string };

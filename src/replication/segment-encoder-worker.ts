@@ -1,5 +1,5 @@
 // The segment encoder thread: reads a part's byte ranges straight into one buffer after its header,
-// compresses, digests and frames it, and hands the object back by transfer (no copy). A new file with a
+// compresses, digests and frames it, and hands the object back in a SharedArrayBuffer (no copy, nothing detached). A new file with a
 // prefix base (capture.ts) ships the bytes it shares with the base as a copy operation and only the rest:
 // an out-of-order merge writes a new partition version that repeats its previous version up to the first
 // merged row, and shipping it whole multiplied what ILP ingest with concurrent senders uploads. Everything
@@ -169,10 +169,10 @@ port.on('message', (message: unknown) => {
   let result: EncodeResult;
   try {
     const { object, sha256Hex } = encode(request);
-    const owned = object.buffer;
-    assert(owned instanceof ArrayBuffer && owned.byteLength === object.length, 'a framed object owns its whole buffer, so it can be transferred');
+    // Shared, not transferred: this thread never detaches a buffer, and it does not touch the object once posted.
+    assert(object.buffer instanceof SharedArrayBuffer && object.buffer.byteLength === object.length, 'a framed object owns its whole shared buffer');
     result = { id: request.id, object, sha256Hex, error: null };
-    port.postMessage(result, [owned]);
+    port.postMessage(result);
   } catch (error) {
     result = { id: request.id, object: null, error: error instanceof Error ? error.message : String(error) };
     port.postMessage(result);

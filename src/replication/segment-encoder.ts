@@ -1,6 +1,6 @@
 // The primary's handle on its segment encoder thread (segment-encoder-worker.ts): reading captured bytes,
 // compression, SHA-256 and framing all happen there, so the event loop that runs commits only posts a plan (paths,
-// descriptors, offsets) and receives the finished object by transfer. Requests are answered in order; a
+// descriptors, offsets) and receives the finished object in a SharedArrayBuffer. Requests are answered in order; a
 // thread that dies fails the requests it held (the upload queue retries them) and the next request starts a
 // new one.
 import { Worker } from 'node:worker_threads';

@@ -51,6 +51,8 @@ export interface StartOptions {
   /** main.js to run instead of the checkout's dist/main.js (an installed release tree). */
   readonly entryScript?: string;
   readonly cwd?: string;
+  /** Node options before the script (V8 flags reach every process and thread: cluster workers inherit them). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export interface TestServer {
@@ -106,7 +108,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...options.env,
   };
   const logsBefore = logFileNames(rootDir);
-  const child = spawn(process.execPath, [options.entryScript ?? mainScript, '-d', rootDir], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entryScript ?? mainScript, '-d', rootDir], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString('utf8'); });

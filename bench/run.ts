@@ -5,10 +5,17 @@ import { join } from 'node:path';
 
 const dir = import.meta.dirname;
 const only = process.argv[2];
-// Servers the benches start get the allocator setting `npm start` and the systemd unit give them (README,
-// Operations), so the figures are those of the server as deployed. Tests keep glibc's default: the compile-cache
-// test reads a worker's RSS floor, which the 64 MiB the setting keeps above the heap would move.
-const env = { ...process.env, MALLOC_TOP_PAD_: process.env['MALLOC_TOP_PAD_'] ?? '67108864' };
+// Servers the benches start get the allocator settings `npm start` and the systemd unit give them (README,
+// Operations), so the figures are those of the server as deployed; each can be overridden from the environment.
+// Tests keep glibc's default: the compile-cache test reads a worker's RSS floor, which memory the settings keep
+// would move.
+const ALLOCATOR_DEFAULTS: Readonly<Record<string, string>> = {
+  MALLOC_TOP_PAD_: '67108864',
+  MALLOC_MMAP_THRESHOLD_: '67108864',
+  MALLOC_TRIM_THRESHOLD_: '134217728',
+};
+const env: Record<string, string | undefined> = { ...process.env };
+for (const [name, value] of Object.entries(ALLOCATOR_DEFAULTS)) env[name] = process.env[name] ?? value;
 const files = readdirSync(dir).filter((name) => name.endsWith('.bench.ts') && (only === undefined || name.includes(only))).sort();
 let failed = 0;
 for (const file of files) {

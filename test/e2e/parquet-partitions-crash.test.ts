@@ -6,7 +6,7 @@ import test from 'ava';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { readLogFiles, startServer, type TestServer } from '../helpers/server.js';
 import { exec, execOk, rows } from '../helpers/http.js';
 
 const CHECKS = [
@@ -86,7 +86,12 @@ test('kill -9 of the primary during conversions leaves the old or the new state 
       await server.kill9();
       await pending;
       server = await startServer({ workers: 1, rootDir, env: { SVC_CAIRO_COMMIT_MODE: 'sync', SVC_CAIRO_PARTITION_ENCODER_PARQUET_ROW_GROUP_SIZE: '20000' } });
-      t.deepEqual(await answers(server), expected, `round ${round} (${delaysMs[round]} ms): every row survives`);
+      // A failed request after the restart is worth its server's own account (seen once under load: fetch failed).
+      const survived = await answers(server).catch((error: unknown) => {
+        t.log(`round ${round}: ${String(error)}\n${server.output()}\n${readLogFiles(rootDir).split('\n').filter((line) => / [EC] /.test(line)).join('\n')}`);
+        throw error;
+      });
+      t.deepEqual(survived, expected, `round ${round} (${delaysMs[round]} ms): every row survives`);
       t.deepEqual(unreferencedDirs(rootDir), [], `round ${round}: the restart removed every directory _txn does not name`);
     }
     await execOk(server.baseUrl, "alter table t convert partition to parquet where ts < '2024-01-07'");

@@ -11,7 +11,6 @@ import type { Statement } from '../syntax/ast.js';
 import type { TableMeta } from '../../storage/table-meta.js';
 import type { TxnState } from '../../storage/txn-file.js';
 import type { PartitionRows } from '../../storage/table-reader.js';
-import type { MorselPart } from './morsels.js';
 
 /** What a thread needs to rebuild the caller's table snapshot: the same _meta and _txn, so the same rows. */
 export interface SnapshotDescriptor {
@@ -35,16 +34,13 @@ export interface FragmentRequest {
   readonly contextKey: string;
   /** Undefined when the thread already holds the context under `contextKey` (the pool knows: fragment-contexts.ts). */
   readonly context: FragmentContext | undefined;
-  /** Every morsel of the query (morsels.ts); the thread claims them through the counter, one at a time. */
-  readonly morsels: readonly (readonly PartitionRows[])[];
+  readonly slice: readonly PartitionRows[];
   readonly queryNowMicros: number;
   readonly deadlineMs: number;
   readonly timeoutMs: number;
   /** Int32 flag `cancelIndex` of this buffer turns non-zero when the query is cancelled; threads check it between batches. */
   readonly cancelFlag: SharedArrayBuffer;
   readonly cancelIndex: number;
-  /** Int32 `counterIndex` of `cancelFlag` is the query's next unclaimed morsel (Atomics.add claims one). */
-  readonly counterIndex: number;
 }
 
 export interface FragmentFailure {
@@ -55,7 +51,7 @@ export interface FragmentFailure {
 }
 
 export type FragmentReply =
-  | { readonly kind: 'done'; readonly fragmentId: number; readonly parts: readonly MorselPart[] }
+  | { readonly kind: 'done'; readonly fragmentId: number; readonly batches: readonly ColumnBatch[] }
   | { readonly kind: 'failed'; readonly fragmentId: number; readonly failure: FragmentFailure };
 
 /** A batch in the compact form it is cloned in (no buffer of it is shared with the thread's own data). */
@@ -80,17 +76,16 @@ function compactData(data: VectorData, rowCount: number): VectorData {
 /** Narrows a message from a thread; anything else is a bug in this module's pair. */
 export function isFragmentReply(value: unknown): value is FragmentReply {
   if (typeof value !== 'object' || value === null) return false;
-  const reply = value as { kind?: unknown; fragmentId?: unknown; parts?: unknown; failure?: unknown };
+  const reply = value as { kind?: unknown; fragmentId?: unknown; batches?: unknown; failure?: unknown };
   if (typeof reply.fragmentId !== 'number') return false;
-  return (reply.kind === 'done' && Array.isArray(reply.parts)) || (reply.kind === 'failed' && typeof reply.failure === 'object' && reply.failure !== null);
+  return (reply.kind === 'done' && Array.isArray(reply.batches)) || (reply.kind === 'failed' && typeof reply.failure === 'object' && reply.failure !== null);
 }
 
 export function isFragmentRequest(value: unknown): value is FragmentRequest {
   if (typeof value !== 'object' || value === null) return false;
-  const request = value as { kind?: unknown; fragmentId?: unknown; contextKey?: unknown; context?: unknown; cancelFlag?: unknown; cancelIndex?: unknown; counterIndex?: unknown; morsels?: unknown };
-  if (request.kind !== 'run' || typeof request.fragmentId !== 'number' || typeof request.contextKey !== 'string' || !Array.isArray(request.morsels)) return false;
-  if (typeof request.cancelIndex !== 'number' || typeof request.counterIndex !== 'number') return false;
-  return request.cancelFlag instanceof SharedArrayBuffer && (request.context === undefined || isFragmentContext(request.context));
+  const request = value as { kind?: unknown; fragmentId?: unknown; contextKey?: unknown; context?: unknown; cancelFlag?: unknown; cancelIndex?: unknown };
+  if (request.kind !== 'run' || typeof request.fragmentId !== 'number' || typeof request.contextKey !== 'string') return false;
+  return request.cancelFlag instanceof SharedArrayBuffer && typeof request.cancelIndex === 'number' && (request.context === undefined || isFragmentContext(request.context));
 }
 
 function isFragmentContext(value: unknown): value is FragmentContext {

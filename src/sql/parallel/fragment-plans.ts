@@ -19,8 +19,8 @@ import { assert } from '../../core/assert.js';
 
 /** An entry not used for this long is dropped, in ms. */
 const FRAGMENT_PLANS_IDLE_MS = 10_000;
-/** Plans kept per table version (statement texts times morsels, about 15 per text); past it the oldest plan is dropped. */
-const PLANS_PER_VERSION_MAX = 256;
+/** Plans kept per table version (statement texts times slices); past it the oldest plan is dropped. */
+const PLANS_PER_VERSION_MAX = 64;
 /** Table versions kept at once (distinct table directories); past it the least recently used goes. */
 const VERSIONS_MAX = 32;
 

@@ -1,10 +1,9 @@
 // Entry of a parallel query thread (worker_threads): runs fragments one at a time. Each request carries (or names,
 // when this thread was sent it before: fragment-contexts.ts) the caller's _meta and _txn, so the thread maps
-// exactly the rows the caller's snapshot sees, restricted to the morsels it claims (morsels.ts) one after another
-// from the query's shared counter; it binds and plans the fragment statement over a morsel the first time
-// (fragment-plans.ts keeps the plan for that txn and morsel), drains it, and replies with each morsel's result
-// batches in compact form, cloned (never transferred: fragment-messages.ts says why). Cancellation is a shared
-// flag read between batches, plus the query deadline.
+// exactly the rows the caller's snapshot sees, restricted to its slice; it binds and plans the fragment statement
+// itself the first time (fragment-plans.ts keeps the plan for that txn and slice), drains it, and replies with the
+// result batches in compact form, cloned (never transferred: fragment-messages.ts says why). Cancellation is a
+// shared flag read between batches, plus the query deadline.
 import { parentPort } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import type { Cancellation } from '../exec/operator.js';
@@ -13,8 +12,7 @@ import { createRuntime } from '../codegen/runtime.js';
 import { Catalog } from '../../storage/catalog.js';
 import { TableSnapshot } from '../../storage/table-reader.js';
 import { SqlError } from '../../core/errors.js';
-import type { MorselPart } from './morsels.js';
-import { claimMorsels } from './morsels.js';
+import type { ColumnBatch } from '../exec/batch.js';
 import type { FragmentReply, FragmentRequest } from './fragment-messages.js';
 import { encodeBatch, isFragmentRequest } from './fragment-messages.js';
 import { FragmentPlans } from './fragment-plans.js';
@@ -39,7 +37,7 @@ function catalogFor(dbDir: string): Catalog {
   return catalog;
 }
 
-function runFragment(request: FragmentRequest): MorselPart[] {
+function runFragment(request: FragmentRequest): ColumnBatch[] {
   // First, before anything can fail: the pool's mirror counts every request as having reached this cache.
   const context = contexts.resolve(request.contextKey, request.context);
   const flag = new Int32Array(request.cancelFlag);
@@ -58,21 +56,18 @@ function runFragment(request: FragmentRequest): MorselPart[] {
   const { dir, meta, txn } = context.snapshot;
   const catalog = catalogFor(dirname(dir));
   const snapshot = plans.snapshotOf(dir, meta, txn, () => new TableSnapshot(dir, meta, txn, catalog.symbolCache));
-  return claimMorsels(flag, request.counterIndex, request.morsels.length, (morselIndex) => {
-    const morsel = request.morsels[morselIndex];
-    const factory = plans.plan(catalog, snapshot, context.planKey, context.statement, morsel, FRAGMENT_BATCH_ROWS_MIN);
-    const cursor = factory.open(ctx);
-    try {
-      return drain(cursor, ctx).map((batch) => encodeBatch(batch));
-    } finally {
-      cursor.close();
-    }
-  });
+  const factory = plans.plan(catalog, snapshot, context.planKey, context.statement, request.slice, FRAGMENT_BATCH_ROWS_MIN);
+  const cursor = factory.open(ctx);
+  try {
+    return drain(cursor, ctx);
+  } finally {
+    cursor.close();
+  }
 }
 
 function reply(request: FragmentRequest): FragmentReply {
   try {
-    return { kind: 'done', fragmentId: request.fragmentId, parts: runFragment(request) };
+    return { kind: 'done', fragmentId: request.fragmentId, batches: runFragment(request).map((batch) => encodeBatch(batch)) };
   } catch (error) {
     const sql = error instanceof SqlError ? error : undefined;
     const message = error instanceof Error ? error.message : String(error);

@@ -1,11 +1,10 @@
 // Runs a query over row slices of its table on the process's parallel query threads and merges the partial
 // results on the calling thread. Only shapes parallel-shape.ts accepts and scans of at least
 // query.parallel.min.rows rows go this way; everything else (and every small lookup) runs on the calling thread
-// as before. The scanned rows are cut into morsels that the participants claim from a shared counter (morsels.ts),
-// so a thread that wakes late or runs slower takes fewer. A text not yet known to be short leaves the calling
-// thread's event loop free (the threads run every morsel); a short one has the calling thread claim morsels
-// itself meanwhile, so it waits for one thread hop instead of idling through two. All morsels read one snapshot
-// (the same _txn) and merge in table order, so the merged answer is the single-threaded one; ORDER BY and LIMIT
+// as before. The scanned rows split into one contiguous share per pool thread. A text not yet known to be short
+// leaves the calling thread's event loop free (the threads run every share); a short one has the calling thread
+// run the first share itself meanwhile, so it waits for one thread hop instead of idling through two. All
+// shares read one snapshot (the same _txn), so the merged answer is the single-threaded one; ORDER BY and LIMIT
 // are applied after the merge by the ordinary operators.
 import type { Statement } from '../syntax/ast.js';
 import type { Cancellation, QueryFactory } from '../exec/operator.js';
@@ -14,7 +13,7 @@ import { MergedRowsFactory } from './merged-rows-factory.js';
 import { orderBy, limitKeepRows } from '../exec/top-n.js';
 import { LimitFactory, limitRange } from '../exec/limit.js';
 import type { Catalog } from '../../storage/catalog.js';
-import type { TableSnapshot } from '../../storage/table-reader.js';
+import type { PartitionRows, TableSnapshot } from '../../storage/table-reader.js';
 import { ERROR_CODES, InternalError, SqlError } from '../../core/errors.js';
 import type { ErrorCode } from '../../core/errors.js';
 import type { ParallelShape } from './parallel-shape.js';
@@ -22,15 +21,12 @@ import { parallelShapeOf } from './parallel-shape.js';
 import { concatRows, mergeAggregateRows } from './partial-merge.js';
 import type { FragmentOutcome } from './thread-pool.js';
 import { FragmentThreadPool } from './thread-pool.js';
-import type { CallerShare } from './caller-share.js';
 import { runCallerShare } from './caller-share.js';
-import type { MorselPart } from './morsels.js';
-import { batchesInMorselOrder, splitMorsels, splitRows } from './morsels.js';
 import { CancelFlags } from './cancel-flags.js';
 import type { FragmentContext, FragmentRequest } from './fragment-messages.js';
 import { fragmentContextKey } from './fragment-contexts.js';
 import { sqlParallelChannel } from '../../core/diagnostics.js';
-import { LruCache } from '../../core/lru-cache.js';
+import { assert } from '../../core/assert.js';
 import type { ExecutionWay } from './parallel-choice.js';
 import { ParallelChoice } from './parallel-choice.js';
 
@@ -56,14 +52,6 @@ let rowsMin = Infinity;
 /** Which way each large query text ran faster lately, on this process. */
 let choice = new ParallelChoice();
 let nextFragmentId = 1;
-/**
- * Partial rows above one per this many scanned rows make a text's partial results large (notePartialRows): at
- * 1/64 a 10M-row scan into 100 or 300 groups stays cut into morsels, one into 100k groups does not.
- */
-const PARTIAL_ROWS_PER_SCANNED_ROW_MAX_INVERSE = 64;
-/** Texts found to have large partial results (notePartialRows), at most this many remembered. */
-const LARGE_PARTIAL_TEXTS_MAX = 512;
-const largePartialTexts = new LruCache<string, true>(LARGE_PARTIAL_TEXTS_MAX);
 const cancelFlags = new CancelFlags();
 
 /** Starts (or stops) this process's pool; called once per worker process at start. */
@@ -115,19 +103,7 @@ export async function runInParallel(run: ParallelRun): Promise<ParallelOutcome> 
   const way = choice.choose(run.text, split.snapshot.notedScanRows() < rowsMin * LOCAL_FIRST_ROWS_FACTOR);
   if (way === 'local') return { factory: undefined, way };
   const batches = await runShares(pool, split.shape, split.snapshot, run, choice.isShortOnThreads(run.text));
-  notePartialRows(run.text, batches, split.snapshot.notedScanRows());
   return { factory: finalFactory(split.shape, run.factory, batches), way };
-}
-
-/**
- * Remembers whether a text's partial results were large beside its scan (many groups): morsels multiply those
- * rows, and the merge of each is on the calling thread after the scan, so such a text is split into one equal
- * slice per participant from its next run on.
- */
-function notePartialRows(text: string, batches: readonly ColumnBatch[], scannedRows: number): void {
-  let partialRows = 0;
-  for (const batch of batches) partialRows += batch.rowCount;
-  if (partialRows * PARTIAL_ROWS_PER_SCANNED_ROW_MAX_INVERSE > scannedRows) largePartialTexts.set(text, true);
 }
 
 /** Reports how long a run that runInParallel chose a way for took, from the choice to its last byte. */
@@ -157,27 +133,25 @@ function splittableShape(run: ParallelRun): { shape: ParallelShape; snapshot: Ta
 }
 
 /**
- * Runs the query's scan rows as morsels (morsels.ts) claimed by the participants: the pool threads, and the
- * calling thread too when `callerShares` (blocking its event loop while it runs morsels, as a single-threaded run
- * would for all of them); then one thread fewer is asked, so the participants match the cores. Returns every
- * morsel's batches in table order.
+ * Runs the query's scan rows as one contiguous share per pool thread, in table order. When `callerShares`, the
+ * calling thread runs the first share itself (blocking its event loop for that share, as a single-threaded run
+ * would for all of them) and the threads run the rest; otherwise the threads run every share.
  */
 async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snapshot: TableSnapshot, run: ParallelRun, callerShares: boolean): Promise<ColumnBatch[]> {
   const cancel = cancelFlags.acquire();
-  const counters = new Int32Array(cancel.buffer);
+  const flag = new Int32Array(cancel.buffer);
   const stop = (): void => {
-    Atomics.store(counters, cancel.index, 1);
+    Atomics.store(flag, cancel.index, 1);
   };
   const context: FragmentContext = { planKey: run.text, statement: shape.fragment, snapshot: { dir: snapshot.dir, meta: snapshot.meta, txn: snapshot.txn } };
-  const ranges = snapshot.notedScanRanges();
-  const morsels = largePartialTexts.get(run.text) === true ? splitRows(ranges, threads.threadCount) : splitMorsels(ranges, threads.threadCount);
-  const request = {
+  const base = {
     kind: 'run' as const, contextKey: fragmentContextKey(context), context, queryNowMicros: run.queryNowMicros, deadlineMs: run.cancellation.deadlineMs, timeoutMs: run.timeoutMs,
-    cancelFlag: cancel.buffer, cancelIndex: cancel.index, counterIndex: cancel.counterIndex, morsels,
+    cancelFlag: cancel.buffer, cancelIndex: cancel.index,
   };
-  const callerRuns = callerShares && morsels.length > 1;
-  // Participant k prefers thread k, run after run, so a thread that bound and warmed its plans runs them again.
-  const threadIndexes = Array.from({ length: threads.threadCount - (callerRuns ? 1 : 0) }, (_, k) => k + (callerRuns ? 1 : 0));
+  const slices = splitRows(snapshot.notedScanRanges(), threads.threadCount);
+  const callerSlice = callerShares && slices.length > 1 ? slices[0] : undefined;
+  // Slice k prefers thread k, run after run, so the thread that bound and warmed its plan runs it again.
+  const threadSlices = slices.map((slice, index) => ({ slice, index })).slice(callerSlice === undefined ? 0 : 1);
   // The threads watch the deadline themselves (so a timeout reports as one); the caller relays the client leaving.
   let cancelSeenMs = -1;
   const poll = setInterval(() => {
@@ -186,33 +160,30 @@ async function runShares(threads: FragmentThreadPool, shape: ParallelShape, snap
     stop();
   }, CANCEL_POLL_MS);
   try {
-    const pending = Promise.all(threadIndexes.map((index) => {
-      const fragment: FragmentRequest = { ...request, fragmentId: nextFragmentId++ };
-      // The first failure stops the other participants at their next batch.
-      return threads.run(fragment, index).then((outcome) => {
+    const pending = Promise.all(threadSlices.map(({ slice, index }) => {
+      const request: FragmentRequest = { ...base, fragmentId: nextFragmentId++, slice };
+      // The first failure stops the other fragments at their next batch.
+      return threads.run(request, index).then((outcome) => {
         if (outcome.kind !== 'done') stop();
         return outcome;
       });
     }));
-    const own = callerRuns ? await runOwnShare({ counters, counterIndex: cancel.counterIndex, morsels }, snapshot, run, shape, stop, pending) : [];
+    const own = callerSlice === undefined ? [] : await runOwnShare(callerSlice, snapshot, run, shape, stop, pending);
     const outcomes = await pending;
     if (cancelSeenMs >= 0) sqlParallelChannel.publish({ kind: 'cancelStopped', running: threads.runningCount, stopMs: performance.now() - cancelSeenMs });
-    const parts = [...own, ...outcomes.flatMap((outcome) => partsOrThrow(outcome, outcomes))];
-    return batchesInMorselOrder(parts, morsels.length);
+    return [...own, ...outcomes.flatMap((outcome) => batchesOrThrow(outcome, outcomes))];
   } finally {
     clearInterval(poll);
-    // Every fragment has settled by now (each path above awaits them all), so no thread reads the slot any more.
+    // Every fragment has settled by now (each path above awaits them all), so no thread reads the flag any more.
     cancelFlags.release(cancel);
   }
 }
 
-/** The caller's morsels; when one fails, the threads are stopped and awaited before the failure goes on. */
-async function runOwnShare(
-  claim: Pick<CallerShare, 'counters' | 'counterIndex' | 'morsels'>, snapshot: TableSnapshot, run: ParallelRun, shape: ParallelShape, stop: () => void, pending: Promise<unknown>,
-): Promise<MorselPart[]> {
+/** The caller's share; when it fails, the threads are stopped and awaited before the failure goes on. */
+async function runOwnShare(slice: readonly PartitionRows[], snapshot: TableSnapshot, run: ParallelRun, shape: ParallelShape, stop: () => void, pending: Promise<unknown>): Promise<ColumnBatch[]> {
   try {
     return runCallerShare({
-      ...claim, catalog: run.catalog, snapshot, planKey: run.text, statement: shape.fragment,
+      catalog: run.catalog, snapshot, planKey: run.text, statement: shape.fragment, slice,
       cancellation: run.cancellation, timeoutMs: run.timeoutMs, queryNowMicros: run.queryNowMicros,
     });
   } catch (error) {
@@ -222,13 +193,13 @@ async function runOwnShare(
   }
 }
 
-/** The morsels of a fragment that finished; the most telling failure of the query when one did not. */
-function partsOrThrow(outcome: FragmentOutcome, all: readonly FragmentOutcome[]): readonly MorselPart[] {
-  if (outcome.kind === 'done') return outcome.parts;
+/** The batches of a fragment that finished; the most telling failure of the query when one did not. */
+function batchesOrThrow(outcome: FragmentOutcome, all: readonly FragmentOutcome[]): readonly ColumnBatch[] {
+  if (outcome.kind === 'done') return outcome.batches;
   // A fragment stopped by another's failure reports "cancelled"; the failure that caused it is the one to show.
   const cause = all.find((other) => other.kind === 'died') ?? all.find((other) => other.kind === 'failed' && other.failure.sqlCode !== 'SVC_SQL_CANCELLED') ?? outcome;
   if (cause.kind === 'died') throw new InternalError(cause.message);
-  if (cause.kind === 'done') return cause.parts;
+  if (cause.kind === 'done') return cause.batches;
   const code = cause.failure.sqlCode;
   if (code === undefined || !isErrorCode(code)) throw new InternalError(cause.failure.message);
   throw new SqlError(cause.failure.message, cause.failure.position, code);
@@ -236,6 +207,33 @@ function partsOrThrow(outcome: FragmentOutcome, all: readonly FragmentOutcome[])
 
 function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_CODES, code);
+}
+
+/** Slices of about equal row counts of `ranges` (in table order); one slice may span several partitions. */
+export function splitRows(ranges: readonly PartitionRows[], sliceCount: number): PartitionRows[][] {
+  assert(Number.isInteger(sliceCount) && sliceCount >= 1, 'rows split into at least one slice');
+  let total = 0;
+  for (const range of ranges) total += range.hi - range.lo;
+  const target = Math.max(1, Math.ceil(total / sliceCount));
+  const slices: PartitionRows[][] = [];
+  let current: PartitionRows[] = [];
+  let filled = 0;
+  for (const range of ranges) {
+    let lo = range.lo;
+    while (lo < range.hi) {
+      const hi = Math.min(range.hi, lo + target - filled);
+      current.push({ partitionIndex: range.partitionIndex, lo, hi });
+      filled += hi - lo;
+      lo = hi;
+      if (filled >= target) {
+        slices.push(current);
+        current = [];
+        filled = 0;
+      }
+    }
+  }
+  if (current.length > 0) slices.push(current);
+  return slices;
 }
 
 /** The merged rows behind the ordinary ORDER BY and LIMIT operators, with the compiled query's columns. */

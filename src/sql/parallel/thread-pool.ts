@@ -6,7 +6,7 @@
 // table version) its thread already holds (fragment-contexts.ts).
 // Threads are unref'd, so an idle pool never keeps a process alive.
 import { Worker } from 'node:worker_threads';
-import type { MorselPart } from './morsels.js';
+import type { ColumnBatch } from '../exec/batch.js';
 import type { FragmentFailure, FragmentRequest } from './fragment-messages.js';
 import { isFragmentReply } from './fragment-messages.js';
 import { SentContexts } from './fragment-contexts.js';
@@ -14,7 +14,7 @@ import { sqlParallelChannel } from '../../core/diagnostics.js';
 import { assert } from '../../core/assert.js';
 
 export type FragmentOutcome =
-  | { readonly kind: 'done'; readonly parts: readonly MorselPart[] }
+  | { readonly kind: 'done'; readonly batches: readonly ColumnBatch[] }
   | { readonly kind: 'failed'; readonly failure: FragmentFailure }
   | { readonly kind: 'died'; readonly message: string };
 
@@ -91,7 +91,7 @@ export class FragmentThreadPool {
       if (!isFragmentReply(value) || task === undefined || value.fragmentId !== task.request.fragmentId) return;
       const cancelled = value.kind === 'failed' && value.failure.sqlCode === 'SVC_SQL_CANCELLED';
       this.finish(thread, value.kind === 'done' ? 'ok' : cancelled ? 'cancelled' : 'error');
-      task.resolve(value.kind === 'done' ? { kind: 'done', parts: value.parts } : { kind: 'failed', failure: value.failure });
+      task.resolve(value.kind === 'done' ? { kind: 'done', batches: value.batches } : { kind: 'failed', failure: value.failure });
     });
     worker.on('error', (error) => this.onThreadGone(thread, error.message));
     worker.on('exit', (code) => this.onThreadGone(thread, `exit code ${code}`));

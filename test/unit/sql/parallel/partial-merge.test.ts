@@ -4,7 +4,7 @@ import test from 'ava';
 import { concatRows, mergeAggregateRows } from '../../../../src/sql/parallel/partial-merge.js';
 import { parallelShapeOf } from '../../../../src/sql/parallel/parallel-shape.js';
 import type { ParallelShape } from '../../../../src/sql/parallel/parallel-shape.js';
-import { splitRows } from '../../../../src/sql/parallel/morsels.js';
+import { splitRows } from '../../../../src/sql/parallel/parallel-query.js';
 import { parseStatement } from '../../../../src/sql/syntax/parser.js';
 import type { ColumnBatch, Vector } from '../../../../src/sql/exec/batch.js';
 import type { OutputColumn } from '../../../../src/sql/bind/bound.js';

@@ -7,9 +7,12 @@
 // its own JIT) and bind its fragment plans, so they say nothing of its steady cost and are not counted. Both
 // ways then take turns until each has a few judged runs, and from then on the query runs the way whose median
 // recent run was faster (the threads only when clearly faster: they spend more CPU in all), trying the other way
-// again now and then so a changed table or machine load is noticed. A median, not a best: the threads' times
-// spread wider (a hop, two schedulings), so the best of a few of their runs is a lucky one that a typical run
-// does not repeat, and the way run more often would collect more chances of luck.
+// again now and then so a changed table or machine load is noticed. The threads win when they are faster in
+// most pairings of one of their recent warm runs with one of the calling thread's: every kept run counts, so one
+// slow or lucky run on either side moves the verdict by a single pairing, where a median of three noisy runs
+// moved with it (on a busy machine that median settled queries on the calling thread that the threads answered
+// faster in most runs). Not a best run either: the threads' times spread wider (a hop, two schedulings), and the
+// way run more often would collect more chances of luck.
 // Long runs stay on the threads: there the hand-off is small beside the run, and the event loop stays free.
 import { assert } from '../../core/assert.js';
 
@@ -34,8 +37,8 @@ export const LEARNING_RUNS = WARMUP_RUNS.parallel + WARMUP_RUNS.local + 2 * JUDG
  * takes at least L / 2 + 1.5 ms, which beats L by PARALLEL_GAIN_FACTOR only from L = 5 ms on.
  */
 export const LOCAL_SPLIT_MS_MIN = 5;
-/** Warm runs kept per way; their median is the way's time. */
-const RECENT_RUNS_KEPT = 5;
+/** Warm runs kept per way, which the verdict pairs with each other (7 x 7 pairings at most). */
+const RECENT_RUNS_KEPT = 7;
 /**
  * The threads win only below this share of the calling thread's time: a split spends more CPU in all (a second
  * JIT per thread, the hand-off, the merge), which a server whose cores also serve other connections pays for.
@@ -80,7 +83,7 @@ export class ParallelChoice {
     if (runs.parallel.recentMs.length < JUDGED_RUNS_MIN || runs.local.recentMs.length < JUDGED_RUNS_MIN) {
       return runs.parallel.recentMs.length <= runs.local.recentMs.length ? 'parallel' : 'local';
     }
-    const faster: ExecutionWay = medianMs(runs.parallel) < medianMs(runs.local) * PARALLEL_GAIN_FACTOR ? 'parallel' : 'local';
+    const faster: ExecutionWay = threadsWinMostPairings(runs.parallel, runs.local) ? 'parallel' : 'local';
     const count = runs.local.count + runs.parallel.count;
     if (count % RETRY_OTHER_WAY_EVERY_RUNS === RETRY_OTHER_WAY_EVERY_RUNS - 1) return faster === 'local' ? 'parallel' : 'local';
     return faster;
@@ -128,6 +131,19 @@ export class ParallelChoice {
 
 function newWayRuns(): WayRuns {
   return { count: 0, recentMs: [], lastMs: undefined };
+}
+
+/**
+ * Whether the threads' recent warm runs beat the calling thread's in more than half of all pairings, a run on the
+ * threads counting as faster only below PARALLEL_GAIN_FACTOR of the local run it is paired with.
+ */
+function threadsWinMostPairings(parallel: WayRuns, local: WayRuns): boolean {
+  assert(parallel.recentMs.length > 0 && local.recentMs.length > 0, 'both ways are judged only once each has warm runs');
+  let wins = 0;
+  for (const parallelMs of parallel.recentMs) {
+    for (const localMs of local.recentMs) if (parallelMs < localMs * PARALLEL_GAIN_FACTOR) wins += 1;
+  }
+  return 2 * wins > parallel.recentMs.length * local.recentMs.length;
 }
 
 /** The median of a way's recent warm runs (the lower middle one of an even count: the kept runs are few). */

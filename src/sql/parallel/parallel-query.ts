@@ -52,6 +52,12 @@ let rowsMin = Infinity;
 /** Which way each large query text ran faster lately, on this process. */
 let choice = new ParallelChoice();
 let nextFragmentId = 1;
+/**
+ * The parallel shape of each compiled query (null: it does not split), worked out on its first run: the compile
+ * cache hands one factory to every run of a text over unchanged tables, and every query, small ones included,
+ * passes here, so the statement is not walked again on each run.
+ */
+const shapes = new WeakMap<QueryFactory, ParallelShape | null>();
 const cancelFlags = new CancelFlags();
 
 /** Starts (or stops) this process's pool; called once per worker process at start. */
@@ -121,11 +127,16 @@ function splittableShape(run: ParallelRun): { shape: ParallelShape; snapshot: Ta
     const meta = snapshotOf(table)?.meta;
     return meta?.columns[meta.timestampIndex]?.name;
   };
-  const shape = parallelShapeOf(run.statement, run.factory.columns, timestampColumnOf);
-  const snapshot = shape === undefined ? undefined : snapshotOf(shape.tableName);
+  let shape = shapes.get(run.factory);
+  if (shape === undefined) {
+    shape = parallelShapeOf(run.statement, run.factory.columns, timestampColumnOf) ?? null;
+    shapes.set(run.factory, shape);
+  }
+  if (shape === null) return undefined;
+  const snapshot = snapshotOf(shape.tableName);
   // What the compiled scans will read after interval pruning decides, not the table's size: a one-day
   // interval over a large table is a small query, and the thread hop would cost more than it saves.
-  if (shape === undefined || snapshot === undefined || snapshot.notedScanRows() < rowsMin) return undefined;
+  if (snapshot === undefined || snapshot.notedScanRows() < rowsMin) return undefined;
   // Cold partitions are fetched by the calling thread's cold read session (leases, shared downloads, metrics),
   // which the fragment threads do not have: such a table runs on the calling thread.
   if (snapshot.partitions.some((partition) => partition.entry.cold?.local === false)) return undefined;

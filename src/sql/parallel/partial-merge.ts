@@ -38,33 +38,48 @@ interface PartialState {
   count: number;
 }
 
+interface MergedGroup {
+  readonly keys: readonly MergedCell[];
+  readonly states: PartialState[];
+}
+
 /** Final rows of an aggregate shape: partial states per group merged, then laid out as the output columns. */
 export function mergeAggregateRows(shape: Pick<ParallelShape, 'keyIndexes' | 'aggregates' | 'outputs'>, partials: readonly ColumnBatch[]): MergedCell[][] {
-  const groups = new Map<string, { keys: MergedCell[]; states: PartialState[] }>();
-  const width = Math.max(-1, ...shape.keyIndexes, ...shape.aggregates.map((aggregate) => Math.max(aggregate.fragmentIndex, aggregate.countIndex))) + 1;
-  for (const batch of partials) {
-    assert(batch.vectors.length >= width, 'fragment batches hold every key and partial column the merge reads');
-    for (let row = 0; row < batch.rowCount; row++) {
-      const keys = shape.keyIndexes.map((index) => cellOf(batch.vectors[index], row));
-      const identity = groupIdentity(keys);
-      let group = groups.get(identity);
-      if (group === undefined) {
-        group = { keys, states: shape.aggregates.map(() => ({ value: null, count: 0 })) };
-        groups.set(identity, group);
-      }
-      for (let k = 0; k < shape.aggregates.length; k++) {
-        foldPartial(shape.aggregates[k], group.states[k], batch, row);
-      }
-    }
-  }
+  const groups = groupsOfPartials(shape, partials);
   const rows: MergedCell[][] = [];
-  for (const group of groups.values()) {
+  for (const group of groups) {
     rows.push(shape.outputs.map((source) => {
       if (source.kind === 'key') return group.keys[shape.keyIndexes.indexOf(source.fragmentIndex)] ?? null;
       return finalValue(shape.aggregates[source.aggregateIndex], group.states[source.aggregateIndex]);
     }));
   }
   return rows;
+}
+
+/**
+ * The groups of the partials in order of first appearance, each with its folded states. One key (a SAMPLE BY
+ * bucket, a symbol) is looked up by its cell itself: Map keys compare as the tagged identity does (1 and '1' and
+ * 1n apart, null apart from 'null'), without turning every timestamp into text.
+ */
+function groupsOfPartials(shape: Pick<ParallelShape, 'keyIndexes' | 'aggregates'>, partials: readonly ColumnBatch[]): Iterable<MergedGroup> {
+  const width = Math.max(-1, ...shape.keyIndexes, ...shape.aggregates.map((aggregate) => Math.max(aggregate.fragmentIndex, aggregate.countIndex))) + 1;
+  const singleKey = shape.keyIndexes.length === 1 ? shape.keyIndexes[0] : -1;
+  const groups = new Map<MergedCell, MergedGroup>();
+  for (const batch of partials) {
+    assert(batch.vectors.length >= width, 'fragment batches hold every key and partial column the merge reads');
+    const keyVector = singleKey < 0 ? undefined : batch.vectors[singleKey];
+    for (let row = 0; row < batch.rowCount; row++) {
+      const keys = keyVector === undefined ? shape.keyIndexes.map((index) => cellOf(batch.vectors[index], row)) : [cellOf(keyVector, row)];
+      const identity = keyVector === undefined ? groupIdentity(keys) : keys[0];
+      let group = groups.get(identity);
+      if (group === undefined) {
+        group = { keys, states: shape.aggregates.map(() => ({ value: null, count: 0 })) };
+        groups.set(identity, group);
+      }
+      for (let k = 0; k < shape.aggregates.length; k++) foldPartial(shape.aggregates[k], group.states[k], batch, row);
+    }
+  }
+  return groups.values();
 }
 
 /** A string that is equal for equal key tuples; each cell is tagged with its kind so 1 and '1' stay apart. */

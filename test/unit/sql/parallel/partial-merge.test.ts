@@ -65,6 +65,34 @@ test('key identity keeps a number apart from its text and null apart from the te
   t.deepEqual(mergeAggregateRows(keyed, [batch]), [['null', 4], [null, 2]]);
 });
 
+test('SAMPLE BY partials: the bucket both slices saw merges into one row, buckets keep the order a single thread meets them in', (t) => {
+  const sampled: Pick<ParallelShape, 'keyIndexes' | 'aggregates' | 'outputs'> = {
+    keyIndexes: [0], aggregates: [{ op: 'min', fragmentIndex: 1, countIndex: -1 }, { op: 'count', fragmentIndex: 2, countIndex: -1 }, { op: 'avg', fragmentIndex: 1, countIndex: 2 }],
+    outputs: [{ kind: 'key', fragmentIndex: 0 }, { kind: 'aggregate', aggregateIndex: 0 }, { kind: 'aggregate', aggregateIndex: 1 }, { kind: 'aggregate', aggregateIndex: 2 }],
+  };
+  const hour = 3_600_000_000;
+  const bucketed = (hours: readonly number[], sums: readonly number[], counts: readonly number[]): ColumnBatch => ({
+    rowCount: hours.length,
+    vectors: [{ type: 'TIMESTAMP', data: Float64Array.from(hours, (h) => h * hour) }, { type: 'DOUBLE', data: Float64Array.from(sums) }, { type: 'LONG', data: Float64Array.from(counts) }],
+  });
+  // The first slice ends inside hour 1 and the second starts there: hour 1 is one group, in first-seen order.
+  const rows = mergeAggregateRows(sampled, [bucketed([0, 1], [4, 6], [2, 3]), bucketed([1, 2], [1, 8], [1, 4])]);
+  t.deepEqual(rows, [[0, 4, 2, 2], [hour, 1, 4, 1.75], [2 * hour, 8, 4, 2]]);
+});
+
+test('two keys group by the pair: equal pairs merge, a pair differing in either key stays apart', (t) => {
+  const pairs: Pick<ParallelShape, 'keyIndexes' | 'aggregates' | 'outputs'> = {
+    keyIndexes: [0, 1], aggregates: [{ op: 'sum', fragmentIndex: 2, countIndex: -1 }],
+    outputs: [{ kind: 'key', fragmentIndex: 0 }, { kind: 'key', fragmentIndex: 1 }, { kind: 'aggregate', aggregateIndex: 0 }],
+  };
+  const batch = (keys: readonly (readonly [string, number])[], sums: readonly number[]): ColumnBatch => ({
+    rowCount: keys.length,
+    vectors: [{ type: 'STRING', data: keys.map(([text]) => text) }, { type: 'INT', data: Int32Array.from(keys, ([, value]) => value) }, { type: 'DOUBLE', data: Float64Array.from(sums) }],
+  });
+  const rows = mergeAggregateRows(pairs, [batch([['a', 1], ['a', 2]], [1, 2]), batch([['b', 1], ['a', 1]], [4, 8])]);
+  t.deepEqual(rows, [['a', 1, 9], ['a', 2, 2], ['b', 1, 4]]);
+});
+
 test('exact 64-bit sums wrap as a LONG sum does, while avg divides the unwrapped total', (t) => {
   const longs: Pick<ParallelShape, 'keyIndexes' | 'aggregates' | 'outputs'> = {
     keyIndexes: [], aggregates: [{ op: 'sum', fragmentIndex: 0, countIndex: -1 }, { op: 'avg', fragmentIndex: 0, countIndex: 1 }, { op: 'max', fragmentIndex: 0, countIndex: -1 }],

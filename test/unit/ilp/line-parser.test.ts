@@ -186,3 +186,32 @@ test('repeated tag sections give the values a first parse gives: duplicate keys,
   t.deepEqual(columnValues(table, 'h q'), [null, null, null, null, null, null, null, null, 'c', 'c', null]);
   t.deepEqual(columnValues(table, 'v'), [1n, 2n, 3n, 4n, 5n, null, 6n, null, 8n, 9n, 10n]);
 });
+
+/** Tag sections that differ only late, or have equal lengths, and more of them than the cache keeps at once. */
+function manyTagSetsBody(sets: number, rounds: number): { body: string; hosts: string[] } {
+  const lines: string[] = [];
+  const hosts: string[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < sets; k++) {
+      // Same length for every k below 10000 and a difference only in the last tag's value: hashes and compares
+      // must look at every byte.
+      const host = `h${String(k).padStart(4, '0')}`;
+      lines.push(`t,dc=eu,rack=r1,host=${host} v=${round * sets + k}i ${1000 + round * sets + k}`);
+      hosts.push(host);
+    }
+    // A cycle in another order, so the entry tried first (the one that followed last time) is the wrong one.
+    for (let k = sets - 1; k >= 0; k -= 7) {
+      lines.push(`t,dc=eu,rack=r1,host=h${String(k).padStart(4, '0')} v=-1i ${1000 + round * sets + k}`);
+      hosts.push(`h${String(k).padStart(4, '0')}`);
+    }
+  }
+  return { body: `${lines.join('\n')}\n`, hosts };
+}
+
+test('thousands of tag sets repeated in and out of order (past the cache size) give the values a first parse gives', (t) => {
+  const { body, hosts } = manyTagSetsBody(5000, 2);
+  const table = parsedTable(body);
+  t.deepEqual(columnValues(table, 'host'), hosts);
+  t.true(columnValues(table, 'dc').every((value) => value === 'eu'));
+  t.true(columnValues(table, 'rack').every((value) => value === 'r1'));
+});

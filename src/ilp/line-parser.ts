@@ -7,6 +7,7 @@ import type { TableMeta } from '../storage/table-meta.js';
 import { isValidTableName } from '../core/table-names.js';
 import { assert } from '../core/assert.js';
 import { IlpTableBuilder, bytesEqual, type IlpColumn } from './ilp-table-builder.js';
+import { appendPlainValue, digitsEnd, digitsValue } from './ilp-fast-values.js';
 import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
 import { SYMBOL_HASH_PRIME, SYMBOL_HASH_SEED } from './symbol-column-builder.js';
 import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
@@ -31,6 +32,8 @@ const BINARY_ARRAY = 14;
 /** The line is not complete in the bytes at hand. */
 const INCOMPLETE = -1;
 const NEWLINE = Buffer.from('\n');
+/** Digits of a nanosecond timestamp the plain path reads: 16 of microseconds, which the caller checks against 2^53. */
+const NANOS_DIGITS_MAX = 19;
 const BOOLEAN_WORDS = new Map<string, boolean>([
   ['t', true], ['T', true], ['true', true], ['True', true], ['TRUE', true],
   ['f', false], ['F', false], ['false', false], ['False', false], ['FALSE', false],
@@ -67,6 +70,8 @@ export class IlpParser {
   private valueHash = 0;
   /** Tags parseTags() last parsed (duplicates included). */
   private tagCount = 0;
+  /** Where the digits plainNanosEnd() last read end. */
+  private plainDigitsEnd = 0;
 
   constructor(private readonly options: IlpParserOptions) {}
 
@@ -333,6 +338,12 @@ export class IlpParser {
       const keyStart = at;
       const guess = table.guessAt(position);
       const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, at);
+      const plainEnd = guessedEnd >= 0 ? appendPlainValue(table, guess as IlpColumn, data, guessedEnd + 1) : -1;
+      if (plainEnd >= 0) {
+        if (data[plainEnd] !== COMMA) return plainEnd;
+        at = plainEnd + 1;
+        continue;
+      }
       at = guessedEnd >= 0 ? guessedEnd : this.keyEnd(table, data, keyStart, 'field');
       const keyEscaped = guessedEnd < 0 && this.sawEscape;
       if (at + 1 >= end) return INCOMPLETE;
@@ -466,6 +477,10 @@ export class IlpParser {
   }
 
   private parseTimestamp(table: IlpTableBuilder, data: Buffer, start: number): number {
+    const plain = table.nanosTimestamp ? -1 : this.plainNanosEnd(data, start);
+    // Microseconds past 2^53 are refused by the general path, with its error text.
+    const plainMicros = plain < 0 ? -1 : digitsValue(data, start, this.plainDigitsEnd - 3);
+    if (plainMicros >= 0 && plainMicros <= Number.MAX_SAFE_INTEGER) return this.finishRow(table, data, plain, plainMicros);
     let at = start;
     for (; at < data.length; at++) {
       const code = data[at];
@@ -481,6 +496,21 @@ export class IlpParser {
         : parseTimestampMicros(data, start, at, this.options.precision, this.scratch);
     if (micros < 0) throw new IlpValueError(`table: ${table.name}; designated timestamp before 1970-01-01 is not supported`);
     return this.finishRow(table, data, at, micros);
+  }
+
+  /**
+   * Where the line break after a plain nanosecond timestamp at `start` is (digits only, `n` or no suffix with
+   * nanosecond precision, its microseconds below 2^53), or -1 for the general path; sets plainDigitsEnd.
+   */
+  private plainNanosEnd(data: Buffer, start: number): number {
+    const stop = digitsEnd(data, start);
+    this.plainDigitsEnd = stop;
+    if (stop - start <= 3 || stop - start > NANOS_DIGITS_MAX) return -1;
+    const suffixed = data[stop] === 110;
+    if (!suffixed && this.options.precision !== 'ns') return -1;
+    const lineEnd = suffixed ? stop + 1 : stop;
+    const code = data[lineEnd];
+    return lineEnd < data.length && (code === LF || code === CR) ? lineEnd : -1;
   }
 
   /** The line timestamp of a TIMESTAMP_NS table, kept to the nanosecond, then the row closed. */

@@ -10,6 +10,7 @@ const CHAR_0 = 48;
 const CHAR_MINUS = 45;
 const CHAR_DOT = 46;
 const CHAR_I = 105;
+const EQUALS = 61;
 const LF = 10;
 const CR = 13;
 const SPACE = 32;
@@ -100,4 +101,19 @@ export function appendPlainValue(table: IlpTableBuilder, column: IlpColumn, data
   if (column.plainKind === PLAIN_LONG) return appendPlainLong(builder, data, at);
   if (column.plainKind === PLAIN_DOUBLE) return appendPlainDouble(builder, data, at);
   return -1;
+}
+
+/**
+ * Where the `=` after a key is, when the key at `from` spells the column's name exactly (so one pass both finds
+ * the key and identifies its column), compared four bytes at a time; -1 otherwise, and the caller scans the key
+ * the general way. `view` views `data`.
+ */
+export function plainKeyEnd(column: IlpColumn, view: DataView, data: Uint8Array, from: number): number {
+  const name = column.nameBytes;
+  const length = name.length;
+  if (from + length >= data.length || data[from + length] !== EQUALS) return -1;
+  const words = column.nameWords;
+  for (let k = 0; k < words.length; k++) if (view.getInt32(from + k * 4, true) !== words[k]) return -1;
+  for (let k = words.length * 4; k < length; k++) if (name[k] !== data[from + k]) return -1;
+  return from + length;
 }

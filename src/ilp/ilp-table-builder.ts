@@ -40,6 +40,8 @@ export interface IlpColumn {
   readonly name: string;
   /** The name's bytes as the last line spelled it, for the byte-compare fast path. */
   readonly nameBytes: Buffer;
+  /** nameBytes four at a time (little-endian, the last partial word left out), for the key compare of each line. */
+  readonly nameWords: Int32Array;
   readonly type: ColumnType;
   /** Added by this request (not in the catalog snapshot it started from). */
   readonly isNew: boolean;
@@ -55,6 +57,12 @@ export type PlainValueKind = 0 | 1 | 2;
 export const PLAIN_NONE = 0;
 export const PLAIN_LONG = 1;
 export const PLAIN_DOUBLE = 2;
+
+function wordsOf(bytes: Buffer): Int32Array {
+  const words = new Int32Array(bytes.length >> 2);
+  for (let k = 0; k < words.length; k++) words[k] = bytes.readInt32LE(k * 4);
+  return words;
+}
 
 function plainKindOf(type: ColumnType, builder: ColumnBuilder): PlainValueKind {
   if (builder.kind !== 'fixed') return PLAIN_NONE;
@@ -146,7 +154,7 @@ export class IlpTableBuilder {
     const type = existingType ?? valueType;
     const builder = createColumnBuilder(type, Math.max(this.rowCount + 1, this.options.rowsHint ?? 0));
     for (let row = 0; row < this.rowCount; row++) builder.appendNull();
-    const column: IlpColumn = { name: existingType === undefined ? name : this.existingName(lower, name), nameBytes, type, isNew: existingType === undefined, isDecimal: isDecimalType(type), builder, plainKind: plainKindOf(type, builder) };
+    const column: IlpColumn = { name: existingType === undefined ? name : this.existingName(lower, name), nameBytes, nameWords: wordsOf(nameBytes), type, isNew: existingType === undefined, isDecimal: isDecimalType(type), builder, plainKind: plainKindOf(type, builder) };
     this.columns.push(column);
     this.byName.set(lower, column);
     return column;

@@ -7,7 +7,7 @@ import type { TableMeta } from '../storage/table-meta.js';
 import { isValidTableName } from '../core/table-names.js';
 import { assert } from '../core/assert.js';
 import { IlpTableBuilder, bytesEqual, type IlpColumn } from './ilp-table-builder.js';
-import { appendPlainValue, digitsEnd, digitsValue } from './ilp-fast-values.js';
+import { appendPlainValue, digitsEnd, digitsValue, plainKeyEnd } from './ilp-fast-values.js';
 import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
 import { SYMBOL_HASH_PRIME, SYMBOL_HASH_SEED } from './symbol-column-builder.js';
 import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
@@ -70,6 +70,9 @@ export class IlpParser {
   private valueHash = 0;
   /** Tags parseTags() last parsed (duplicates included). */
   private tagCount = 0;
+  /** The bytes parseLines() reads, with a view of them for reading four bytes at a time (made once per chunk). */
+  private viewData: Buffer = NEWLINE;
+  private view: DataView = new DataView(NEWLINE.buffer, NEWLINE.byteOffset, NEWLINE.length);
   /** Where the digits plainNanosEnd() last read end. */
   private plainDigitsEnd = 0;
 
@@ -155,6 +158,10 @@ export class IlpParser {
   }
 
   private parseLines(data: Buffer, from: number): number {
+    if (data !== this.viewData) {
+      this.viewData = data;
+      this.view = new DataView(data.buffer, data.byteOffset, data.length);
+    }
     let at = from;
     try {
       while (at < data.length) {
@@ -207,7 +214,7 @@ export class IlpParser {
     if (data[at] !== SPACE) return this.finishRow(table, data, at, NaN);
     at++;
     const guess = table.guessAt(position);
-    const fields = guess !== undefined && keyEndOf(guess.nameBytes, data, at) >= 0 ? 1 : this.startsField(data, at);
+    const fields = guess !== undefined && plainKeyEnd(guess, this.view, data, at) >= 0 ? 1 : this.startsField(data, at);
     if (fields === INCOMPLETE) return INCOMPLETE;
     if (fields === 1) {
       at = this.parseFields(table, data, at, position);
@@ -307,7 +314,7 @@ export class IlpParser {
   private parseTag(table: IlpTableBuilder, data: Buffer, from: number, position: number): number {
     const end = data.length;
     const guess = table.guessAt(position);
-    const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, from);
+    const guessedEnd = guess === undefined ? -1 : plainKeyEnd(guess, this.view, data, from);
     let at = guessedEnd >= 0 ? guessedEnd : this.keyEnd(table, data, from, 'tag');
     const keyEscaped = guessedEnd < 0 && this.sawEscape;
     if (at >= end) return INCOMPLETE;
@@ -337,7 +344,7 @@ export class IlpParser {
     for (let position = firstPosition; ; position++) {
       const keyStart = at;
       const guess = table.guessAt(position);
-      const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, at);
+      const guessedEnd = guess === undefined ? -1 : plainKeyEnd(guess, this.view, data, at);
       const plainEnd = guessedEnd >= 0 ? appendPlainValue(table, guess as IlpColumn, data, guessedEnd + 1) : -1;
       if (plainEnd >= 0) {
         if (data[plainEnd] !== COMMA) return plainEnd;
@@ -581,13 +588,3 @@ export class IlpParser {
   }
 }
 
-/**
- * Where the `=` after a key is, when the key at `from` spells `name` exactly (so one pass both finds the key
- * and identifies its column); -1 otherwise, and the caller scans the key the general way.
- */
-function keyEndOf(name: Buffer, data: Buffer, from: number): number {
-  const length = name.length;
-  if (from + length >= data.length || data[from + length] !== EQUALS) return -1;
-  for (let k = 0; k < length; k++) if (name[k] !== data[from + k]) return -1;
-  return from + length;
-}

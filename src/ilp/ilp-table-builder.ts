@@ -205,12 +205,10 @@ export class IlpTableBuilder {
     const rows = this.rowCount;
     for (const column of this.columns) {
       const builder = column.builder;
-      if (builder.length <= rows) continue;
-      const entries = builder.kind === 'symbol' ? builder.entryCount : 0;
-      builder.truncate(rows);
-      // Values this row added to a dictionary are gone: a cached tag set may hold their ids.
-      if (builder.kind === 'symbol' && builder.entryCount !== entries) this.tagSets.clear();
+      if (builder.length > rows) builder.truncate(rows);
     }
+    // Values this row added to a dictionary are gone: a tag set it recorded may hold their ids.
+    this.tagSets.discardLine();
     if (this.timestamp !== undefined && this.timestamp.length > rows) this.timestamp.truncate(rows);
   }
 

@@ -53,6 +53,9 @@ export class TagSetCache {
   private missEnd = -1;
   private missHash = 0;
   private recording = false;
+  /** The line lookUp() last looked up recorded its section, after `lastEntry` was `previousEntry`. */
+  private recordedThisLine = false;
+  private previousEntry = -1;
   private readonly recordedBuilders: SymbolColumnBuilder[] = [];
   private readonly recordedIds = new Int32Array(RECORDED_TAGS_MAX);
 
@@ -71,6 +74,7 @@ export class TagSetCache {
       this.data = data;
       this.dataView = new DataView(data.buffer, data.byteOffset, data.length);
     }
+    this.recordedThisLine = false;
     const previous = this.lastEntry;
     const predicted = previous < 0 ? -1 : this.entries[previous].successor;
     if (predicted >= 0 && this.matches(this.entries[predicted], from)) return this.replay(previous, predicted, from);
@@ -138,9 +142,17 @@ export class TagSetCache {
     if (end !== this.missEnd) return;
     if (this.entries.length >= TAG_SETS_MAX) this.clear();
     const size = end - this.missStart;
-    assert(this.data.subarray(this.missStart, end).indexOf(BACKSLASH) < 0, 'a recorded section holds no escape');
     const start = this.reserve(size);
-    this.data.copy(this.arena, start, this.missStart, end);
+    // A loop, not Buffer.copy and a search: two native calls and a view cost more than 200 bytes in JS.
+    const data = this.data;
+    const arena = this.arena;
+    let escapes = 0;
+    for (let k = 0; k < size; k++) {
+      const code = data[this.missStart + k];
+      escapes += code === BACKSLASH ? 1 : 0;
+      arena[start + k] = code;
+    }
+    assert(escapes === 0, 'a recorded section holds no escape');
     const index = this.entries.length;
     const count = this.recordedBuilders.length;
     this.entries.push({
@@ -149,7 +161,30 @@ export class TagSetCache {
     if ((index + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     else this.place(this.slots, index);
     if (this.lastEntry >= 0) this.entries[this.lastEntry].successor = index;
+    this.previousEntry = this.lastEntry;
     this.lastEntry = index;
+    this.recordedThisLine = true;
+  }
+
+  /**
+   * The line lookUp() last looked up is cut off (the rest of it comes with the next chunk): an entry it recorded
+   * holds ids its cut-off values may have added, so it goes. Entries of earlier lines only hold ids those lines
+   * added, which stay: so the cache need not start over at every chunk boundary while it fills.
+   */
+  discardLine(): void {
+    if (!this.recordedThisLine) return;
+    this.recordedThisLine = false;
+    const index = this.entries.length - 1;
+    const entry = this.entries[index];
+    const mask = this.slots.length - 1;
+    let slot = entry.hash & mask;
+    while (this.slots[slot] !== index + 1) slot = (slot + 1) & mask;
+    // The newest entry is the last of its probe chain, so freeing its slot leaves every other chain whole.
+    this.slots[slot] = 0;
+    this.entries.length = index;
+    this.arenaEnd = entry.start;
+    if (this.previousEntry >= 0 && this.entries[this.previousEntry].successor === index) this.entries[this.previousEntry].successor = -1;
+    this.lastEntry = this.previousEntry;
   }
 
   /** Puts entry `index` into the first free slot of its probe chain. */
@@ -186,6 +221,7 @@ export class TagSetCache {
     this.lastEntry = -1;
     this.missEnd = -1;
     this.recording = false;
+    this.recordedThisLine = false;
   }
 }
 

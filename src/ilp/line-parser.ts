@@ -7,6 +7,7 @@ import type { TableMeta } from '../storage/table-meta.js';
 import { isValidTableName } from '../core/table-names.js';
 import { assert } from '../core/assert.js';
 import { IlpTableBuilder, bytesEqual, type IlpColumn } from './ilp-table-builder.js';
+import { appendPlainValue, digitsEnd, digitsValue, plainKeyEnd } from './ilp-fast-values.js';
 import { IlpError, IlpValueError, ilpLineError } from './ilp-errors.js';
 import { SYMBOL_HASH_PRIME, SYMBOL_HASH_SEED } from './symbol-column-builder.js';
 import { parseDouble, parseInt64, parseTimestampMicros, type Int64Words, type TimestampUnit } from './ilp-numbers.js';
@@ -31,6 +32,8 @@ const BINARY_ARRAY = 14;
 /** The line is not complete in the bytes at hand. */
 const INCOMPLETE = -1;
 const NEWLINE = Buffer.from('\n');
+/** Digits of a nanosecond timestamp the plain path reads: 16 of microseconds, which the caller checks against 2^53. */
+const NANOS_DIGITS_MAX = 19;
 const BOOLEAN_WORDS = new Map<string, boolean>([
   ['t', true], ['T', true], ['true', true], ['True', true], ['TRUE', true],
   ['f', false], ['F', false], ['false', false], ['False', false], ['FALSE', false],
@@ -67,6 +70,11 @@ export class IlpParser {
   private valueHash = 0;
   /** Tags parseTags() last parsed (duplicates included). */
   private tagCount = 0;
+  /** The bytes parseLines() reads, with a view of them for reading four bytes at a time (made once per chunk). */
+  private viewData: Buffer = NEWLINE;
+  private view: DataView = new DataView(NEWLINE.buffer, NEWLINE.byteOffset, NEWLINE.length);
+  /** Where the digits plainNanosEnd() last read end. */
+  private plainDigitsEnd = 0;
 
   constructor(private readonly options: IlpParserOptions) {}
 
@@ -150,6 +158,10 @@ export class IlpParser {
   }
 
   private parseLines(data: Buffer, from: number): number {
+    if (data !== this.viewData) {
+      this.viewData = data;
+      this.view = new DataView(data.buffer, data.byteOffset, data.length);
+    }
     let at = from;
     try {
       while (at < data.length) {
@@ -202,7 +214,7 @@ export class IlpParser {
     if (data[at] !== SPACE) return this.finishRow(table, data, at, NaN);
     at++;
     const guess = table.guessAt(position);
-    const fields = guess !== undefined && keyEndOf(guess.nameBytes, data, at) >= 0 ? 1 : this.startsField(data, at);
+    const fields = guess !== undefined && plainKeyEnd(guess, this.view, data, at) >= 0 ? 1 : this.startsField(data, at);
     if (fields === INCOMPLETE) return INCOMPLETE;
     if (fields === 1) {
       at = this.parseFields(table, data, at, position);
@@ -302,7 +314,7 @@ export class IlpParser {
   private parseTag(table: IlpTableBuilder, data: Buffer, from: number, position: number): number {
     const end = data.length;
     const guess = table.guessAt(position);
-    const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, from);
+    const guessedEnd = guess === undefined ? -1 : plainKeyEnd(guess, this.view, data, from);
     let at = guessedEnd >= 0 ? guessedEnd : this.keyEnd(table, data, from, 'tag');
     const keyEscaped = guessedEnd < 0 && this.sawEscape;
     if (at >= end) return INCOMPLETE;
@@ -332,7 +344,13 @@ export class IlpParser {
     for (let position = firstPosition; ; position++) {
       const keyStart = at;
       const guess = table.guessAt(position);
-      const guessedEnd = guess === undefined ? -1 : keyEndOf(guess.nameBytes, data, at);
+      const guessedEnd = guess === undefined ? -1 : plainKeyEnd(guess, this.view, data, at);
+      const plainEnd = guessedEnd >= 0 ? appendPlainValue(table, guess as IlpColumn, data, guessedEnd + 1) : -1;
+      if (plainEnd >= 0) {
+        if (data[plainEnd] !== COMMA) return plainEnd;
+        at = plainEnd + 1;
+        continue;
+      }
       at = guessedEnd >= 0 ? guessedEnd : this.keyEnd(table, data, keyStart, 'field');
       const keyEscaped = guessedEnd < 0 && this.sawEscape;
       if (at + 1 >= end) return INCOMPLETE;
@@ -466,6 +484,10 @@ export class IlpParser {
   }
 
   private parseTimestamp(table: IlpTableBuilder, data: Buffer, start: number): number {
+    const plain = table.nanosTimestamp ? -1 : this.plainNanosEnd(data, start);
+    // Microseconds past 2^53 are refused by the general path, with its error text.
+    const plainMicros = plain < 0 ? -1 : digitsValue(data, start, this.plainDigitsEnd - 3);
+    if (plainMicros >= 0 && plainMicros <= Number.MAX_SAFE_INTEGER) return this.finishRow(table, data, plain, plainMicros);
     let at = start;
     for (; at < data.length; at++) {
       const code = data[at];
@@ -481,6 +503,21 @@ export class IlpParser {
         : parseTimestampMicros(data, start, at, this.options.precision, this.scratch);
     if (micros < 0) throw new IlpValueError(`table: ${table.name}; designated timestamp before 1970-01-01 is not supported`);
     return this.finishRow(table, data, at, micros);
+  }
+
+  /**
+   * Where the line break after a plain nanosecond timestamp at `start` is (digits only, `n` or no suffix with
+   * nanosecond precision, its microseconds below 2^53), or -1 for the general path; sets plainDigitsEnd.
+   */
+  private plainNanosEnd(data: Buffer, start: number): number {
+    const stop = digitsEnd(data, start);
+    this.plainDigitsEnd = stop;
+    if (stop - start <= 3 || stop - start > NANOS_DIGITS_MAX) return -1;
+    const suffixed = data[stop] === 110;
+    if (!suffixed && this.options.precision !== 'ns') return -1;
+    const lineEnd = suffixed ? stop + 1 : stop;
+    const code = data[lineEnd];
+    return lineEnd < data.length && (code === LF || code === CR) ? lineEnd : -1;
   }
 
   /** The line timestamp of a TIMESTAMP_NS table, kept to the nanosecond, then the row closed. */
@@ -551,13 +588,3 @@ export class IlpParser {
   }
 }
 
-/**
- * Where the `=` after a key is, when the key at `from` spells `name` exactly (so one pass both finds the key
- * and identifies its column); -1 otherwise, and the caller scans the key the general way.
- */
-function keyEndOf(name: Buffer, data: Buffer, from: number): number {
-  const length = name.length;
-  if (from + length >= data.length || data[from + length] !== EQUALS) return -1;
-  for (let k = 0; k < length; k++) if (name[k] !== data[from + k]) return -1;
-  return from + length;
-}

@@ -176,3 +176,11 @@ test('a line of exactly the limit, newline included, is accepted; one byte more 
   t.is(parsedTable(line(64).repeat(3), { lineBytesMax: 64 }).rowCount, 3);
   t.is(refusal(line(64) + line(65), { lineBytesMax: 64 }), '413 line 2: line 2 is longer than the line size limit [limit=64]');
 });
+
+test('values the plain readers leave to the general path are refused there, on their line', (t) => {
+  t.is(refusal('t a=1i,x=1.5 1000\nt a=12xi,x=1.5 2000\n'), '400 line 2: invalid integer: "12x"');
+  t.is(refusal('t a=1i,x=1.5 1000\nt a=1i,x=1.5.5 2000\n'), '400 line 2: invalid number: "1.5.5"');
+  t.is(refusal('t a=1i,x=1.5 1000\nt a=1.5,x=1.5 2000\n'), '400 line 2: table: t, column: a; cast error from protocol type: FLOAT to column type: LONG');
+  t.is(refusal('t a=1i 1000\nt a=1i 9007199254740993000\n'), '400 line 2: timestamp out of range: 9007199254740993000');
+  t.is(refusal('t a=1i 1000\nt a=1i 1000x\n'), '400 line 2: invalid timestamp: "1000x"');
+});

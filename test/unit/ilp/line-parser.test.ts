@@ -186,3 +186,55 @@ test('repeated tag sections give the values a first parse gives: duplicate keys,
   t.deepEqual(columnValues(table, 'h q'), [null, null, null, null, null, null, null, null, 'c', 'c', null]);
   t.deepEqual(columnValues(table, 'v'), [1n, 2n, 3n, 4n, 5n, null, 6n, null, 8n, 9n, 10n]);
 });
+
+/** Tag sections that differ only late, or have equal lengths, and more of them than the cache keeps at once. */
+function manyTagSetsBody(sets: number, rounds: number): { body: string; hosts: string[] } {
+  const lines: string[] = [];
+  const hosts: string[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < sets; k++) {
+      // Same length for every k below 10000 and a difference only in the last tag's value: hashes and compares
+      // must look at every byte.
+      const host = `h${String(k).padStart(4, '0')}`;
+      lines.push(`t,dc=eu,rack=r1,host=${host} v=${round * sets + k}i ${1000 + round * sets + k}`);
+      hosts.push(host);
+    }
+    // A cycle in another order, so the entry tried first (the one that followed last time) is the wrong one.
+    for (let k = sets - 1; k >= 0; k -= 7) {
+      lines.push(`t,dc=eu,rack=r1,host=h${String(k).padStart(4, '0')} v=-1i ${1000 + round * sets + k}`);
+      hosts.push(`h${String(k).padStart(4, '0')}`);
+    }
+  }
+  return { body: `${lines.join('\n')}\n`, hosts };
+}
+
+test('thousands of tag sets repeated in and out of order (past the cache size) give the values a first parse gives', (t) => {
+  const { body, hosts } = manyTagSetsBody(5000, 2);
+  const table = parsedTable(body);
+  t.deepEqual(columnValues(table, 'host'), hosts);
+  t.true(columnValues(table, 'dc').every((value) => value === 'eu'));
+  t.true(columnValues(table, 'rack').every((value) => value === 'r1'));
+});
+
+/**
+ * From the second line on, a field whose column the previous line found at the same position is read by the
+ * plain readers (ilp-fast-values.ts) when its text is plain; every other text falls back to the general path.
+ */
+test('integers, decimals and line timestamps read on the plain path give what the general path gives', (t) => {
+  const longs = ['0', '-0', '7', '-12', '+7', '999999999999999', '1000000000000000', '9007199254740993', '-9223372036854775807'];
+  const doubles = ['1.5', '-2', '.5', '1.', '-0.0', '0.1', '123456789012345', '1234567890.123456', '2.5e3', 'NaN', '1e400'];
+  const body = longs.map((text, k) => `t a=${text}i,x=${doubles[k] ?? '0'} ${1704067200000000000 + k * 1000}\n`).join('')
+    + 't a=1i,x=2 1704067200123456789n\nt a=1i,x=2 1704067200123\nt a=1i,x=2 9007199254740991999\n';
+  const table = parsedTable(body);
+  t.deepEqual(columnValues(table, 'a'), [0n, 0n, 7n, -12n, 7n, 999999999999999n, 1000000000000000n, 9007199254740993n, -9223372036854775807n, 1n, 1n, 1n]);
+  t.deepEqual(columnValues(table, 'x'), [1.5, -2, 0.5, 1, -0, 0.1, 123456789012345, 1234567890.123456, 2500, 2, 2, 2]);
+  t.true(Object.is(columnValues(table, 'x')[4], -0), '-0.0 keeps its sign');
+  const micros = Date.UTC(2024, 0, 1) * 1000;
+  t.deepEqual(table.timestamps, [...longs.map((_, k) => micros + k), micros + 123456, 1704067200, 9007199254740991]);
+});
+
+test('a repeated field keeps its first value on the plain path too', (t) => {
+  const table = parsedTable('t a=1i,a=2i,x=1.5,x=2.5\nt a=3i,a=4i,x=3.5,x=4.5\n');
+  t.deepEqual(columnValues(table, 'a'), [1n, 3n]);
+  t.deepEqual(columnValues(table, 'x'), [1.5, 3.5]);
+});

@@ -248,13 +248,23 @@ async function execInsertLine(name: string, entryScript: string | undefined): Pr
   }
 }
 
+/**
+ * The lines `measure` gives for this build, once; with a baseline build, `rounds` times alternating with the
+ * baseline's (baseline first), so both meet the same drift of the machine's load.
+ */
+async function alternatedLines(baseline: string | undefined, rounds: number, measure: (name: string, entryScript: string | undefined) => Promise<string[]>): Promise<string[]> {
+  const lines: string[] = [];
+  for (let round = 0; round < (baseline === undefined ? 1 : rounds); round++) {
+    if (baseline !== undefined) lines.push(...(await measure('before', baseline)));
+    lines.push(...(await measure(baseline === undefined ? 'this build' : 'after', undefined)));
+  }
+  return lines;
+}
+
 /** Only the /exec INSERT measure, alternating this build and the baseline build three times when one is given. */
 async function mainExecOnly(): Promise<void> {
   const lines = ['| measure | svc rows/s | target rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
-  for (let round = 0; round < (execBaseline === undefined ? 1 : 3); round++) {
-    if (execBaseline !== undefined) lines.push(await execInsertLine(`before (${execBaseline})`, execBaseline));
-    lines.push(await execInsertLine(execBaseline === undefined ? 'this build' : 'after (this build)', undefined));
-  }
+  lines.push(...(await alternatedLines(execBaseline, 3, async (name, entryScript) => [await execInsertLine(name, entryScript)])));
   process.stdout.write(`\n/exec INSERT, ${execClients} clients, ${execDurationMs} ms each, commit mode ${execCommitMode ?? 'nosync (default)'}\n${lines.join('\n')}\n`);
 }
 
@@ -283,10 +293,7 @@ async function narrowLines(name: string, entryScript: string | undefined): Promi
 /** Only the narrow rows, alternating this build and the baseline build when one is given. */
 async function mainNarrowOnly(): Promise<void> {
   const lines = ['| measure | svc rows/s | /imp rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
-  for (let round = 0; round < (narrowBaseline === undefined ? 1 : narrowRounds); round++) {
-    if (narrowBaseline !== undefined) lines.push(...(await narrowLines('before', narrowBaseline)));
-    lines.push(...(await narrowLines(narrowBaseline === undefined ? 'this build' : 'after', undefined)));
-  }
+  lines.push(...(await alternatedLines(narrowBaseline, narrowRounds, narrowLines)));
   process.stdout.write(`\nILP narrow rows, ${narrowRows.toLocaleString('en-US')} rows, ${connections} connections, 2 workers\n${lines.join('\n')}\n`);
 }
 
@@ -307,10 +314,7 @@ async function tsbsLine(name: string, entryScript: string | undefined): Promise<
 /** Only the TSBS rows over HTTP, alternating this build and the baseline build when one is given. */
 async function mainTsbsOnly(): Promise<void> {
   const lines = ['| measure | svc rows/s | | | note |', '|---|---:|---:|---:|---|'];
-  for (let round = 0; round < (narrowBaseline === undefined ? 1 : narrowRounds); round++) {
-    if (narrowBaseline !== undefined) lines.push(await tsbsLine('before', narrowBaseline));
-    lines.push(await tsbsLine(narrowBaseline === undefined ? 'this build' : 'after', undefined));
-  }
+  lines.push(...(await alternatedLines(narrowBaseline, narrowRounds, async (name, entryScript) => [await tsbsLine(name, entryScript)])));
   process.stdout.write(`\nILP TSBS rows, ${tsbsRows.toLocaleString('en-US')} rows, ${connections} connections, 2 workers\n${lines.join('\n')}\n`);
 }
 

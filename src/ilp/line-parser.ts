@@ -205,7 +205,7 @@ export class IlpParser {
     let at = from;
     let position = 0;
     if (data[at] === COMMA) {
-      position = table.tagSets.lookUp(data, at);
+      position = table.tagSets.lookUp(data, this.view, at);
       if (position >= 0) at = table.tagSets.end;
       else at = this.parseTags(table, data, at);
       if (at === INCOMPLETE) return INCOMPLETE;

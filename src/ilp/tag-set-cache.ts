@@ -43,7 +43,7 @@ export class TagSetCache {
   private arena = Buffer.allocUnsafe(INITIAL_ARENA_BYTES);
   private arenaView: DataView = new DataView(this.arena.buffer, this.arena.byteOffset, this.arena.length);
   private arenaEnd = 0;
-  /** The bytes lookUp() last read, with their view (made once per chunk, not per line). */
+  /** The bytes lookUp() last read, with the parser's view of them (the parser makes one per chunk). */
   private data: Buffer = this.arena;
   private dataView: DataView = this.arenaView;
   /** The entry the previous line replayed or recorded (-1: none). */
@@ -69,11 +69,9 @@ export class TagSetCache {
    * its bytes hashed four at a time. No string is made: a string key per line had cost more than the parse.
    * A recorded section holds no backslash, line break or space, so a match parses exactly as it did.
    */
-  lookUp(data: Buffer, from: number): number {
-    if (data !== this.data) {
-      this.data = data;
-      this.dataView = new DataView(data.buffer, data.byteOffset, data.length);
-    }
+  lookUp(data: Buffer, view: DataView, from: number): number {
+    this.data = data;
+    this.dataView = view;
     this.recordedThisLine = false;
     const previous = this.lastEntry;
     const predicted = previous < 0 ? -1 : this.entries[previous].successor;

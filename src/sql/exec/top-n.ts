@@ -106,19 +106,21 @@ class KeyScreen {
     const sign = this.descending ? 1 : -1;
     const nullsFirst = this.nullsFirst;
     let bar = this.count < this.size ? -Infinity : this.heap[0];
+    let nullsPass = nullsFirst || this.count < this.size;
     let k = 0;
-    // Once the heap is full almost every row fails the one comparison `score >= bar`, which a null (NaN) fails
-    // too; the tie rule and the null rule run only for the rows that reach them.
-    for (let i = 0; i < rowCount; i++) {
+    // Once the heap is full almost every row fails `score >= bar`: nextCandidate skips those rows in a call-free
+    // loop, and the tie rule and the null rule run only for the rows it stops at.
+    for (let i = nextCandidate(data, 0, rowCount, sign, bar, nullsPass); i < rowCount; i = nextCandidate(data, i + 1, rowCount, sign, bar, nullsPass)) {
       const score = sign * data[i];
       if (score >= bar) {
         // A tie beyond ±2^53 may hide a larger exact 64-bit value, so it stays a candidate for the exact sort.
         if (score > bar || !this.strict || this.count < this.size || score > SAFE || score < -SAFE) {
           selection[k++] = i;
           bar = this.offer(score);
+          nullsPass = nullsFirst || this.count < this.size;
         }
-      } else if (score !== score && (nullsFirst || this.count < this.size)) {
-        // Nulls sorting last still belong to the result while fewer than `size` values have been seen.
+      } else if (nullsPass) {
+        // A null (NaN): nulls sorting last still belong to the result while fewer than `size` values were seen.
         selection[k++] = i;
       }
     }
@@ -142,6 +144,32 @@ class KeyScreen {
     }
     return this.count < this.size ? -Infinity : heap[0];
   }
+}
+
+/**
+ * The first row in [from, to) whose score (`sign` times its value) reaches `bar`, or that is null when
+ * `nullsPass`; `to` when there is none. Once the heap is full and nulls sort last, the loop is one comparison of
+ * the raw value per row (a null fails it as NaN does), without the multiplication by the sign.
+ */
+function nextCandidate(data: Float64Array, from: number, to: number, sign: number, bar: number, nullsPass: boolean): number {
+  assert(from >= 0 && to <= data.length, 'a screened row range lies inside its key vector');
+  if (nullsPass) return nextCandidateOrNull(data, from, to, sign, bar);
+  if (sign > 0) {
+    for (let i = from; i < to; i++) if (data[i] >= bar) return i;
+    return to;
+  }
+  // -value >= bar exactly when value <= -bar (negation is exact).
+  const ceiling = -bar;
+  for (let i = from; i < to; i++) if (data[i] <= ceiling) return i;
+  return to;
+}
+
+function nextCandidateOrNull(data: Float64Array, from: number, to: number, sign: number, bar: number): number {
+  for (let i = from; i < to; i++) {
+    const score = sign * data[i];
+    if (score >= bar || score !== score) return i;
+  }
+  return to;
 }
 
 /** Replaces the heap's root with `score` and restores the min-heap order. */

@@ -101,6 +101,7 @@ async function primaryRuntime(config: ServerConfig): Promise<ReplicationRuntime>
       const started = new ReplicationShipper({
         rootDir: config.rootDir, store, lease, runTurn: (work) => writer.runTurn(work), firstSeq,
         checkpointIntervalMs: config.replicationCheckpointIntervalMs, backlogBytesMax: config.replicationBacklogBytesMax,
+        lowPriority: config.replicationUploadPriority === 'low',
       });
       shipper = started;
       writer.onTurnCompleted(() => started.noteTurnCompleted());

@@ -35,6 +35,8 @@ export interface ShipperOptions {
   readonly firstSeq: number;
   readonly checkpointIntervalMs: number;
   readonly backlogBytesMax: number;
+  /** Shipping's thread at the lowest CPU priority (replication.primary.upload.priority). */
+  readonly lowPriority: boolean;
 }
 
 export class ReplicationShipper {
@@ -56,7 +58,7 @@ export class ReplicationShipper {
 
   constructor(private readonly options: ShipperOptions) {
     this.tracked = new TrackedFiles(options.rootDir);
-    this.queue = new UploadQueue(options.store, options.lease, options.firstSeq);
+    this.queue = new UploadQueue(options.store, options.lease, options.firstSeq, { lowPriority: options.lowPriority });
     this.outboxDir = join(options.rootDir, 'replication', 'outbox');
     this.pins = new FilePins(options.rootDir);
     this.widths = new ValueWidths(options.rootDir);

@@ -16,6 +16,11 @@ export type EncodeResult =
   | { readonly id: number; readonly object: Uint8Array; readonly sha256Hex: string; readonly error: null }
   | { readonly id: number; readonly object: null; readonly error: string };
 
+/** What the thread is started with (its workerData). */
+export interface EncoderThreadData {
+  readonly lowPriority: boolean;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
@@ -54,4 +59,9 @@ export function parseEncodeResult(value: unknown): EncodeResult {
   }
   assert(typeof value['error'] === 'string', 'an encode result without an object says why');
   return { id, object: null, error: value['error'] };
+}
+
+export function parseEncoderThreadData(value: unknown): EncoderThreadData {
+  assert(isRecord(value) && typeof value['lowPriority'] === 'boolean', 'the segment encoder thread is started with its settings');
+  return { lowPriority: value['lowPriority'] };
 }

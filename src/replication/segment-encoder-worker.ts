@@ -3,18 +3,20 @@
 // prefix base (capture.ts) ships the bytes it shares with the base as a copy operation and only the rest:
 // an out-of-order merge writes a new partition version that repeats its previous version up to the first
 // merged row, and shipping it whole multiplied what ILP ingest with concurrent senders uploads. Everything
-// here may block: it runs beside the primary's event loop, never on it, and its garbage is its own heap's.
+// here may block: it runs beside the primary's event loop, never on it, and its garbage is its own heap's;
+// at the lowest CPU priority by default (thread-priority.ts), so on saturated cores it takes what commits leave.
 // Ranges with a value width are written into the object as byte planes (byte-planes.ts), when they start at
 // a whole value of their file: read a piece at a time into a buffer that stays in cache, each piece planed
 // into place (reading a whole range into a scratch of its size first cost its page faults and a pass of
 // memory traffic).
 import * as fs from 'node:fs';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { assert } from '../core/assert.js';
 import { readRangeSync, type WireRange } from './capture-parts.js';
 import { frameSegmentSync, segmentHeader, type FileOperation, type FramedObject, type WriteOperation } from './segment-codec.js';
 import { toBytePlanesPart } from './byte-planes.js';
-import { parseEncodeRequest, type EncodeRequest, type EncodeResult } from './segment-encoder-messages.js';
+import { parseEncodeRequest, parseEncoderThreadData, type EncodeRequest, type EncodeResult } from './segment-encoder-messages.js';
+import { lowerCallingThreadPriority } from './thread-priority.js';
 
 /** A shorter shared prefix is shipped as bytes: a copy operation would save less than it costs the replica. */
 const COPY_BYTES_MIN = 64 * 1024;
@@ -164,6 +166,8 @@ function encode(request: EncodeRequest): FramedObject {
 
 const port = parentPort;
 assert(port !== null, 'segment-encoder-worker runs as a worker thread');
+// Before any work: shipping is background work, and on saturated cores commits come first (README "Backlog").
+if (parseEncoderThreadData(workerData).lowPriority) lowerCallingThreadPriority();
 port.on('message', (message: unknown) => {
   const request = parseEncodeRequest(message);
   let result: EncodeResult;

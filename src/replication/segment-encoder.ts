@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { InternalError } from '../core/errors.js';
 import { type PartPlan, wireRangeOf } from './capture-parts.js';
-import { parseEncodeResult, type EncodeRequest } from './segment-encoder-messages.js';
+import { parseEncodeResult, type EncodeRequest, type EncoderThreadData } from './segment-encoder-messages.js';
 import type { FramedObject } from './segment-codec.js';
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -16,8 +16,14 @@ const ENCODER_HEAP_MB_MAX = 256;
 
 interface Waiter { readonly resolve: (framed: FramedObject) => void; readonly reject: (error: Error) => void }
 
-function startThread(): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: ENCODER_HEAP_MB_MAX } };
+export interface SegmentEncoderOptions {
+  /** Run the thread at the lowest CPU priority (replication.primary.upload.priority=low; Linux only). */
+  readonly lowPriority: boolean;
+}
+
+function startThread(encoderOptions: SegmentEncoderOptions): Worker {
+  const workerData: EncoderThreadData = { lowPriority: encoderOptions.lowPriority };
+  const options = { resourceLimits: { maxOldGenerationSizeMb: ENCODER_HEAP_MB_MAX }, workerData };
   if (!RUNNING_FROM_SOURCE) return new Worker(WORKER_URL, options);
   // Tests run the sources under tsx, whose loader a worker does not inherit on Node 20.
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
@@ -28,6 +34,8 @@ export class SegmentEncoder {
   private thread: Worker | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
+
+  constructor(private readonly options: SegmentEncoderOptions) {}
 
   /** The framed object of `plan` under sequence number `seq` (segment-codec.ts's format), with its SHA-256. */
   encode(seq: number, plan: PartPlan): Promise<FramedObject> {
@@ -46,7 +54,7 @@ export class SegmentEncoder {
   }
 
   private start(): Worker {
-    const thread = startThread();
+    const thread = startThread(this.options);
     // The thread never keeps the process alive: a stop flushes the queue first, then closes it.
     thread.unref();
     thread.on('message', (message: unknown) => this.answer(message));

@@ -13,7 +13,7 @@ import { getLogger } from '../log/logger.js';
 import { assert } from '../core/assert.js';
 import { type Capture, discardCapture } from './capture.js';
 import { planParts, PART_BYTES_MAX } from './capture-parts.js';
-import { SegmentEncoder } from './segment-encoder.js';
+import { SegmentEncoder, type SegmentEncoderOptions } from './segment-encoder.js';
 import { encodeSegment, type FramedObject } from './segment-codec.js';
 import { checkpointDoneBody, checkpointDoneKey, checkpointPartKey, segmentKey } from './store-layout.js';
 import { pruneBeforeCheckpoint } from './store-pruning.js';
@@ -55,9 +55,11 @@ export class UploadQueue {
   /** Batches taken off `items` whose upload has not finished, oldest first (for the lag figure). */
   private readonly launched: (readonly QueuedItem[])[] = [];
   /** Reads, compresses and frames objects off the event loop. */
-  private readonly encoder = new SegmentEncoder();
+  private readonly encoder: SegmentEncoder;
 
-  constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private nextSeq: number) {}
+  constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private nextSeq: number, encoderOptions: SegmentEncoderOptions) {
+    this.encoder = new SegmentEncoder(encoderOptions);
+  }
 
   get pendingBytes(): number {
     return this.pendingBytesCount;

@@ -4,21 +4,47 @@ import { assert } from '../core/assert.js';
 import type { WireRange } from './capture-parts.js';
 import type { FileOperation } from './segment-codec.js';
 
+/**
+ * Where the thread stores the object itself instead of handing it back: the key, and the monotonic time
+ * (process.hrtime, ms) after which it must not start the PUT, since the writer lease was checked before
+ * the request was posted and that check is trusted only for a bounded time (upload-queue.ts).
+ */
+export interface PutTarget {
+  readonly key: string;
+  readonly startByMs: number;
+}
+
 export interface EncodeRequest {
   readonly id: number;
   readonly seq: number;
   readonly operations: readonly FileOperation[];
   readonly ranges: readonly WireRange[];
+  /** null: hand the object back; otherwise store it and answer 'stored'. */
+  readonly put: PutTarget | null;
 }
 
-/** The framed object (its buffer shared) with its SHA-256 in hex, or why it could not be built (a short read). */
+/**
+ * The framed object (its buffer shared) with its SHA-256 in hex; or that the thread stored it; or why it could
+ * not be built (a short read) or stored (the store's error), or that its lease check had become too old.
+ */
 export type EncodeResult =
-  | { readonly id: number; readonly object: Uint8Array; readonly sha256Hex: string; readonly error: null }
-  | { readonly id: number; readonly object: null; readonly error: string };
+  | { readonly kind: 'encoded'; readonly id: number; readonly object: Uint8Array; readonly sha256Hex: string }
+  | { readonly kind: 'stored'; readonly id: number; readonly objectBytes: number }
+  /** Encoded after the PUT's deadline: nothing was stored, the caller checks the lease again and re-posts. */
+  | { readonly kind: 'late'; readonly id: number }
+  | { readonly kind: 'failed'; readonly id: number; readonly error: string };
+
+/** The store the thread puts objects in, opened by the thread from the same connection string as the primary's. */
+export interface ThreadStore {
+  readonly connection: string;
+  /** The config key the string came from, named in parse errors. */
+  readonly configKey: string;
+}
 
 /** What the thread is started with (its workerData). */
 export interface EncoderThreadData {
   readonly lowPriority: boolean;
+  readonly store: ThreadStore | null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -39,29 +65,45 @@ function isWireRange(value: unknown): value is WireRange {
   }
 }
 
+function parsePutTarget(value: unknown): PutTarget | null {
+  if (value === null) return null;
+  assert(isRecord(value) && typeof value['key'] === 'string' && typeof value['startByMs'] === 'number', 'a put target names its key and deadline');
+  return { key: value['key'], startByMs: value['startByMs'] };
+}
+
 /** Operations were built by this process's capture; their shape is checked again by the replica's decoder. */
 export function parseEncodeRequest(value: unknown): EncodeRequest {
   assert(isRecord(value) && Number.isSafeInteger(value['id']) && Number.isSafeInteger(value['seq']), 'an encode request carries an id and a sequence number');
   const operations = value['operations'];
   const ranges = value['ranges'];
   assert(Array.isArray(operations) && Array.isArray(ranges) && ranges.every(isWireRange), 'an encode request carries operations and byte ranges');
-  return { id: value['id'] as number, seq: value['seq'] as number, operations: operations as FileOperation[], ranges };
+  return { id: value['id'] as number, seq: value['seq'] as number, operations: operations as FileOperation[], ranges, put: parsePutTarget(value['put']) };
 }
 
 export function parseEncodeResult(value: unknown): EncodeResult {
   assert(isRecord(value) && Number.isSafeInteger(value['id']), 'an encode result names its request');
   const id = value['id'] as number;
-  const object = value['object'];
-  const sha256Hex = value['sha256Hex'];
-  if (object instanceof Uint8Array) {
-    assert(typeof sha256Hex === 'string' && /^[0-9a-f]{64}$/.test(sha256Hex), 'an encoded object comes with its SHA-256');
-    return { id, object, sha256Hex, error: null };
+  switch (value['kind']) {
+    case 'encoded': {
+      const object = value['object'];
+      const sha256Hex = value['sha256Hex'];
+      assert(object instanceof Uint8Array && typeof sha256Hex === 'string' && /^[0-9a-f]{64}$/.test(sha256Hex), 'an encoded object comes with its SHA-256');
+      return { kind: 'encoded', id, object, sha256Hex };
+    }
+    case 'late':
+      return { kind: 'late', id };
+    case 'stored':
+      assert(Number.isSafeInteger(value['objectBytes']), 'a stored result says how large the object was');
+      return { kind: 'stored', id, objectBytes: value['objectBytes'] as number };
+    default:
+      assert(value['kind'] === 'failed' && typeof value['error'] === 'string', 'a failed result says why');
+      return { kind: 'failed', id, error: value['error'] };
   }
-  assert(typeof value['error'] === 'string', 'an encode result without an object says why');
-  return { id, object: null, error: value['error'] };
 }
 
 export function parseEncoderThreadData(value: unknown): EncoderThreadData {
   assert(isRecord(value) && typeof value['lowPriority'] === 'boolean', 'the segment encoder thread is started with its settings');
-  return { lowPriority: value['lowPriority'] };
+  const store = value['store'];
+  assert(store === null || (isRecord(store) && typeof store['connection'] === 'string' && typeof store['configKey'] === 'string'), 'the thread store is a connection string or none');
+  return { lowPriority: value['lowPriority'], store: store === null ? null : { connection: store['connection'] as string, configKey: store['configKey'] as string } };
 }

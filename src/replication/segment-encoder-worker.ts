@@ -1,5 +1,6 @@
 // The segment encoder thread: reads a part's byte ranges straight into one buffer after its header,
-// compresses, digests and frames it, and hands the object back in a SharedArrayBuffer (no copy, nothing detached). A new file with a
+// compresses, digests and frames it, and either stores it itself (encoder-thread-store.ts: the primary's
+// uploads) or hands it back in a SharedArrayBuffer (no copy, nothing detached). A new file with a
 // prefix base (capture.ts) ships the bytes it shares with the base as a copy operation and only the rest:
 // an out-of-order merge writes a new partition version that repeats its previous version up to the first
 // merged row, and shipping it whole multiplied what ILP ingest with concurrent senders uploads. Everything
@@ -15,7 +16,8 @@ import { assert } from '../core/assert.js';
 import { readRangeSync, type WireRange } from './capture-parts.js';
 import { frameSegmentSync, segmentHeader, type FileOperation, type FramedObject, type WriteOperation } from './segment-codec.js';
 import { toBytePlanesPart } from './byte-planes.js';
-import { parseEncodeRequest, parseEncoderThreadData, type EncodeRequest, type EncodeResult } from './segment-encoder-messages.js';
+import { parseEncodeRequest, parseEncoderThreadData, type EncodeRequest, type EncodeResult, type PutTarget } from './segment-encoder-messages.js';
+import { EncoderThreadStore } from './encoder-thread-store.js';
 import { lowerCallingThreadPriority } from './thread-priority.js';
 
 /** A shorter shared prefix is shipped as bytes: a copy operation would save less than it costs the replica. */
@@ -166,19 +168,45 @@ function encode(request: EncodeRequest): FramedObject {
 
 const port = parentPort;
 assert(port !== null, 'segment-encoder-worker runs as a worker thread');
+const settings = parseEncoderThreadData(workerData);
 // Before any work: shipping is background work, and on saturated cores commits come first (README "Backlog").
-if (parseEncoderThreadData(workerData).lowPriority) lowerCallingThreadPriority();
+if (settings.lowPriority) lowerCallingThreadPriority();
+const threadStore = settings.store === null ? null : new EncoderThreadStore(settings.store);
+
+function failure(id: number, error: unknown): EncodeResult {
+  return { kind: 'failed', id, error: error instanceof Error ? error.message : String(error) };
+}
+
+/** Encodes and stores; the answer comes once the PUT is done, while the next requests are encoded meanwhile. */
+async function encodeAndPut(request: EncodeRequest, store: EncoderThreadStore, target: PutTarget): Promise<EncodeResult> {
+  const framed = encode(request);
+  if (!await store.put(target, framed)) return { kind: 'late', id: request.id };
+  return { kind: 'stored', id: request.id, objectBytes: framed.object.length };
+}
+
+function encodeOnly(request: EncodeRequest): EncodeResult {
+  const { object, sha256Hex } = encode(request);
+  // Shared, not transferred: this thread never detaches a buffer, and it does not touch the object once posted.
+  assert(object.buffer instanceof SharedArrayBuffer && object.buffer.byteLength === object.length, 'a framed object owns its whole shared buffer');
+  return { kind: 'encoded', id: request.id, object, sha256Hex };
+}
+
 port.on('message', (message: unknown) => {
   const request = parseEncodeRequest(message);
-  let result: EncodeResult;
-  try {
-    const { object, sha256Hex } = encode(request);
-    // Shared, not transferred: this thread never detaches a buffer, and it does not touch the object once posted.
-    assert(object.buffer instanceof SharedArrayBuffer && object.buffer.byteLength === object.length, 'a framed object owns its whole shared buffer');
-    result = { id: request.id, object, sha256Hex, error: null };
+  const target = request.put;
+  if (target === null) {
+    let result: EncodeResult;
+    try {
+      result = encodeOnly(request);
+    } catch (error) {
+      result = failure(request.id, error);
+    }
     port.postMessage(result);
-  } catch (error) {
-    result = { id: request.id, object: null, error: error instanceof Error ? error.message : String(error) };
-    port.postMessage(result);
+    return;
   }
+  if (threadStore === null) {
+    port.postMessage(failure(request.id, new RangeError('the segment encoder thread was started without a store')));
+    return;
+  }
+  encodeAndPut(request, threadStore, target).then((result) => port.postMessage(result), (error: unknown) => port.postMessage(failure(request.id, error)));
 });

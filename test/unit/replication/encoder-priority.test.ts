@@ -28,7 +28,7 @@ async function niceChanges(run: () => Promise<void>): Promise<{ lowered: number[
 
 test.serial('at low priority exactly the new encoder thread runs at nice 19, every other thread as before', async (t) => {
   if (process.platform !== 'linux') return t.pass('per-thread priority is Linux-only');
-  const encoder = new SegmentEncoder({ lowPriority: true });
+  const encoder = new SegmentEncoder({ lowPriority: true, store: null });
   t.teardown(() => encoder.close());
   const { lowered, changedBefore } = await niceChanges(async () => {
     await encoder.encode(1, onePlan());
@@ -39,7 +39,7 @@ test.serial('at low priority exactly the new encoder thread runs at nice 19, eve
 
 test.serial('at normal priority no thread is lowered', async (t) => {
   if (process.platform !== 'linux') return t.pass('per-thread priority is Linux-only');
-  const encoder = new SegmentEncoder({ lowPriority: false });
+  const encoder = new SegmentEncoder({ lowPriority: false, store: null });
   t.teardown(() => encoder.close());
   const { lowered, changedBefore } = await niceChanges(async () => {
     await encoder.encode(1, onePlan());

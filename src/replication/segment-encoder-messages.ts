@@ -15,6 +15,7 @@ export interface PutTarget {
 }
 
 export interface EncodeRequest {
+  readonly kind: 'encode';
   readonly id: number;
   readonly seq: number;
   readonly operations: readonly FileOperation[];
@@ -23,6 +24,13 @@ export interface EncodeRequest {
   readonly put: PutTarget | null;
 }
 
+/** Stores an object the thread kept after answering 'late' for it (it is not encoded again). */
+export interface PutKeptRequest { readonly kind: 'put-kept'; readonly id: number; readonly objectId: number; readonly put: PutTarget }
+/** Drops a kept object the caller gave up on (its lease was lost, it will encode again). No answer. */
+export interface ReleaseKeptRequest { readonly kind: 'release-kept'; readonly objectId: number }
+
+export type EncoderRequest = EncodeRequest | PutKeptRequest | ReleaseKeptRequest;
+
 /**
  * The framed object (its buffer shared) with its SHA-256 in hex; or that the thread stored it; or why it could
  * not be built (a short read) or stored (the store's error), or that its lease check had become too old.
@@ -30,7 +38,10 @@ export interface EncodeRequest {
 export type EncodeResult =
   | { readonly kind: 'encoded'; readonly id: number; readonly object: Uint8Array; readonly sha256Hex: string }
   | { readonly kind: 'stored'; readonly id: number; readonly objectBytes: number }
-  /** Encoded after the PUT's deadline: nothing was stored, the caller checks the lease again and re-posts. */
+  /**
+   * Past the PUT's deadline: nothing was stored; the thread keeps the object under `id` until a put-kept
+   * request (after the caller checked the lease again) or a release-kept request.
+   */
   | { readonly kind: 'late'; readonly id: number }
   | { readonly kind: 'failed'; readonly id: number; readonly error: string };
 
@@ -72,12 +83,26 @@ function parsePutTarget(value: unknown): PutTarget | null {
 }
 
 /** Operations were built by this process's capture; their shape is checked again by the replica's decoder. */
-export function parseEncodeRequest(value: unknown): EncodeRequest {
-  assert(isRecord(value) && Number.isSafeInteger(value['id']) && Number.isSafeInteger(value['seq']), 'an encode request carries an id and a sequence number');
+export function parseEncoderRequest(value: unknown): EncoderRequest {
+  assert(isRecord(value), 'an encoder request is an object');
+  if (value['kind'] === 'release-kept') {
+    assert(Number.isSafeInteger(value['objectId']), 'a release names the kept object');
+    return { kind: 'release-kept', objectId: value['objectId'] as number };
+  }
+  if (value['kind'] === 'put-kept') {
+    const put = parsePutTarget(value['put']);
+    assert(Number.isSafeInteger(value['id']) && Number.isSafeInteger(value['objectId']) && put !== null, 'a put of a kept object names it and its target');
+    return { kind: 'put-kept', id: value['id'] as number, objectId: value['objectId'] as number, put };
+  }
+  return parseEncodeRequest(value);
+}
+
+function parseEncodeRequest(value: Record<string, unknown>): EncodeRequest {
+  assert(value['kind'] === 'encode' && Number.isSafeInteger(value['id']) && Number.isSafeInteger(value['seq']), 'an encode request carries an id and a sequence number');
   const operations = value['operations'];
   const ranges = value['ranges'];
   assert(Array.isArray(operations) && Array.isArray(ranges) && ranges.every(isWireRange), 'an encode request carries operations and byte ranges');
-  return { id: value['id'] as number, seq: value['seq'] as number, operations: operations as FileOperation[], ranges, put: parsePutTarget(value['put']) };
+  return { kind: 'encode', id: value['id'] as number, seq: value['seq'] as number, operations: operations as FileOperation[], ranges, put: parsePutTarget(value['put']) };
 }
 
 export function parseEncodeResult(value: unknown): EncodeResult {

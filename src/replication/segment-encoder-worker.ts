@@ -12,11 +12,11 @@
 // memory traffic).
 import * as fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { assert } from '../core/assert.js';
+import { assert, assertNever } from '../core/assert.js';
 import { readRangeSync, type WireRange } from './capture-parts.js';
 import { frameSegmentSync, segmentHeader, type FileOperation, type FramedObject, type WriteOperation } from './segment-codec.js';
 import { toBytePlanesPart } from './byte-planes.js';
-import { parseEncodeRequest, parseEncoderThreadData, type EncodeRequest, type EncodeResult, type PutTarget } from './segment-encoder-messages.js';
+import { parseEncoderRequest, parseEncoderThreadData, type EncodeRequest, type EncodeResult, type PutTarget } from './segment-encoder-messages.js';
 import { EncoderThreadStore } from './encoder-thread-store.js';
 import { lowerCallingThreadPriority } from './thread-priority.js';
 
@@ -173,15 +173,20 @@ const settings = parseEncoderThreadData(workerData);
 if (settings.lowPriority) lowerCallingThreadPriority();
 const threadStore = settings.store === null ? null : new EncoderThreadStore(settings.store);
 
+/** Objects encoded for a PUT whose deadline had passed, by request id, until put-kept or release-kept. */
+const kept = new Map<number, FramedObject>();
+
 function failure(id: number, error: unknown): EncodeResult {
   return { kind: 'failed', id, error: error instanceof Error ? error.message : String(error) };
 }
 
-/** Encodes and stores; the answer comes once the PUT is done, while the next requests are encoded meanwhile. */
-async function encodeAndPut(request: EncodeRequest, store: EncoderThreadStore, target: PutTarget): Promise<EncodeResult> {
-  const framed = encode(request);
-  if (!await store.put(target, framed)) return { kind: 'late', id: request.id };
-  return { kind: 'stored', id: request.id, objectBytes: framed.object.length };
+/** Stores `framed`; past the deadline keeps it under `id` and answers 'late', so it is not encoded twice. */
+async function putFramed(id: number, framed: FramedObject, store: EncoderThreadStore, target: PutTarget): Promise<EncodeResult> {
+  if (!await store.put(target, framed)) {
+    kept.set(id, framed);
+    return { kind: 'late', id };
+  }
+  return { kind: 'stored', id, objectBytes: framed.object.length };
 }
 
 function encodeOnly(request: EncodeRequest): EncodeResult {
@@ -191,22 +196,51 @@ function encodeOnly(request: EncodeRequest): EncodeResult {
   return { kind: 'encoded', id: request.id, object, sha256Hex };
 }
 
-port.on('message', (message: unknown) => {
-  const request = parseEncodeRequest(message);
-  const target = request.put;
-  if (target === null) {
-    let result: EncodeResult;
-    try {
-      result = encodeOnly(request);
-    } catch (error) {
-      result = failure(request.id, error);
-    }
-    port.postMessage(result);
-    return;
-  }
+/** The answer to a request that stores an object: once the PUT is done, while later requests are encoded meanwhile. */
+function answerPut(id: number, target: PutTarget, framedOf: () => FramedObject): void {
+  assert(port !== null, 'segment-encoder-worker runs as a worker thread');
+  const answerTo = port;
   if (threadStore === null) {
-    port.postMessage(failure(request.id, new RangeError('the segment encoder thread was started without a store')));
+    answerTo.postMessage(failure(id, new RangeError('the segment encoder thread was started without a store')));
     return;
   }
-  encodeAndPut(request, threadStore, target).then((result) => port.postMessage(result), (error: unknown) => port.postMessage(failure(request.id, error)));
+  const store = threadStore;
+  // Encoded inside the promise, so a short read becomes a failed answer like a store error.
+  Promise.resolve().then(() => putFramed(id, framedOf(), store, target)).then((result) => answerTo.postMessage(result), (error: unknown) => answerTo.postMessage(failure(id, error)));
+}
+
+function keptObject(objectId: number): FramedObject {
+  const framed = kept.get(objectId);
+  if (framed === undefined) throw new RangeError(`no kept object ${objectId} (the thread restarted)`);
+  kept.delete(objectId);
+  return framed;
+}
+
+port.on('message', (message: unknown) => {
+  const request = parseEncoderRequest(message);
+  switch (request.kind) {
+    case 'release-kept':
+      kept.delete(request.objectId);
+      return;
+    case 'put-kept':
+      answerPut(request.id, request.put, () => keptObject(request.objectId));
+      return;
+    case 'encode': {
+      const target = request.put;
+      if (target !== null) {
+        answerPut(request.id, target, () => encode(request));
+        return;
+      }
+      let result: EncodeResult;
+      try {
+        result = encodeOnly(request);
+      } catch (error) {
+        result = failure(request.id, error);
+      }
+      port.postMessage(result);
+      return;
+    }
+    default:
+      assertNever(request);
+  }
 });

@@ -7,13 +7,21 @@ import { Worker } from 'node:worker_threads';
 import { InternalError } from '../core/errors.js';
 import { assert } from '../core/assert.js';
 import { type PartPlan, wireRangeOf } from './capture-parts.js';
-import { parseEncodeResult, type EncodeRequest, type EncodeResult, type EncoderThreadData, type PutTarget, type ThreadStore } from './segment-encoder-messages.js';
+import { parseEncodeResult, type EncoderRequest, type EncodeResult, type EncoderThreadData, type PutTarget, type ThreadStore } from './segment-encoder-messages.js';
 import type { FramedObject } from './segment-codec.js';
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(RUNNING_FROM_SOURCE ? './segment-encoder-worker.ts' : './segment-encoder-worker.js', import.meta.url);
 /** The thread holds a few parts being encoded or uploaded (≤ PART_BYTES_MAX raw each), their compressed copies and its store client. */
 const ENCODER_HEAP_MB_MAX = 256;
+
+/** A stored object's size, or the id under which the thread keeps an object it was too late to store. */
+export type PutOutcome = { readonly kind: 'stored'; readonly objectBytes: number } | { readonly kind: 'late'; readonly objectId: number };
+
+function putOutcomeOf(result: EncodeResult): PutOutcome {
+  assert(result.kind === 'stored' || result.kind === 'late', 'a put request is answered once its object is stored, or as too late');
+  return result.kind === 'stored' ? { kind: 'stored', objectBytes: result.objectBytes } : { kind: 'late', objectId: result.id };
+}
 
 interface Waiter { readonly resolve: (result: EncodeResult) => void; readonly reject: (error: Error) => void }
 
@@ -42,21 +50,32 @@ export class SegmentEncoder {
 
   /** The framed object of `plan` under sequence number `seq` (segment-codec.ts's format), with its SHA-256. */
   async encode(seq: number, plan: PartPlan): Promise<FramedObject> {
-    const result = await this.request(seq, plan, null);
+    const id = this.nextId++;
+    const result = await this.post(id, { kind: 'encode', id, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), put: null });
     assert(result.kind === 'encoded', 'an encode-only request is answered with its object');
     return { object: Buffer.from(result.object.buffer, result.object.byteOffset, result.object.byteLength), sha256Hex: result.sha256Hex };
   }
 
   /**
    * Encodes `plan` and has the thread store it under `target.key` (the caller checked the writer lease just
-   * before; the thread does not start the PUT after `target.startByMs`). Resolves with the object's size, or
-   * null when the thread was past the deadline and stored nothing.
+   * before; the thread does not start the PUT after `target.startByMs`). Past the deadline the thread keeps
+   * the object: the caller checks the lease again and calls putKept, or releaseKept when it gives up.
    */
-  async encodeAndPut(seq: number, plan: PartPlan, target: PutTarget): Promise<number | null> {
+  async encodeAndPut(seq: number, plan: PartPlan, target: PutTarget): Promise<PutOutcome> {
     assert(this.options.store !== null, 'encodeAndPut needs an encoder started with a store');
-    const result = await this.request(seq, plan, target);
-    assert(result.kind === 'stored' || result.kind === 'late', 'a put request is answered once its object is stored, or as too late');
-    return result.kind === 'stored' ? result.objectBytes : null;
+    const id = this.nextId++;
+    return putOutcomeOf(await this.post(id, { kind: 'encode', id, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), put: target }));
+  }
+
+  /** Stores an object the thread kept after a late answer, under a new deadline. */
+  async putKept(objectId: number, target: PutTarget): Promise<PutOutcome> {
+    const id = this.nextId++;
+    return putOutcomeOf(await this.post(id, { kind: 'put-kept', id, objectId, put: target }));
+  }
+
+  releaseKept(objectId: number): void {
+    const request: EncoderRequest = { kind: 'release-kept', objectId };
+    this.thread?.postMessage(request);
   }
 
   async close(): Promise<void> {
@@ -65,11 +84,10 @@ export class SegmentEncoder {
     if (thread !== null) await thread.terminate();
   }
 
-  private request(seq: number, plan: PartPlan, put: PutTarget | null): Promise<EncodeResult> {
+  private post(id: number, request: EncoderRequest): Promise<EncodeResult> {
     const thread = this.thread ?? this.start();
-    const request: EncodeRequest = { id: this.nextId++, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), put };
     return new Promise<EncodeResult>((resolve, reject) => {
-      this.waiting.set(request.id, { resolve, reject });
+      this.waiting.set(id, { resolve, reject });
       thread.postMessage(request);
     });
   }

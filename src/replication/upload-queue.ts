@@ -16,6 +16,7 @@ import { planParts, PART_BYTES_MAX, type PartPlan } from './capture-parts.js';
 import { SegmentEncoder, type SegmentEncoderOptions } from './segment-encoder.js';
 import { encodeSegment } from './segment-codec.js';
 import { monotonicMs } from './encoder-thread-store.js';
+import type { PutTarget } from './segment-encoder-messages.js';
 import { checkpointDoneBody, checkpointDoneKey, checkpointPartKey, segmentKey } from './store-layout.js';
 import { pruneBeforeCheckpoint } from './store-pruning.js';
 
@@ -225,13 +226,24 @@ export class UploadQueue {
    * the store's answer cost the event loop nothing); the lease is checked here first. The thread must start
    * the PUT within a quarter lease of the check: with the check's own trust of half a lease, the PUT starts
    * before a successor can have claimed the store. A thread starved past that (lowest priority on saturated
-   * cores) stores nothing, and the lease is checked again.
+   * cores) keeps the object, and it is stored after the lease is checked again, not encoded again.
    */
   private async encodeAndPut(seq: number, plan: PartPlan, key: string): Promise<void> {
-    for (;;) {
-      await this.assertStillWriter();
-      const startByMs = monotonicMs() + Math.floor(this.lease.leaseMs / 4);
-      if (await this.encoder.encodeAndPut(seq, plan, { key, startByMs }) !== null) return;
+    await this.assertStillWriter();
+    let outcome = await this.encoder.encodeAndPut(seq, plan, this.putTarget(key));
+    while (outcome.kind === 'late') {
+      const objectId = outcome.objectId;
+      try {
+        await this.assertStillWriter();
+      } catch (error) {
+        this.encoder.releaseKept(objectId);
+        throw error;
+      }
+      outcome = await this.encoder.putKept(objectId, this.putTarget(key));
     }
+  }
+
+  private putTarget(key: string): PutTarget {
+    return { key, startByMs: monotonicMs() + Math.floor(this.lease.leaseMs / 4) };
   }
 }

@@ -163,7 +163,7 @@ async function offRound(bodies: readonly Buffer[]): Promise<RoundFigures> {
   const rate = await ingest(server, bodies);
   const cpu = cpuSince(serverCpu(server), before);
   await stopAndRemove(server);
-  return { rate, primary: cpu.primary, workers: cpu.workers, replica: 0, store: 0, requests: new Map(), receivedBytes: 0 };
+  return { rate, primary: cpu.primary, primaryMain: cpu.primaryMain, workers: cpu.workers, replica: 0, store: 0, requests: new Map(), receivedBytes: 0 };
 }
 
 /**
@@ -191,7 +191,7 @@ async function onRound(service: S3Service, bodies: readonly Buffer[], lowPriorit
     await until(async () => await count(replica, 'select count() from trades') === rowCount, 200);
     const cpu = cpuSince(serverCpu(primary), before);
     return {
-      rate, primary: cpu.primary, workers: cpu.workers, replica: totalOf(serverCpu(replica)) - replicaBefore, store: storeCpuSeconds() - storeBefore,
+      rate, primary: cpu.primary, primaryMain: cpu.primaryMain, workers: cpu.workers, replica: totalOf(serverCpu(replica)) - replicaBefore, store: storeCpuSeconds() - storeBefore,
       ...storeTrafficSince(logOffset, storeRootOf(store.connection)),
     };
   } finally {

@@ -9,6 +9,8 @@ import type { StoreRequestCounts } from './store-requests.js';
 export interface RoundFigures {
   readonly rate: number;
   readonly primary: number;
+  /** Of `primary`, its main thread's. */
+  readonly primaryMain: number;
   readonly workers: number;
   readonly replica: number;
   readonly store: number;
@@ -54,6 +56,7 @@ const ON_KINDS = [
 function cpuRows(report: RoundsReport): string[] {
   const rows: [string, (figures: RoundFigures) => number][] = [
     ['primary process', (figures) => figures.primary],
+    ["primary's main thread (of the above)", (figures) => figures.primaryMain],
     ['worker processes', (figures) => figures.workers],
     ['replica (primary + workers)', (figures) => figures.replica],
     ["Swift's daemons (upper bound: the store is shared)", (figures) => figures.store],

@@ -8,6 +8,8 @@ import { processCpuSeconds } from './process-cpu.js';
 
 export interface ServerCpu {
   readonly primary: number;
+  /** Of `primary`, its main thread's (the event loop that runs commits); the rest is its other threads'. */
+  readonly primaryMain: number;
   readonly workers: number;
 }
 
@@ -19,10 +21,13 @@ function childPids(pid: string): string[] {
   }
 }
 
-/** CPU seconds so far of a server's primary process and of its workers (its child processes). */
+/** CPU seconds so far of a server's primary process (and of its main thread) and of its workers (its child processes). */
 export function serverCpu(server: TestServer): ServerCpu {
   const pid = String(server.process.pid ?? 0);
-  return { primary: processCpuSeconds(pid), workers: childPids(pid).reduce((sum, id) => sum + processCpuSeconds(id), 0) };
+  return {
+    primary: processCpuSeconds(pid), primaryMain: processCpuSeconds(`${pid}/task/${pid}`),
+    workers: childPids(pid).reduce((sum, id) => sum + processCpuSeconds(id), 0),
+  };
 }
 
 /** The server's primary process and its workers. */
@@ -36,7 +41,7 @@ export function totalOf(cpu: ServerCpu): number {
 }
 
 export function cpuSince(now: ServerCpu, before: ServerCpu): ServerCpu {
-  return { primary: now.primary - before.primary, workers: now.workers - before.workers };
+  return { primary: now.primary - before.primary, primaryMain: now.primaryMain - before.primaryMain, workers: now.workers - before.workers };
 }
 
 /**

@@ -74,7 +74,7 @@ async function pass(encoder: SegmentEncoder, threadId: string, columns: readonly
 /** A fresh encoder thread: its first pass, then the median of the warm ones. */
 async function measure(columns: readonly Column[], planed: boolean): Promise<{ first: Pass; warm: Pass }> {
   const known = new Set(readdirSync('/proc/self/task'));
-  const encoder = new SegmentEncoder();
+  const encoder = new SegmentEncoder({ lowPriority: true, store: null });
   try {
     // Starts the thread (module loading is not the encoder's work), then finds it among this process's threads.
     await encoder.encode(0, { operations: [], ranges: [] });

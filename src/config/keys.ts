@@ -208,6 +208,8 @@ const KEY_TABLE = [
     description: 'How often the primary uploads a checkpoint (a copy of every table) so new replicas start from it and older segments can be deleted.' },
   { name: 'replication.primary.backlog.max', type: 'size', default: '1g', min: 1024 * 1024, group: 'Replication',
     description: 'Bytes of committed changes the primary holds for upload; beyond it queued segments are dropped and replicas re-sync from the next checkpoint.' },
+  { name: 'replication.primary.upload.priority', type: 'enum', default: 'low', enumValues: ['low', 'normal'], group: 'Replication',
+    description: "CPU priority of the primary's shipping thread (reading captured bytes, compression, checksums, uploads). low: the lowest (Linux), so commits keep the CPU on saturated cores and the backlog grows until load drops; normal: shipping competes with commits for fresher replicas." },
   { name: 'replication.primary.lease', type: 'duration', default: '15s', min: 500, max: 600_000, group: 'Replication',
     description: "The primary's writer lease on the store: renewed every third of it; a promoted replica may take over only after the old primary stopped renewing for this long." },
 

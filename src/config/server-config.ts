@@ -150,6 +150,8 @@ export interface ServerConfig {
   readonly replicationCheckpointIntervalMs: number;
   readonly replicationBacklogBytesMax: number;
   readonly replicationLeaseMs: number;
+  /** The shipping thread's CPU priority (replication.primary.upload.priority). */
+  readonly replicationUploadPriority: 'low' | 'normal';
 
   /** Non-fatal findings for the start-up log: unknown keys, duplicates, alias clashes. */
   readonly warnings: readonly string[];
@@ -270,6 +272,7 @@ function replicationFields(read: KeyReader) {
     replicationCheckpointIntervalMs: read.ms('replication.checkpoint.interval'),
     replicationBacklogBytesMax: read.bytes('replication.primary.backlog.max'),
     replicationLeaseMs: read.ms('replication.primary.lease'),
+    replicationUploadPriority: read.enumValue('replication.primary.upload.priority') === 'normal' ? 'normal' : 'low',
   } as const;
 }
 

@@ -41,8 +41,10 @@ export interface ReplicationRuntime {
   close(): Promise<void>;
 }
 
+const STORE_CONFIG_KEY = 'replication.object.store';
+
 function openStore(config: ServerConfig): Promise<ObjectStore> {
-  return openObjectStore(config.replicationObjectStore ?? '', { configKey: 'replication.object.store' });
+  return openObjectStore(config.replicationObjectStore ?? '', { configKey: STORE_CONFIG_KEY });
 }
 
 export async function prepareReplication(config: ServerConfig): Promise<ReplicationRuntime> {
@@ -101,6 +103,8 @@ async function primaryRuntime(config: ServerConfig): Promise<ReplicationRuntime>
       const started = new ReplicationShipper({
         rootDir: config.rootDir, store, lease, runTurn: (work) => writer.runTurn(work), firstSeq,
         checkpointIntervalMs: config.replicationCheckpointIntervalMs, backlogBytesMax: config.replicationBacklogBytesMax,
+        lowPriority: config.replicationUploadPriority === 'low',
+        threadStore: { connection: config.replicationObjectStore ?? '', configKey: STORE_CONFIG_KEY },
       });
       shipper = started;
       writer.onTurnCompleted(() => started.noteTurnCompleted());

@@ -15,6 +15,7 @@ import { FilePins } from './file-pins.js';
 import { ValueWidths } from './value-widths.js';
 import { UploadQueue, type UploadStatus } from './upload-queue.js';
 import { SEGMENT_SPACING_MS } from './store-layout.js';
+import type { ThreadStore } from './segment-encoder-messages.js';
 
 const log = getLogger('replication');
 /** Delay between a commit and its capture: commits arriving meanwhile share one segment. */
@@ -35,6 +36,10 @@ export interface ShipperOptions {
   readonly firstSeq: number;
   readonly checkpointIntervalMs: number;
   readonly backlogBytesMax: number;
+  /** Shipping's thread at the lowest CPU priority (replication.primary.upload.priority). */
+  readonly lowPriority: boolean;
+  /** `store`'s connection string, by which the shipping thread opens its own connection for uploads. */
+  readonly threadStore: ThreadStore;
 }
 
 export class ReplicationShipper {
@@ -56,7 +61,7 @@ export class ReplicationShipper {
 
   constructor(private readonly options: ShipperOptions) {
     this.tracked = new TrackedFiles(options.rootDir);
-    this.queue = new UploadQueue(options.store, options.lease, options.firstSeq);
+    this.queue = new UploadQueue(options.store, options.lease, options.firstSeq, { lowPriority: options.lowPriority, store: options.threadStore });
     this.outboxDir = join(options.rootDir, 'replication', 'outbox');
     this.pins = new FilePins(options.rootDir);
     this.widths = new ValueWidths(options.rootDir);

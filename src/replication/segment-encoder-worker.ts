@@ -1,20 +1,24 @@
 // The segment encoder thread: reads a part's byte ranges straight into one buffer after its header,
-// compresses, digests and frames it, and hands the object back in a SharedArrayBuffer (no copy, nothing detached). A new file with a
+// compresses, digests and frames it, and either stores it itself (encoder-thread-store.ts: the primary's
+// uploads) or hands it back in a SharedArrayBuffer (no copy, nothing detached). A new file with a
 // prefix base (capture.ts) ships the bytes it shares with the base as a copy operation and only the rest:
 // an out-of-order merge writes a new partition version that repeats its previous version up to the first
 // merged row, and shipping it whole multiplied what ILP ingest with concurrent senders uploads. Everything
-// here may block: it runs beside the primary's event loop, never on it, and its garbage is its own heap's.
+// here may block: it runs beside the primary's event loop, never on it, and its garbage is its own heap's;
+// at the lowest CPU priority by default (thread-priority.ts), so on saturated cores it takes what commits leave.
 // Ranges with a value width are written into the object as byte planes (byte-planes.ts), when they start at
 // a whole value of their file: read a piece at a time into a buffer that stays in cache, each piece planed
 // into place (reading a whole range into a scratch of its size first cost its page faults and a pass of
 // memory traffic).
 import * as fs from 'node:fs';
-import { parentPort } from 'node:worker_threads';
-import { assert } from '../core/assert.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { assert, assertNever } from '../core/assert.js';
 import { readRangeSync, type WireRange } from './capture-parts.js';
 import { frameSegmentSync, segmentHeader, type FileOperation, type FramedObject, type WriteOperation } from './segment-codec.js';
 import { toBytePlanesPart } from './byte-planes.js';
-import { parseEncodeRequest, type EncodeRequest, type EncodeResult } from './segment-encoder-messages.js';
+import { parseEncoderRequest, parseEncoderThreadData, type EncodeRequest, type EncodeResult, type PutTarget } from './segment-encoder-messages.js';
+import { EncoderThreadStore } from './encoder-thread-store.js';
+import { lowerCallingThreadPriority } from './thread-priority.js';
 
 /** A shorter shared prefix is shipped as bytes: a copy operation would save less than it costs the replica. */
 const COPY_BYTES_MIN = 64 * 1024;
@@ -164,17 +168,79 @@ function encode(request: EncodeRequest): FramedObject {
 
 const port = parentPort;
 assert(port !== null, 'segment-encoder-worker runs as a worker thread');
+const settings = parseEncoderThreadData(workerData);
+// Before any work: shipping is background work, and on saturated cores commits come first (README "Backlog").
+if (settings.lowPriority) lowerCallingThreadPriority();
+const threadStore = settings.store === null ? null : new EncoderThreadStore(settings.store);
+
+/** Objects encoded for a PUT whose deadline had passed, by request id, until put-kept or release-kept. */
+const kept = new Map<number, FramedObject>();
+
+function failure(id: number, error: unknown): EncodeResult {
+  return { kind: 'failed', id, error: error instanceof Error ? error.message : String(error) };
+}
+
+/** Stores `framed`; past the deadline keeps it under `id` and answers 'late', so it is not encoded twice. */
+async function putFramed(id: number, framed: FramedObject, store: EncoderThreadStore, target: PutTarget): Promise<EncodeResult> {
+  if (!await store.put(target, framed)) {
+    kept.set(id, framed);
+    return { kind: 'late', id };
+  }
+  return { kind: 'stored', id, objectBytes: framed.object.length };
+}
+
+function encodeOnly(request: EncodeRequest): EncodeResult {
+  const { object, sha256Hex } = encode(request);
+  // Shared, not transferred: this thread never detaches a buffer, and it does not touch the object once posted.
+  assert(object.buffer instanceof SharedArrayBuffer && object.buffer.byteLength === object.length, 'a framed object owns its whole shared buffer');
+  return { kind: 'encoded', id: request.id, object, sha256Hex };
+}
+
+/** The answer to a request that stores an object: once the PUT is done, while later requests are encoded meanwhile. */
+function answerPut(id: number, target: PutTarget, framedOf: () => FramedObject): void {
+  assert(port !== null, 'segment-encoder-worker runs as a worker thread');
+  const answerTo = port;
+  if (threadStore === null) {
+    answerTo.postMessage(failure(id, new RangeError('the segment encoder thread was started without a store')));
+    return;
+  }
+  const store = threadStore;
+  // Encoded inside the promise, so a short read becomes a failed answer like a store error.
+  Promise.resolve().then(() => putFramed(id, framedOf(), store, target)).then((result) => answerTo.postMessage(result), (error: unknown) => answerTo.postMessage(failure(id, error)));
+}
+
+function keptObject(objectId: number): FramedObject {
+  const framed = kept.get(objectId);
+  if (framed === undefined) throw new RangeError(`no kept object ${objectId} (the thread restarted)`);
+  kept.delete(objectId);
+  return framed;
+}
+
 port.on('message', (message: unknown) => {
-  const request = parseEncodeRequest(message);
-  let result: EncodeResult;
-  try {
-    const { object, sha256Hex } = encode(request);
-    // Shared, not transferred: this thread never detaches a buffer, and it does not touch the object once posted.
-    assert(object.buffer instanceof SharedArrayBuffer && object.buffer.byteLength === object.length, 'a framed object owns its whole shared buffer');
-    result = { id: request.id, object, sha256Hex, error: null };
-    port.postMessage(result);
-  } catch (error) {
-    result = { id: request.id, object: null, error: error instanceof Error ? error.message : String(error) };
-    port.postMessage(result);
+  const request = parseEncoderRequest(message);
+  switch (request.kind) {
+    case 'release-kept':
+      kept.delete(request.objectId);
+      return;
+    case 'put-kept':
+      answerPut(request.id, request.put, () => keptObject(request.objectId));
+      return;
+    case 'encode': {
+      const target = request.put;
+      if (target !== null) {
+        answerPut(request.id, target, () => encode(request));
+        return;
+      }
+      let result: EncodeResult;
+      try {
+        result = encodeOnly(request);
+      } catch (error) {
+        result = failure(request.id, error);
+      }
+      port.postMessage(result);
+      return;
+    }
+    default:
+      assertNever(request);
   }
 });

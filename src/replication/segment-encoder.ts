@@ -1,23 +1,40 @@
 // The primary's handle on its segment encoder thread (segment-encoder-worker.ts): reading captured bytes,
 // compression, SHA-256 and framing all happen there, so the event loop that runs commits only posts a plan (paths,
-// descriptors, offsets) and receives the finished object in a SharedArrayBuffer. Requests are answered in order; a
-// thread that dies fails the requests it held (the upload queue retries them) and the next request starts a
-// new one.
+// descriptors, offsets) and either receives the finished object in a SharedArrayBuffer or, given a key, learns
+// that the thread stored it (the PUT runs at the thread's priority too). Answers name their request; a thread
+// that dies fails the requests it held (the upload queue retries them) and the next request starts a new one.
 import { Worker } from 'node:worker_threads';
 import { InternalError } from '../core/errors.js';
+import { assert } from '../core/assert.js';
 import { type PartPlan, wireRangeOf } from './capture-parts.js';
-import { parseEncodeResult, type EncodeRequest } from './segment-encoder-messages.js';
+import { parseEncodeResult, type EncoderRequest, type EncodeResult, type EncoderThreadData, type PutTarget, type ThreadStore } from './segment-encoder-messages.js';
 import type { FramedObject } from './segment-codec.js';
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(RUNNING_FROM_SOURCE ? './segment-encoder-worker.ts' : './segment-encoder-worker.js', import.meta.url);
-/** The thread holds one part being encoded (≤ PART_BYTES_MAX raw) and its compressed copy. */
+/** The thread holds a few parts being encoded or uploaded (≤ PART_BYTES_MAX raw each), their compressed copies and its store client. */
 const ENCODER_HEAP_MB_MAX = 256;
 
-interface Waiter { readonly resolve: (framed: FramedObject) => void; readonly reject: (error: Error) => void }
+/** A stored object's size, or the id under which the thread keeps an object it was too late to store. */
+export type PutOutcome = { readonly kind: 'stored'; readonly objectBytes: number } | { readonly kind: 'late'; readonly objectId: number };
 
-function startThread(): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: ENCODER_HEAP_MB_MAX } };
+function putOutcomeOf(result: EncodeResult): PutOutcome {
+  assert(result.kind === 'stored' || result.kind === 'late', 'a put request is answered once its object is stored, or as too late');
+  return result.kind === 'stored' ? { kind: 'stored', objectBytes: result.objectBytes } : { kind: 'late', objectId: result.id };
+}
+
+interface Waiter { readonly resolve: (result: EncodeResult) => void; readonly reject: (error: Error) => void }
+
+export interface SegmentEncoderOptions {
+  /** Run the thread at the lowest CPU priority (replication.primary.upload.priority=low; Linux only). */
+  readonly lowPriority: boolean;
+  /** The store encodeAndPut writes to, opened by the thread itself; null: encode only. */
+  readonly store: ThreadStore | null;
+}
+
+function startThread(encoderOptions: SegmentEncoderOptions): Worker {
+  const workerData: EncoderThreadData = { lowPriority: encoderOptions.lowPriority, store: encoderOptions.store };
+  const options = { resourceLimits: { maxOldGenerationSizeMb: ENCODER_HEAP_MB_MAX }, workerData };
   if (!RUNNING_FROM_SOURCE) return new Worker(WORKER_URL, options);
   // Tests run the sources under tsx, whose loader a worker does not inherit on Node 20.
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
@@ -29,14 +46,36 @@ export class SegmentEncoder {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
 
+  constructor(private readonly options: SegmentEncoderOptions) {}
+
   /** The framed object of `plan` under sequence number `seq` (segment-codec.ts's format), with its SHA-256. */
-  encode(seq: number, plan: PartPlan): Promise<FramedObject> {
-    const thread = this.thread ?? this.start();
-    const request: EncodeRequest = { id: this.nextId++, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf) };
-    return new Promise<FramedObject>((resolve, reject) => {
-      this.waiting.set(request.id, { resolve, reject });
-      thread.postMessage(request);
-    });
+  async encode(seq: number, plan: PartPlan): Promise<FramedObject> {
+    const id = this.nextId++;
+    const result = await this.post(id, { kind: 'encode', id, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), put: null });
+    assert(result.kind === 'encoded', 'an encode-only request is answered with its object');
+    return { object: Buffer.from(result.object.buffer, result.object.byteOffset, result.object.byteLength), sha256Hex: result.sha256Hex };
+  }
+
+  /**
+   * Encodes `plan` and has the thread store it under `target.key` (the caller checked the writer lease just
+   * before; the thread does not start the PUT after `target.startByMs`). Past the deadline the thread keeps
+   * the object: the caller checks the lease again and calls putKept, or releaseKept when it gives up.
+   */
+  async encodeAndPut(seq: number, plan: PartPlan, target: PutTarget): Promise<PutOutcome> {
+    assert(this.options.store !== null, 'encodeAndPut needs an encoder started with a store');
+    const id = this.nextId++;
+    return putOutcomeOf(await this.post(id, { kind: 'encode', id, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), put: target }));
+  }
+
+  /** Stores an object the thread kept after a late answer, under a new deadline. */
+  async putKept(objectId: number, target: PutTarget): Promise<PutOutcome> {
+    const id = this.nextId++;
+    return putOutcomeOf(await this.post(id, { kind: 'put-kept', id, objectId, put: target }));
+  }
+
+  releaseKept(objectId: number): void {
+    const request: EncoderRequest = { kind: 'release-kept', objectId };
+    this.thread?.postMessage(request);
   }
 
   async close(): Promise<void> {
@@ -45,8 +84,16 @@ export class SegmentEncoder {
     if (thread !== null) await thread.terminate();
   }
 
+  private post(id: number, request: EncoderRequest): Promise<EncodeResult> {
+    const thread = this.thread ?? this.start();
+    return new Promise<EncodeResult>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      thread.postMessage(request);
+    });
+  }
+
   private start(): Worker {
-    const thread = startThread();
+    const thread = startThread(this.options);
     // The thread never keeps the process alive: a stop flushes the queue first, then closes it.
     thread.unref();
     thread.on('message', (message: unknown) => this.answer(message));
@@ -68,7 +115,7 @@ export class SegmentEncoder {
     const waiter = this.waiting.get(result.id);
     if (waiter === undefined) return;
     this.waiting.delete(result.id);
-    if (result.object === null) waiter.reject(new RangeError(result.error));
-    else waiter.resolve({ object: Buffer.from(result.object.buffer, result.object.byteOffset, result.object.byteLength), sha256Hex: result.sha256Hex });
+    if (result.kind === 'failed') waiter.reject(new RangeError(result.error));
+    else waiter.resolve(result);
   }
 }

@@ -3,8 +3,8 @@
 // only the contiguous run of numbers they see, so one arriving early waits). Multi-part segments and
 // checkpoints go alone, after everything before them. A failed upload (store unreachable, timeout) is
 // retried with back-off under the same number until it succeeds. Before uploading, the writer lease is
-// checked, so a primary that was superseded stops writing segments. Objects are read, compressed and framed
-// by the segment encoder thread; this loop only plans them and puts the results.
+// checked, so a primary that was superseded stops writing segments. Objects are read, compressed, framed and
+// stored by the segment encoder thread; this loop plans them, checks the lease and keeps their order.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../objectstore/object-store.js';
 import type { WriterHandle } from '../objectstore/writer-lease.js';
@@ -12,9 +12,11 @@ import { WriterLeaseError } from '../objectstore/object-store-error.js';
 import { getLogger } from '../log/logger.js';
 import { assert } from '../core/assert.js';
 import { type Capture, discardCapture } from './capture.js';
-import { planParts, PART_BYTES_MAX } from './capture-parts.js';
-import { SegmentEncoder } from './segment-encoder.js';
-import { encodeSegment, type FramedObject } from './segment-codec.js';
+import { planParts, PART_BYTES_MAX, type PartPlan } from './capture-parts.js';
+import { SegmentEncoder, type SegmentEncoderOptions } from './segment-encoder.js';
+import { encodeSegment } from './segment-codec.js';
+import { monotonicMs } from './encoder-thread-store.js';
+import type { PutTarget } from './segment-encoder-messages.js';
 import { checkpointDoneBody, checkpointDoneKey, checkpointPartKey, segmentKey } from './store-layout.js';
 import { pruneBeforeCheckpoint } from './store-pruning.js';
 
@@ -31,9 +33,6 @@ const UPLOADS_IN_FLIGHT_MAX = 3;
 export type QueuedItem =
   | { readonly kind: 'segment'; readonly capture: Capture }
   | { readonly kind: 'checkpoint'; readonly capture: Capture; readonly withMarker: boolean };
-
-/** An object to put, with its SHA-256 when the encoder computed it (null: the store hashes it). */
-type ObjectToPut = FramedObject | { readonly object: Buffer; readonly sha256Hex: null };
 
 /** Deltas merged into one upload: bounded so one segment stays about one part. */
 const MERGED_CAPTURES_MAX = 256;
@@ -55,9 +54,11 @@ export class UploadQueue {
   /** Batches taken off `items` whose upload has not finished, oldest first (for the lag figure). */
   private readonly launched: (readonly QueuedItem[])[] = [];
   /** Reads, compresses and frames objects off the event loop. */
-  private readonly encoder = new SegmentEncoder();
+  private readonly encoder: SegmentEncoder;
 
-  constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private nextSeq: number) {}
+  constructor(private readonly store: ObjectStore, private readonly lease: WriterHandle, private nextSeq: number, encoderOptions: SegmentEncoderOptions) {
+    this.encoder = new SegmentEncoder(encoderOptions);
+  }
 
   get pendingBytes(): number {
     return this.pendingBytesCount;
@@ -117,10 +118,9 @@ export class UploadQueue {
         const seq = this.nextSeq++;
         const plan = planParts(batch.map((item) => item.capture)).next();
         assert(plan.done !== true, 'a capture batch plans at least one object');
-        const framed = await this.retrying(() => this.encoder.encode(seq, plan.value));
         this.items.splice(0, batch.length);
         this.launched.push(batch);
-        const put = this.retrying(() => this.putSegmentObject(seq, head.capture.capturedAtMs, framed));
+        const put = this.retrying(() => this.encodeAndPut(seq, plan.value, segmentKey(seq, head.capture.capturedAtMs)));
         settled = Promise.all([settled, put]).then(() => this.settle(batch, seq));
         inFlight.push(settled);
         if (inFlight.length >= UPLOADS_IN_FLIGHT_MAX) await inFlight.shift();
@@ -197,33 +197,53 @@ export class UploadQueue {
       const capturedAtMs = head.capture.capturedAtMs;
       for (const plan of planParts(batch.map((item) => item.capture))) {
         const seq = this.nextSeq;
-        await this.putSegment(seq, capturedAtMs, await this.encoder.encode(seq, plan));
+        await this.encodeAndPut(seq, plan, segmentKey(seq, capturedAtMs));
+        this.shipped = seq;
+        this.nextSeq = seq + 1;
       }
       return;
     }
     const seq = this.nextSeq;
-    if (head.withMarker) await this.putSegment(seq, head.capture.capturedAtMs, { object: await encodeSegment(seq, [], []), sha256Hex: null });
+    if (head.withMarker) await this.putMarkerSegment(seq, head.capture.capturedAtMs);
     let index = 0;
-    for (const plan of planParts([head.capture])) {
-      const { object, sha256Hex } = await this.encoder.encode(seq, plan);
-      await this.assertStillWriter();
-      await this.store.put(checkpointPartKey(seq, index++), object, { bodySha256Hex: sha256Hex });
-    }
+    for (const plan of planParts([head.capture])) await this.encodeAndPut(seq, plan, checkpointPartKey(seq, index++));
     await this.store.put(checkpointDoneKey(seq), checkpointDoneBody(seq, index, this.lease.generation));
     this.shipped = seq;
     if (!head.withMarker) this.nextSeq = seq + 1;
     await pruneBeforeCheckpoint(this.store);
   }
 
-  private async putSegment(seq: number, capturedAtMs: number, framed: ObjectToPut): Promise<void> {
-    await this.putSegmentObject(seq, capturedAtMs, framed);
+  /** The empty marker segment is framed here and put from the event loop: it is a few bytes. */
+  private async putMarkerSegment(seq: number, capturedAtMs: number): Promise<void> {
+    await this.assertStillWriter();
+    await this.store.put(segmentKey(seq, capturedAtMs), await encodeSegment(seq, [], []));
     this.shipped = seq;
     this.nextSeq = seq + 1;
   }
 
-  /** The encoder's SHA-256 of the object is signed as the PUT's payload hash: the object is hashed once. */
-  private async putSegmentObject(seq: number, capturedAtMs: number, framed: ObjectToPut): Promise<void> {
+  /**
+   * The encoder thread reads, frames and stores the object under `key` (its SigV4 signature, socket writes and
+   * the store's answer cost the event loop nothing); the lease is checked here first. The thread must start
+   * the PUT within a quarter lease of the check: with the check's own trust of half a lease, the PUT starts
+   * before a successor can have claimed the store. A thread starved past that (lowest priority on saturated
+   * cores) keeps the object, and it is stored after the lease is checked again, not encoded again.
+   */
+  private async encodeAndPut(seq: number, plan: PartPlan, key: string): Promise<void> {
     await this.assertStillWriter();
-    await this.store.put(segmentKey(seq, capturedAtMs), framed.object, framed.sha256Hex === null ? {} : { bodySha256Hex: framed.sha256Hex });
+    let outcome = await this.encoder.encodeAndPut(seq, plan, this.putTarget(key));
+    while (outcome.kind === 'late') {
+      const objectId = outcome.objectId;
+      try {
+        await this.assertStillWriter();
+      } catch (error) {
+        this.encoder.releaseKept(objectId);
+        throw error;
+      }
+      outcome = await this.encoder.putKept(objectId, this.putTarget(key));
+    }
+  }
+
+  private putTarget(key: string): PutTarget {
+    return { key, startByMs: monotonicMs() + Math.floor(this.lease.leaseMs / 4) };
   }
 }

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { sharedS3 } from '../helpers/s3-service.js';
 import { exec } from '../helpers/http.js';
 import { errorRecords, readLogFiles, type TestServer } from '../helpers/server.js';
+import { threadNiceValues } from '../helpers/thread-nice.js';
 import {
   answers, importCsv, metricValue, postLines, replicationStore, startNode, waitForAnswers, writeRound, type ReplicationStore,
 } from '../helpers/replication-cluster.js';
@@ -64,6 +65,13 @@ test.serial('writes through /exec, /imp and ILP reach two replicas within 2 s wi
   }
   t.true((await metricValue(replicas[0] as TestServer, 'svc_replication_applied_sequence')) > 0);
   t.is(await metricValue(primary, 'svc_replication_pending_bytes'), 0);
+  if (process.platform === 'linux') {
+    // replication.primary.upload.priority=low (the default): the shipping thread alone runs at the lowest priority.
+    const pid = primary.process.pid ?? 0;
+    const nice = threadNiceValues(pid);
+    t.is(nice.get(pid), 0, "the primary's event loop keeps its priority");
+    t.is([...nice.values()].filter((value) => value === 19).length, 1, `thread nice values: ${[...nice.values()].join(' ')}`);
+  }
 });
 
 test.serial('a replica refuses writes with 403 naming the primary, and keeps serving reads', async (t) => {

@@ -86,7 +86,7 @@ test('rows appended to a partition and merged into its new version in the same c
   const replica = tempRoot(t, 'r');
   const tracked = new TrackedFiles(primary);
   const pins = new FilePins(primary);
-  const encoder = new SegmentEncoder();
+  const encoder = new SegmentEncoder({ lowPriority: true, store: null });
   t.teardown(async () => {
     pins.clear();
     await encoder.close();

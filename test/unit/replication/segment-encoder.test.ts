@@ -30,7 +30,7 @@ function patterned(length: number, seed: number): Buffer {
 }
 
 test('objects of decreasing and increasing sizes decode to their own bytes only', async (t) => {
-  const encoder = new SegmentEncoder();
+  const encoder = new SegmentEncoder({ lowPriority: true, store: null });
   t.teardown(() => encoder.close());
   // 20 MiB is past the kept buffer's bound (16 MiB); the others reuse it.
   const sizes = [3_000_000, 1_000, 700_000, 20 * 1024 * 1024, 5_000];
@@ -44,7 +44,7 @@ test('objects of decreasing and increasing sizes decode to their own bytes only'
 });
 
 test('fixed-width writes ship as byte planes: smaller objects that decode to the same bytes', async (t) => {
-  const encoder = new SegmentEncoder();
+  const encoder = new SegmentEncoder({ lowPriority: true, store: null });
   t.teardown(() => encoder.close());
   const bytes = rising(200_000);
   const plain = (await encoder.encode(1, memoryPlan('db/t/2026-01-01/ts.d', bytes))).object;
@@ -58,7 +58,7 @@ test('fixed-width writes ship as byte planes: smaller objects that decode to the
 });
 
 test('the encoder reports the SHA-256 of the whole object it built', async (t) => {
-  const encoder = new SegmentEncoder();
+  const encoder = new SegmentEncoder({ lowPriority: true, store: null });
   t.teardown(() => encoder.close());
   const { object, sha256Hex } = await encoder.encode(1, memoryPlan('db/t/2026-01-01/ts.d', rising(1000), 8));
   t.is(sha256Hex, createHash('sha256').update(object).digest('hex'));

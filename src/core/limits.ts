@@ -81,7 +81,8 @@ export const connectionBusyWindowMs = 1000;
 export const connectionShedOrderTtlMs = 1000;
 /**
  * A connection a worker closed to move it still counts as leaving that worker for this long: the client
- * reconnects at once, but the worker that accepts it reports it only at its next tick (one interval), and until
- * then the primary would see one connection too few and shed again.
+ * reconnects at once, but the worker that accepts it reports it only at its next tick (one interval, more on a
+ * loaded machine), and until then the primary would see one connection too few and shed again. Counting it on
+ * both sides meanwhile only delays the next shed.
  */
-export const connectionLeftWindowMs = 2 * connectionRebalanceIntervalMs;
+export const connectionLeftWindowMs = 4 * connectionRebalanceIntervalMs;

@@ -1,14 +1,19 @@
-// The rule that decides which workers close one busy kept-alive connection this interval, from every live
-// worker's last reported count. Pure (the primary's connection-rebalancer.ts holds the state and the timer).
-// Invariants: nothing is chosen with fewer than two live workers; a worker is chosen only above its fair
-// share and two or more above the least busy worker (one connection moving must not just swap the imbalance,
-// the hysteresis); never a worker whose order is still unsettled or was sent less than one interval ago; never
-// a worker holding a single busy connection.
+// The rule that decides which workers close busy kept-alive connections this interval, and how many, from every
+// live worker's last reported counts. Pure (the primary's connection-rebalancer.ts holds the state and the timer).
+// A worker above its fair share is told to close its whole surplus at once (each connection at its own next
+// request boundary), so an imbalance corrects itself within one round of requests however long they are.
+// Invariants: nothing is chosen with fewer than two live workers; the share counts connections already leaving
+// a worker (they reconnect somewhere), so they are not shed twice; a worker is chosen only above its share and
+// two or more above the least busy worker (one connection moving must not just swap the imbalance, the
+// hysteresis); never a worker whose order is still unsettled or was sent less than one interval ago; a worker
+// always keeps at least one busy connection.
 import { assert } from '../core/assert.js';
 
 export interface WorkerConnectionCount {
-  /** Busy kept-alive connections the worker last reported. */
+  /** Busy kept-alive connections the worker last reported, not counting those leaving it. */
   readonly busy: number;
+  /** Connections it has answered (or will answer) with Connection: close and that may not have reconnected yet. */
+  readonly leaving: number;
   /** False while the worker is dead or restarting: it can accept nothing, so it neither counts nor is chosen. */
   readonly live: boolean;
   /** Its last order is neither settled by a report nor expired. */
@@ -17,24 +22,34 @@ export interface WorkerConnectionCount {
   readonly lastOrderMs: number;
 }
 
-/** Indexes (into `workers`) of the workers that should close one busy connection now. */
-export function planConnectionSheds(workers: readonly WorkerConnectionCount[], nowMs: number, intervalMs: number): number[] {
-  assert(intervalMs > 0, 'the rebalance interval bounds how often a worker closes a connection');
+export interface ConnectionShed {
+  /** Index into the `workers` given to planConnectionSheds. */
+  readonly worker: number;
+  /** Busy connections it should close, each after its current or next complete request. */
+  readonly count: number;
+}
+
+/** The workers that should close busy connections now, and how many each. */
+export function planConnectionSheds(workers: readonly WorkerConnectionCount[], nowMs: number, intervalMs: number): ConnectionShed[] {
+  assert(intervalMs > 0, 'the rebalance interval bounds how often a worker is ordered to close connections');
   let live = 0;
   let total = 0;
   let least = Number.POSITIVE_INFINITY;
   for (const worker of workers) {
     if (!worker.live) continue;
     live++;
-    total += worker.busy;
+    total += worker.busy + worker.leaving;
     least = Math.min(least, worker.busy);
   }
   if (live < 2) return [];
   const share = Math.ceil(total / live);
-  const chosen: number[] = [];
+  const sheds: ConnectionShed[] = [];
   for (const [index, worker] of workers.entries()) {
     if (!worker.live || worker.orderPending || nowMs - worker.lastOrderMs < intervalMs) continue;
-    if (worker.busy >= 2 && worker.busy > share && worker.busy - least >= 2) chosen.push(index);
+    if (worker.busy < 2 || worker.busy <= share || worker.busy - least < 2) continue;
+    const count = Math.min(worker.busy - share, worker.busy - 1);
+    assert(count >= 1 && count < worker.busy, 'a shed closes at least one connection and leaves the worker one');
+    sheds.push({ worker: index, count });
   }
-  return chosen;
+  return sheds;
 }

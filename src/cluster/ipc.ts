@@ -21,10 +21,11 @@ export type WorkerToPrimary =
   /** A PostgreSQL CancelRequest this worker holds no connection for; the primary passes it to every worker. */
   | { readonly type: 'svc:pg-cancel'; readonly processId: number; readonly secretKey: number }
   /**
-   * This worker's busy kept-alive connections on :9000, sent when the count changes or an order to close one
+   * This worker's busy kept-alive connections on :9000 (`leaving`: those answered or to be answered with
+   * Connection: close, lately closed included, not counted in `busy`), sent when a count changes or an order
    * was settled (`settledOrder`: the id of the last order carried out or dropped, 0 before any).
    */
-  | { readonly type: 'svc:connections'; readonly busy: number; readonly settledOrder: number }
+  | { readonly type: 'svc:connections'; readonly busy: number; readonly leaving: number; readonly settledOrder: number }
   | { readonly type: 'svc:ready' };
 
 /** The answer to one request (`id`) of a worker. */
@@ -39,8 +40,11 @@ export type PrimaryToWorker =
   /** The whole token list after a service-account change; `tokens` is narrowed by the worker (parseTokenEntries). */
   | { readonly type: 'svc:tokens'; readonly version: number; readonly tokens: unknown }
   | { readonly type: 'svc:pg-cancel'; readonly processId: number; readonly secretKey: number }
-  /** Answer one busy kept-alive connection with `Connection: close` (connection-shedder.ts); `order` is echoed as settledOrder. */
-  | { readonly type: 'svc:shed-connection'; readonly order: number }
+  /**
+   * Answer `count` busy kept-alive connections with `Connection: close`, each after its current or next complete
+   * request (connection-shedder.ts); `order` is echoed as settledOrder.
+   */
+  | { readonly type: 'svc:shed-connections'; readonly order: number; readonly count: number }
   | { readonly type: 'svc:shutdown' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -49,7 +53,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const REQUEST_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit']);
 const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:connections', 'svc:ready']);
-const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shed-connection', 'svc:shutdown']);
+const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shed-connections', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
@@ -57,7 +61,7 @@ export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined 
   if (value['type'] === 'svc:requests' && !(Array.isArray(value['requests']) && value['requests'].every(isWorkerRequest))) return undefined;
   if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
-  if (value['type'] === 'svc:connections' && !(isCount(value['busy']) && isCount(value['settledOrder']))) return undefined;
+  if (value['type'] === 'svc:connections' && !(isCount(value['busy']) && isCount(value['leaving']) && isCount(value['settledOrder']))) return undefined;
   return value as unknown as WorkerToPrimary;
 }
 
@@ -66,7 +70,7 @@ export function parsePrimaryMessage(value: unknown): PrimaryToWorker | undefined
   if (value['type'] === 'svc:replies' && !(Array.isArray(value['replies']) && value['replies'].every(isReply))) return undefined;
   if (value['type'] === 'svc:tokens' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
-  if (value['type'] === 'svc:shed-connection' && !isCount(value['order'])) return undefined;
+  if (value['type'] === 'svc:shed-connections' && !(isCount(value['order']) && isCount(value['count']))) return undefined;
   return value as unknown as PrimaryToWorker;
 }
 

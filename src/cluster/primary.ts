@@ -296,7 +296,7 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
       }
       return;
     case 'svc:connections':
-      deps.rebalancer?.onReport(slot, message.busy, message.settledOrder);
+      deps.rebalancer?.onReport(slot, message.busy, message.leaving, message.settledOrder);
       return;
     case 'svc:ready':
     case 'svc:tokens-ack':

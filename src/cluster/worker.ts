@@ -73,7 +73,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
       for (const reply of message.replies) writer.onReply(reply);
     }
     else if (message.type === 'svc:shutdown') void stop();
-    else if (message.type === 'svc:shed-connection') shedder.shedOne(message.order);
+    else if (message.type === 'svc:shed-connections') shedder.shed(message.order, message.count);
     else if (message.type === 'svc:pg-cancel') void startingPg.then((pg) => pg?.cancels.cancel(message.processId, message.secretKey)).catch(() => undefined);
     else if (message.type === 'svc:tokens') {
       tokens.replace(parseTokenEntries(message.tokens));
@@ -98,7 +98,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
 
 /** Busy connections are counted either way (a metric); they are reported, and moved, only with rebalancing on. */
 function connectionShedderOf(config: ServerConfig, send: (message: WorkerToPrimary) => void): ConnectionShedder {
-  return new ConnectionShedder(config.httpConnectionRebalance ? (busy, settledOrder) => send({ type: 'svc:connections', busy, settledOrder }) : undefined);
+  return new ConnectionShedder(config.httpConnectionRebalance ? (counts) => send({ type: 'svc:connections', ...counts }) : undefined);
 }
 
 /** The primary counts every process's unhandled errors (metrics, pessimistic health). */

@@ -42,7 +42,7 @@ const KEY_TABLE = [
   { name: 'http.keep-alive.timeout', type: 'duration', default: '5s', min: 0, group: 'HTTP server',
     description: 'Idle time after which a kept-alive connection between requests is closed; 0 disables keep-alive.' },
   { name: 'http.connection.rebalance.enabled', type: 'boolean', default: 'true', group: 'HTTP server',
-    description: 'With two or more workers, a worker holding more than its share of busy kept-alive connections answers one of them (after a complete request) with Connection: close, at most one every 250 ms, so the client reconnects to a less busy worker.' },
+    description: 'With two or more workers, a worker holding more than its share of busy kept-alive connections answers its surplus (each after a complete request, the one in flight first) with Connection: close, so those clients reconnect to a less busy worker.' },
   { name: 'http.net.connection.timeout', type: 'duration', default: '300s', min: 1, group: 'HTTP server',
     description: 'Time a connection may stay idle (nothing received or sent) before it is closed.' },
   { name: 'http.request.header.buffer.size', type: 'size', default: '64k', min: 1024, max: 16 * 1024 * 1024, group: 'HTTP server',

@@ -73,9 +73,16 @@ export const o3MergeRunsMax = 32;
 export const planCacheEntriesMax = 128;
 /** Longer statement texts are never cached: their keys and plans would hold memory for rare repeats. */
 export const planCacheTextLengthMax = 4096;
-/** Period of the connection rebalance: workers report busy connection counts, and each may close one, at most this often. */
+/** Period of the connection rebalance: workers report busy connection counts, and each may be ordered to close some, at most this often. */
 export const connectionRebalanceIntervalMs = 250;
-/** A kept-alive connection counts as busy for this long after its last request started (idle dashboards' sockets do not). */
+/** A kept-alive connection counts as busy for this long after its last request started or ended (idle dashboards' sockets do not). */
 export const connectionBusyWindowMs = 1000;
-/** An order to close a connection that found no request to answer within this time is dropped. */
+/** An order to close connections that found no request to answer within this time is dropped (what is left of it). */
 export const connectionShedOrderTtlMs = 1000;
+/**
+ * A connection a worker closed to move it still counts as leaving that worker for this long: the client
+ * reconnects at once, but the worker that accepts it reports it only at its next tick (one interval, more on a
+ * loaded machine), and until then the primary would see one connection too few and shed again. Counting it on
+ * both sides meanwhile only delays the next shed.
+ */
+export const connectionLeftWindowMs = 4 * connectionRebalanceIntervalMs;

@@ -65,7 +65,7 @@ export const METRIC_DEFINITIONS = {
   sqlParallelFragments: counter('svc_sql_parallel_fragments_total', 'Query fragments run on parallel query threads, by outcome (ok, error, cancelled).', ['outcome']),
   sqlParallelCancelStop: histogram('svc_sql_parallel_cancel_stop_seconds', 'From a parallel query\'s cancellation (client gone) reaching its process to the last of its fragments stopping.', []),
   sqlParallelThreadDeaths: counter('svc_sql_parallel_thread_deaths_total', 'Parallel query threads that died (their query failed; the pool started a replacement).', []),
-  httpConnectionsBusy: gauge('svc_http_connections_busy', 'Kept-alive connections on the main port with a request in flight or started in the last second, per worker.', [], 'per-process'),
+  httpConnectionsBusy: gauge('svc_http_connections_busy', 'Kept-alive connections on the main port with a request in flight or one in the last second, per worker; those told to close are not counted.', [], 'per-process'),
   httpConnectionsRebalanced: counter('svc_http_connections_rebalanced_total', 'Responses on the main port sent with Connection: close to move a busy connection off a worker above its share.', []),
   pgConnections: gauge('svc_pg_connections', 'Open PostgreSQL wire protocol connections (port 8812), summed over processes.', [], 'sum'),
   pgQueries: counter('svc_pg_queries_total', 'Statements run over the PostgreSQL wire protocol (simple Query statements and Executes), by outcome.', ['outcome']),

@@ -224,7 +224,7 @@ function insertTableTxn(server: TestServer): { txn: number; rows: number } {
 
 /** The /exec INSERT measure on a server of `entryScript` (this checkout's build when undefined), with its CPU per insert. */
 async function execInsertLine(name: string, entryScript: string | undefined): Promise<string> {
-  const env: Record<string, string> = execCommitMode === undefined ? {} : { SVC_CAIRO_COMMIT_MODE: execCommitMode };
+  const env: Record<string, string> = { SVC_METRICS_ENABLED: 'true', ...(execCommitMode === undefined ? {} : { SVC_CAIRO_COMMIT_MODE: execCommitMode }) };
   const server = await startServer({ workers: 2, env, ...(entryScript === undefined ? {} : { entryScript }) });
   try {
     // A first run warms both sides up (JIT, table files), as the ILP sections do in the full bench.
@@ -232,8 +232,10 @@ async function execInsertLine(name: string, entryScript: string | undefined): Pr
     const pids = serverPids(server.process.pid ?? 0);
     const before = cpuSeconds(pids);
     const txnBefore = insertTableTxn(server);
+    const movedBefore = (await commitCounts(server)).moved;
     const clientBefore = process.cpuUsage();
     const rowsPerSecond = await execInserts(server, execClients, execDurationMs);
+    const moved = (await commitCounts(server)).moved - movedBefore;
     const used = cpuSeconds(pids).map((after, k) => after - (before[k] as number));
     const client = process.cpuUsage(clientBefore);
     const txnAfter = insertTableTxn(server);
@@ -241,7 +243,7 @@ async function execInsertLine(name: string, entryScript: string | undefined): Pr
     const inserts = rowsPerSecond * (execDurationMs / 1000);
     const perInsert = (seconds: number): string => `${((seconds / inserts) * 1e6).toFixed(0)} µs`;
     const workers = used.slice(1).reduce((sum, seconds) => sum + seconds, 0);
-    const note = `${name}; ratio to the target ${(rowsPerSecond / execTargetRowsPerSecond).toFixed(2)}; CPU per insert: primary ${perInsert(used[0] ?? 0)}, workers ${perInsert(workers)}, bench client ${perInsert((client.user + client.system) / 1e6)}; ${insertsPerTxn.toFixed(1)} inserts per _txn; load ${loadavg()[0]?.toFixed(1)}`;
+    const note = `${name}; ratio to the target ${(rowsPerSecond / execTargetRowsPerSecond).toFixed(2)}; CPU per insert: primary ${perInsert(used[0] ?? 0)}, workers ${perInsert(workers)}, bench client ${perInsert((client.user + client.system) / 1e6)}; ${insertsPerTxn.toFixed(1)} inserts per _txn${Number.isNaN(moved) ? '' : `; ${moved} connections moved`}; load ${loadavg()[0]?.toFixed(1)}`;
     return line(`/exec single-row INSERT, ${execClients} clients`, rowsPerSecond, execTargetRowsPerSecond, note);
   } finally {
     await server.stop();

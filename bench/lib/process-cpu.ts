@@ -1,22 +1,9 @@
 // CPU time of server processes read from /proc: robust where wall time is noisy on a shared machine.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { statFields } from '../../test/helpers/proc-stat.js';
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
-
-/**
- * The fields of /proc/<task>/stat after the command name (which may hold spaces), or undefined once it is gone;
- * `task` is a pid, or `self/task/<tid>` for one thread of this process.
- */
-export function statFields(task: string): string[] | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${task}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
 
 /** utime(14) + stime(15) of fields from statFields, in seconds. */
 export function cpuSecondsOf(fields: readonly string[]): number {

@@ -11,7 +11,8 @@ import { SegmentEncoder } from '../../src/replication/segment-encoder.js';
 import type { PartPlan } from '../../src/replication/capture-parts.js';
 import type { FileOperation } from '../../src/replication/segment-codec.js';
 import { standardCsvRow } from '../../test/helpers/csv-stream.js';
-import { cpuSecondsOf, statFields } from '../lib/process-cpu.js';
+import { cpuSecondsOf } from '../lib/process-cpu.js';
+import { statFields } from '../../test/helpers/proc-stat.js';
 
 const rowCount = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const segmentRows = Number(process.env['BENCH_SEGMENT_ROWS'] ?? 100_000);

@@ -47,7 +47,8 @@ export function planConnectionSheds(workers: readonly WorkerConnectionCount[], n
   for (const [index, worker] of workers.entries()) {
     if (!worker.live || worker.orderPending || nowMs - worker.lastOrderMs < intervalMs) continue;
     if (worker.busy < 2 || worker.busy <= share || worker.busy - least < 2) continue;
-    const count = Math.min(worker.busy - share, worker.busy - 1);
+    // The share is at least 1 here (this worker alone counts 2 or more), so the worker keeps one connection.
+    const count = worker.busy - share;
     assert(count >= 1 && count < worker.busy, 'a shed closes at least one connection and leaves the worker one');
     sheds.push({ worker: index, count });
   }

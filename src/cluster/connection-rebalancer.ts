@@ -1,8 +1,8 @@
 // Primary side of connection rebalancing: keeps each worker slot's last reported counts of busy and leaving
 // kept-alive connections and, once per interval, orders the workers planConnectionSheds picks to close their
-// surplus. A worker's
-// next order waits until it has settled the previous one in a report (so the primary decides on counts taken
-// after the close, not before), or until that order has expired (a restarted worker never settles it).
+// surplus. A worker's next order waits until it has settled the previous one in a report (so the primary
+// decides on counts taken after the close, not before), or until that order has expired (a restarted worker
+// never settles it).
 // A dead slot is left out, and its counts forgotten: its replacement reports its own.
 import { connectionRebalanceIntervalMs, connectionShedOrderTtlMs } from '../core/limits.js';
 import { planConnectionSheds, type WorkerConnectionCount } from './connection-rebalance-plan.js';

@@ -14,6 +14,7 @@ import { clearAppliedSeq, readAppliedSeq } from './applied-state.js';
 import { ReplicaFollower } from './replica-follower.js';
 import { ReplicationShipper } from './replication-shipper.js';
 import { highestSeq } from './store-layout.js';
+import type { ThreadStore } from './segment-encoder-messages.js';
 
 const log = getLogger('replication');
 
@@ -41,10 +42,14 @@ export interface ReplicationRuntime {
   close(): Promise<void>;
 }
 
-const STORE_CONFIG_KEY = 'replication.object.store';
+/** The store's connection string and the key it came from: the event loop and the shipping thread open it alike. */
+function storeSettings(config: ServerConfig): ThreadStore {
+  return { connection: config.replicationObjectStore ?? '', configKey: 'replication.object.store' };
+}
 
 function openStore(config: ServerConfig): Promise<ObjectStore> {
-  return openObjectStore(config.replicationObjectStore ?? '', { configKey: STORE_CONFIG_KEY });
+  const settings = storeSettings(config);
+  return openObjectStore(settings.connection, { configKey: settings.configKey });
 }
 
 export async function prepareReplication(config: ServerConfig): Promise<ReplicationRuntime> {
@@ -104,7 +109,7 @@ async function primaryRuntime(config: ServerConfig): Promise<ReplicationRuntime>
         rootDir: config.rootDir, store, lease, runTurn: (work) => writer.runTurn(work), firstSeq,
         checkpointIntervalMs: config.replicationCheckpointIntervalMs, backlogBytesMax: config.replicationBacklogBytesMax,
         lowPriority: config.replicationUploadPriority === 'low',
-        threadStore: { connection: config.replicationObjectStore ?? '', configKey: STORE_CONFIG_KEY },
+        threadStore: storeSettings(config),
       });
       shipper = started;
       writer.onTurnCompleted(() => started.noteTurnCompleted());

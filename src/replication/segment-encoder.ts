@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { InternalError } from '../core/errors.js';
 import { assert } from '../core/assert.js';
 import { type PartPlan, wireRangeOf } from './capture-parts.js';
-import { parseEncodeResult, type EncoderRequest, type EncodeResult, type EncoderThreadData, type PutTarget, type ThreadStore } from './segment-encoder-messages.js';
+import { parseEncodeResult, type EncodeRequest, type EncoderRequest, type EncodeResult, type EncoderThreadData, type PutTarget, type ThreadStore } from './segment-encoder-messages.js';
 import type { FramedObject } from './segment-codec.js';
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -21,6 +21,10 @@ export type PutOutcome = { readonly kind: 'stored'; readonly objectBytes: number
 function putOutcomeOf(result: EncodeResult): PutOutcome {
   assert(result.kind === 'stored' || result.kind === 'late', 'a put request is answered once its object is stored, or as too late');
   return result.kind === 'stored' ? { kind: 'stored', objectBytes: result.objectBytes } : { kind: 'late', objectId: result.id };
+}
+
+function encodeRequest(id: number, seq: number, plan: PartPlan, put: PutTarget | null): EncodeRequest {
+  return { kind: 'encode', id, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), put };
 }
 
 interface Waiter { readonly resolve: (result: EncodeResult) => void; readonly reject: (error: Error) => void }
@@ -51,7 +55,7 @@ export class SegmentEncoder {
   /** The framed object of `plan` under sequence number `seq` (segment-codec.ts's format), with its SHA-256. */
   async encode(seq: number, plan: PartPlan): Promise<FramedObject> {
     const id = this.nextId++;
-    const result = await this.post(id, { kind: 'encode', id, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), put: null });
+    const result = await this.post(id, encodeRequest(id, seq, plan, null));
     assert(result.kind === 'encoded', 'an encode-only request is answered with its object');
     return { object: Buffer.from(result.object.buffer, result.object.byteOffset, result.object.byteLength), sha256Hex: result.sha256Hex };
   }
@@ -64,7 +68,7 @@ export class SegmentEncoder {
   async encodeAndPut(seq: number, plan: PartPlan, target: PutTarget): Promise<PutOutcome> {
     assert(this.options.store !== null, 'encodeAndPut needs an encoder started with a store');
     const id = this.nextId++;
-    return putOutcomeOf(await this.post(id, { kind: 'encode', id, seq, operations: plan.operations, ranges: plan.ranges.map(wireRangeOf), put: target }));
+    return putOutcomeOf(await this.post(id, encodeRequest(id, seq, plan, target)));
   }
 
   /** Stores an object the thread kept after a late answer, under a new deadline. */

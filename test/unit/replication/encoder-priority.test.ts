@@ -16,34 +16,34 @@ function onePlan(): PartPlan {
   };
 }
 
-/** Threads started or changed while `run` ran, by nice value after it. */
-async function niceChanges(run: () => Promise<void>): Promise<{ lowered: number[]; changedBefore: number[] }> {
-  const before = threadNiceValues('self');
-  await run();
-  const after = threadNiceValues('self');
-  const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === LOWEST_NICE).map(([tid]) => tid);
-  const changedBefore = [...before].filter(([tid, nice]) => after.has(tid) && after.get(tid) !== nice).map(([tid]) => tid);
-  return { lowered, changedBefore };
+/**
+ * Threads an encoder of `lowPriority` started at the lowest nice value while encoding one plan, and threads
+ * that existed before it whose nice value changed.
+ */
+async function niceChangesOfEncoder(lowPriority: boolean): Promise<{ lowered: number[]; changedBefore: number[] }> {
+  const encoder = new SegmentEncoder({ lowPriority, store: null });
+  try {
+    const before = threadNiceValues('self');
+    await encoder.encode(1, onePlan());
+    const after = threadNiceValues('self');
+    const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === LOWEST_NICE).map(([tid]) => tid);
+    const changedBefore = [...before].filter(([tid, nice]) => after.has(tid) && after.get(tid) !== nice).map(([tid]) => tid);
+    return { lowered, changedBefore };
+  } finally {
+    await encoder.close();
+  }
 }
 
 test.serial('at low priority exactly the new encoder thread runs at nice 19, every other thread as before', async (t) => {
   if (process.platform !== 'linux') return t.pass('per-thread priority is Linux-only');
-  const encoder = new SegmentEncoder({ lowPriority: true, store: null });
-  t.teardown(() => encoder.close());
-  const { lowered, changedBefore } = await niceChanges(async () => {
-    await encoder.encode(1, onePlan());
-  });
+  const { lowered, changedBefore } = await niceChangesOfEncoder(true);
   t.is(lowered.length, 1, `threads lowered: ${lowered.join(', ')}`);
   t.deepEqual(changedBefore, []);
 });
 
 test.serial('at normal priority no thread is lowered', async (t) => {
   if (process.platform !== 'linux') return t.pass('per-thread priority is Linux-only');
-  const encoder = new SegmentEncoder({ lowPriority: false, store: null });
-  t.teardown(() => encoder.close());
-  const { lowered, changedBefore } = await niceChanges(async () => {
-    await encoder.encode(1, onePlan());
-  });
+  const { lowered, changedBefore } = await niceChangesOfEncoder(false);
   t.deepEqual(lowered, []);
   t.deepEqual(changedBefore, []);
 });

@@ -4,6 +4,7 @@
 // the performance reference it prints the three medians and the ratios parallel/single and parallel/DuckDB,
 // checks that svc and DuckDB return the same row count and the same leading numbers, and prints a query that
 // svc refuses instead of aborting the run. Figures on a shared machine are noisy: compare within one run.
+// BENCH_QUERY_FILTER (a regular expression over the query names) times only the matching rows.
 // svc is asked through one kept-alive node:http connection (lib/keep-alive-client.ts), as a dashboard would:
 // fetch's own CPU per request was a large part of the wall time of the millisecond queries.
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -43,7 +44,7 @@ interface BenchQuery {
 
 const SYMBOLS_32 = Array.from({ length: 32 }, (_, k) => `'S${k * 3}'`).join(', ');
 
-const QUERIES: readonly BenchQuery[] = [
+const ALL_QUERIES: readonly BenchQuery[] = [
   { name: 'count(*)', svc: 'select count(*) from t', duck: 'select count(*) from t', goal: '≤ 1.0' },
   { name: 'sum(price)', svc: 'select sum(price) from t', duck: 'select sum(price) from t', goal: '≤ 1.0' },
   { name: 'avg(price) by sym', svc: 'select sym, avg(price) from t order by sym', duck: 'select sym, avg(price) from t group by sym order by sym', goal: '≤ 1.25' },
@@ -88,6 +89,10 @@ const QUERIES: readonly BenchQuery[] = [
   { name: 'ORDER BY price DESC LIMIT 10', svc: 'select * from t order by price desc limit 10', duck: 'select * from t order by price desc limit 10', goal: '≤ 1.5', compare: [2] },
   { name: 'last 10 rows (LIMIT -10)', svc: 'select * from t limit -10', duck: 'select * from (select * from t order by ts desc limit 10) order by ts', goal: '≤ 0.2' },
 ];
+
+/** BENCH_QUERY_FILTER: a regular expression over the query names, to time only some rows while working on them. */
+const queryFilter = new RegExp(process.env['BENCH_QUERY_FILTER'] ?? '');
+const QUERIES = ALL_QUERIES.filter((query) => queryFilter.test(query.name));
 
 /** Parallel threads per svc worker in the parallel pass (the machine has 2 cores; DuckDB gets 2 threads). */
 const PARALLEL_THREADS = 2;

@@ -40,6 +40,7 @@ export function buildHttpDeps(config: ServerConfig, parts: HttpDepsParts): HttpD
       httpEnabled: config.ilpHttpEnabled, tcpEnabled: config.ilpTcpEnabled, lineBytesMax: config.ilpHttpLineBytesMax,
       autoCreateTables: config.ilpAutoCreateTables, autoCreateColumns: config.ilpAutoCreateColumns, partitionBy: config.ilpDefaultPartitionBy,
       nanosTimestamps: config.ilpTimestampColumnType === 'TIMESTAMP_NS',
+      commitOrderWaitMs: config.ilpHttpCommitOrderWaitMs,
     },
   };
 }

@@ -2,7 +2,7 @@
 // A bound on requests in flight and a timeout keep a stuck primary from piling work up in a worker.
 // The requests of one turn of the event loop (HTTP requests read together) go to the primary as one message,
 // so N concurrent INSERTs cost one IPC write and one wake-up of the primary instead of N.
-import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteRequestOptions, WriteResult, WriterClient } from '../engine/writer-client.js';
+import type { IlpAnnouncement, IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteRequestOptions, WriteResult, WriterClient } from '../engine/writer-client.js';
 import type { WorkerRequest, WorkerToPrimary, WriteReply } from './ipc.js';
 import { encodeStatement, type Statement } from '../sql/compiler.js';
 import { errorFromPayload, SvcError } from '../core/errors.js';
@@ -44,6 +44,14 @@ export class IpcWriterClient implements WriterClient {
 
   ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
     return this.request((id) => ({ type: 'svc:ilp-commit', id, request })) as Promise<IlpCommitResult>;
+  }
+
+  ilpAnnounce(announcement: IlpAnnouncement): void {
+    this.send({ type: 'svc:ilp-announce', announcement });
+  }
+
+  ilpWithdraw(id: number): void {
+    this.send({ type: 'svc:ilp-withdraw', id });
   }
 
   private request(build: (id: number) => WorkerRequest, timeoutMs = this.timeoutMs): Promise<unknown> {

@@ -2,7 +2,7 @@
 // messages enter as unknown and are checked before use. Only cluster/ sends or receives them.
 import type { ErrorPayload } from '../core/errors.js';
 import type { EncodedStatement } from '../sql/compiler.js';
-import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
+import type { IlpAnnouncement, IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 
 /** A request the primary answers with a WriteReply of the same id. */
 export type WorkerRequest =
@@ -26,6 +26,9 @@ export type WorkerToPrimary =
    * was settled (`settledOrder`: the id of the last order carried out or dropped, 0 before any).
    */
   | { readonly type: 'svc:connections'; readonly busy: number; readonly leaving: number; readonly settledOrder: number }
+  /** An ILP request began (ilp-order-gate.ts); sent at once, not batched, so it precedes the request's commit. */
+  | { readonly type: 'svc:ilp-announce'; readonly announcement: IlpAnnouncement }
+  | { readonly type: 'svc:ilp-withdraw'; readonly id: number }
   | { readonly type: 'svc:ready' };
 
 /** The answer to one request (`id`) of a worker. */
@@ -52,7 +55,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const REQUEST_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit']);
-const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:connections', 'svc:ready']);
+const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:connections', 'svc:ilp-announce', 'svc:ilp-withdraw', 'svc:ready']);
 const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shed-connections', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
@@ -62,6 +65,8 @@ export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined 
   if (value['type'] === 'svc:tokens-ack' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
   if (value['type'] === 'svc:connections' && !(isCount(value['busy']) && isCount(value['leaving']) && isCount(value['settledOrder']))) return undefined;
+  if (value['type'] === 'svc:ilp-announce' && !isAnnouncement(value['announcement'])) return undefined;
+  if (value['type'] === 'svc:ilp-withdraw' && !Number.isInteger(value['id'])) return undefined;
   return value as unknown as WorkerToPrimary;
 }
 
@@ -85,6 +90,11 @@ function isEncodedStatement(value: unknown): boolean {
 
 function isReply(value: unknown): boolean {
   return isRecord(value) && typeof value['id'] === 'number' && typeof value['ok'] === 'boolean';
+}
+
+function isAnnouncement(value: unknown): boolean {
+  return isRecord(value) && Number.isInteger(value['id']) && Array.isArray(value['starts'])
+    && value['starts'].every((start: unknown) => isRecord(start) && typeof start['table'] === 'string' && typeof start['firstMicros'] === 'number');
 }
 
 function isPgCancel(value: Record<string, unknown>): boolean {

@@ -129,7 +129,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   // Likewise the PG TLS certificate and key: a bad pair stops the start here.
   if (config.pgEnabled) pgTlsContextOf(config);
   if (config.httpEnabled && config.httpWorkerCount > 0) {
-    pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage);
+    pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage, (slot) => service.ilpOrder.ownerGone(ilpOwnerOf(slot)));
     broadcast = new TokenBroadcast(pool);
     if (config.httpConnectionRebalance && config.httpWorkerCount > 1) rebalancer = new ConnectionRebalancer(pool);
     pool.start();
@@ -187,7 +187,7 @@ async function startWriterSide(
   config: ServerConfig, engine: Engine, accounts: AccountsBinding, replication: ReplicationRuntime,
 ): Promise<{ service: WriterService; cold: ColdStorageManager }> {
   const refusal = replication.writeRefusal === undefined ? {} : { refuseWrites: replication.writeRefusal };
-  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs, ...refusal });
+  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs, ilpCommitOrderWaitMs: config.ilpHttpCommitOrderWaitMs, ...refusal });
   // Only a primary manages the cold store (uploads, manifests, deletion); a replica's cold partitions arrive as
   // its primary's _txn changes and are read from the store like anyone's.
   const cold = new ColdStorageManager({
@@ -258,7 +258,7 @@ function replyWhenSettled(replies: ReplyBatcher, slot: WorkerSlot, id: number, o
 }
 
 /** Runs one request of a worker; a statement that cannot be decoded fails alone. */
-function serve(service: WriterService, request: WorkerRequest): Promise<WriteResult | ImportCommitResult | IlpCommitResult> {
+function serve(service: WriterService, slot: WorkerSlot, request: WorkerRequest): Promise<WriteResult | ImportCommitResult | IlpCommitResult> {
   switch (request.type) {
     case 'svc:write':
       try {
@@ -267,7 +267,7 @@ function serve(service: WriterService, request: WorkerRequest): Promise<WriteRes
         return Promise.reject(error);
       }
     case 'svc:import-commit': return service.importCommit(request.request);
-    case 'svc:ilp-commit': return service.ilpCommit(request.request);
+    case 'svc:ilp-commit': return service.ilpCommit(request.request, ilpOwnerOf(slot));
   }
 }
 
@@ -275,7 +275,7 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
   const { pool, replies, service, metricsRequests } = deps;
   switch (message.type) {
     case 'svc:requests':
-      for (const request of message.requests) replyWhenSettled(replies, slot, request.id, serve(service, request));
+      for (const request of message.requests) replyWhenSettled(replies, slot, request.id, serve(service, slot, request));
       return;
     case 'svc:unhandled-error':
       // The worker already logged its C record (forwarded here); this only feeds metrics and health.
@@ -298,10 +298,21 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
     case 'svc:connections':
       deps.rebalancer?.onReport(slot, message.busy, message.leaving, message.settledOrder);
       return;
+    case 'svc:ilp-announce':
+      service.ilpOrder.announce(ilpOwnerOf(slot), message.announcement.id, message.announcement.starts);
+      return;
+    case 'svc:ilp-withdraw':
+      service.ilpOrder.withdraw(ilpOwnerOf(slot), message.id);
+      return;
     case 'svc:ready':
     case 'svc:tokens-ack':
       return;
   }
+}
+
+/** Whose ILP announcements a worker's are: its slot (a restarted worker's ids start again, so it is told apart on exit). */
+function ilpOwnerOf(slot: WorkerSlot): string {
+  return `worker-${slot.slot}`;
 }
 
 function replyError(error: unknown): ReturnType<typeof errorToPayload> {

@@ -21,7 +21,8 @@ export class WorkerPool {
   readonly slots: WorkerSlot[] = [];
   private stopping = false;
 
-  constructor(count: number, private readonly onMessage: (slot: WorkerSlot, message: unknown) => void) {
+  /** `onExit` hears of every worker that died, before its restart (what it announced will never come). */
+  constructor(count: number, private readonly onMessage: (slot: WorkerSlot, message: unknown) => void, private readonly onExitOf: (slot: WorkerSlot) => void = () => undefined) {
     for (let slot = 1; slot <= count; slot++) this.slots.push({ slot, worker: undefined, startedAt: 0, backoffMs: workerRestartBackoffMinMs });
   }
 
@@ -53,6 +54,7 @@ export class WorkerPool {
   private onExit(slot: WorkerSlot, worker: Worker, code: number | null, signal: string | null): void {
     if (slot.worker !== worker) return;
     slot.worker = undefined;
+    this.onExitOf(slot);
     if (this.stopping) return;
     log.critical(`worker ${slot.slot} (pid ${worker.process.pid ?? '?'}) died [code=${code ?? 'none'}, signal=${signal ?? 'none'}]; restarting in ${slot.backoffMs} ms`);
     workerRestartChannel.publish({ workerId: slot.slot, exitCode: code, signal });

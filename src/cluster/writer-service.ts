@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine.js';
 import { executeParsedWrite } from '../engine/write-executor.js';
 import { commitInsertGroup, isInsertValues, type InsertValuesStatement } from '../engine/insert-group.js';
 import { CommitGroup } from './commit-group.js';
+import { IlpOrderGate } from './ilp-order-gate.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 import { commitIlpGroup } from '../engine/ilp-commit.js';
 import { ilpPendingRequestsMax, insertGroupFillWaitMsMax } from '../core/limits.js';
@@ -26,6 +27,14 @@ export interface AccountsBinding {
   readonly publish: (entries: readonly TokenEntry[]) => Promise<void>;
 }
 
+export interface WriterServiceOptions {
+  readonly snapshotTimeoutMs: number;
+  readonly accounts?: AccountsBinding;
+  readonly refuseWrites?: SvcError;
+  /** line.http.commit.order.wait (ilp-order-gate.ts); 0, the default, commits ILP requests in arrival order. */
+  readonly ilpCommitOrderWaitMs?: number;
+}
+
 export class WriterService {
   private tail: Promise<unknown> = Promise.resolve();
   readonly snapshot: SnapshotGate;
@@ -36,6 +45,8 @@ export class WriterService {
   private readonly inserts: CommitGroup<InsertValuesStatement, WriteResult>;
   /** ILP requests waiting for the next group commit (ilp-commit.ts). */
   private readonly ilpRequests: CommitGroup<IlpCommitRequest, IlpCommitResult>;
+  /** Holds a ready ILP request briefly while an earlier one of its table is still being parsed. */
+  readonly ilpOrder: IlpOrderGate;
   /** Runs CONVERT PARTITION TO REMOTE and DROP LOCAL PARTITION, which wait for the object store. */
   private cold: ColdStorageManager | undefined;
 
@@ -44,8 +55,9 @@ export class WriterService {
   /** Set on a replica: every write is refused with this error. */
   private readonly refusal: SvcError | undefined;
 
-  constructor(private readonly engine: Engine, options: { readonly snapshotTimeoutMs: number; readonly accounts?: AccountsBinding; readonly refuseWrites?: SvcError }) {
+  constructor(private readonly engine: Engine, options: WriterServiceOptions) {
     this.snapshot = new SnapshotGate(options.snapshotTimeoutMs);
+    this.ilpOrder = new IlpOrderGate(options.ilpCommitOrderWaitMs ?? 0);
     this.accounts = options.accounts;
     this.refusal = options.refuseWrites;
     const schedule = (turn: () => void): void => {
@@ -156,20 +168,25 @@ export class WriterService {
 
   /**
    * ILP requests that arrive while the writer is busy wait together and are committed as one group (one
-   * insert, so one WAL append and fsync, per table). Past the bound the request is refused with 503, which
-   * the official clients retry.
+   * insert, so one WAL append and fsync, per table). Before that, one may wait for an announced request of its
+   * table that starts earlier (ilp-order-gate.ts), `owner` naming whose announcements are whose. Past the bound
+   * the request is refused with 503, which the official clients retry.
    */
-  ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
+  ilpCommit(request: IlpCommitRequest, owner: string): Promise<IlpCommitResult> {
     if (this.refusal !== undefined) return Promise.reject(this.refusal);
     try {
       this.checkStagingPath(request.stagedFile, 'SVC_ILP_INVALID', 'staged file');
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.ilpRequests.size >= ilpPendingRequestsMax) {
-      return Promise.reject(new SvcError('SVC_OVERLOADED', `the commit queue is full [pending=${this.ilpRequests.size}]`, 503));
+    const pending = this.ilpRequests.size + this.ilpOrder.heldCount;
+    if (pending >= ilpPendingRequestsMax) {
+      if (request.announceId !== undefined) this.ilpOrder.withdraw(owner, request.announceId);
+      return Promise.reject(new SvcError('SVC_OVERLOADED', `the commit queue is full [pending=${pending}]`, 503));
     }
-    return this.ilpRequests.add(request);
+    return new Promise((resolveCommit) => {
+      this.ilpOrder.admit(owner, request.announceId, request.starts ?? [], () => resolveCommit(this.ilpRequests.add(request)));
+    });
   }
 
   /** Resolves when every queued statement has finished (used by shutdown). */

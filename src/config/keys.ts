@@ -137,6 +137,8 @@ const KEY_TABLE = [
     description: 'Accept InfluxDB line protocol over HTTP: POST /write and /api/v2/write on the main server (GET /ping and /settings answer either way).' },
   { name: 'line.http.max.line.size', type: 'size', default: '1m', min: 1024, max: 256 * 1024 * 1024, group: 'Line protocol (ILP)',
     description: 'Longest line accepted over HTTP; a longer one fails its request with 413 request too large. Request bodies themselves are streamed and have no size limit.' },
+  { name: 'line.http.commit.order.wait', type: 'duration', default: '1000ms', min: 0, max: 60_000, group: 'Line protocol (ILP)',
+    description: 'Longest an HTTP ILP request ready to commit waits for a request of one of its tables that starts earlier in time and is still being received, so commits land in time order instead of the earlier one becoming an out-of-order merge; an announcement that made a request wait this long holds nobody again. 0 turns the ordering off.' },
   { name: 'line.auto.create.new.tables', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
     description: 'Create a table a line names that does not exist (designated timestamp `timestamp`, partitioned by line.default.partition.by); false refuses such lines.' },
   { name: 'line.auto.create.new.columns', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',

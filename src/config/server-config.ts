@@ -99,6 +99,8 @@ export interface ServerConfig {
   readonly ilpDefaultPartitionBy: string;
   /** line.timestamp.default.column.type: TIMESTAMP or TIMESTAMP_NS. */
   readonly ilpTimestampColumnType: string;
+  /** line.http.commit.order.wait: longest a ready ILP request waits for an earlier one of its table; 0 = no ordering. */
+  readonly ilpHttpCommitOrderWaitMs: number;
   readonly ilpTcpEnabled: boolean;
   readonly ilpTcpBindHost: string;
   readonly ilpTcpBindPort: number;
@@ -282,6 +284,7 @@ function ilpFields(read: KeyReader) {
   return {
     ilpHttpEnabled: read.boolean('line.http.enabled'),
     ilpHttpLineBytesMax: read.bytes('line.http.max.line.size'),
+    ilpHttpCommitOrderWaitMs: read.ms('line.http.commit.order.wait'),
     ilpAutoCreateTables: read.boolean('line.auto.create.new.tables'),
     ilpAutoCreateColumns: read.boolean('line.auto.create.new.columns'),
     ilpDefaultPartitionBy: read.enumValue('line.default.partition.by'),

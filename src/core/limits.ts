@@ -46,6 +46,8 @@ export const adoptSymbolRowsMax = 1_048_576;
 export const insertGroupFillWaitMsMax = 10;
 /** ILP requests the primary holds waiting for its next group commit; more are refused with 503 (clients retry). */
 export const ilpPendingRequestsMax = 512;
+/** ILP requests being parsed the primary keeps the announcement of; later ones are not waited for. */
+export const ilpAnnouncementsMax = 1024;
 /** Tables a worker remembers the last ILP commit unit's row count of, to size the next unit's column builders. */
 export const ilpRowsHintTablesMax = 1024;
 /** Tables one ILP request (or one TCP commit) may write. */

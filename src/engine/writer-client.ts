@@ -45,6 +45,22 @@ export interface IlpCommitRequest {
   readonly tables: readonly IlpTableBatch[];
   /** Partitioning of the tables this request creates (line.default.partition.by). */
   readonly partitionBy: string;
+  /** The first designated timestamp of each table with one: the primary orders commits by them. */
+  readonly starts?: readonly IlpTableStart[];
+  /** The id of this request's announcement (ilpAnnounce), when it made one. */
+  readonly announceId?: number;
+}
+
+/** The first designated timestamp a request parsed for a table, in µs (floored from ns). */
+export interface IlpTableStart {
+  readonly table: string;
+  readonly firstMicros: number;
+}
+
+/** A long request's first timestamps, sent once its first lines are parsed; `id` is unique in the process. */
+export interface IlpAnnouncement {
+  readonly id: number;
+  readonly starts: readonly IlpTableStart[];
 }
 
 export interface IlpCommitResult {
@@ -68,4 +84,12 @@ export interface WriterClient {
   importCommit(request: ImportCommitRequest): Promise<ImportCommitResult>;
   /** Commits the rows of one ILP request, all of its tables or none (auto-creating tables and columns first). */
   ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult>;
+  /**
+   * Tells the primary a request is being parsed and where its rows start, so that requests of the same tables
+   * starting later wait for it briefly and commits land in time order. No answer; its commit (announceId) or
+   * ilpWithdraw ends it.
+   */
+  ilpAnnounce(announcement: IlpAnnouncement): void;
+  /** The announced request will not commit (bad line, client gone, nothing staged). */
+  ilpWithdraw(id: number): void;
 }

@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import type { IlpCommitRequest, IlpTableBatch } from '../engine/writer-client.js';
+import type { IlpCommitRequest, IlpTableBatch, IlpTableStart, WriterClient } from '../engine/writer-client.js';
+import type { IlpTableBuilder } from './ilp-table-builder.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { TableMeta } from '../storage/table-meta.js';
 import { StagedChunksWriter } from '../storage/staged-chunks.js';
@@ -47,13 +48,38 @@ function rememberUnitRows(table: string, rows: number): void {
   lastUnitRows.set(table.toLowerCase(), rows);
 }
 
+/** Where a request announces itself to the primary's commit ordering (a WriterClient). */
+export type IlpOrderChannel = Pick<WriterClient, 'ilpAnnounce' | 'ilpWithdraw'>;
+
+/** Announcement ids, unique in this process. */
+let nextAnnounceId = 1;
+
+/** The first designated timestamp of every table with one, in µs (floored from ns). */
+function tableStarts(tables: readonly IlpTableBuilder[]): IlpTableStart[] {
+  const starts: IlpTableStart[] = [];
+  for (const table of tables) {
+    const timestamp = table.timestamp;
+    if (timestamp === undefined || timestamp.length === 0) continue;
+    const value = new DataView(timestamp.bytes.buffer, timestamp.bytes.byteOffset, 8).getBigInt64(0, true);
+    starts.push({ table: table.name, firstMicros: Number(table.nanosTimestamp ? value / 1000n : value) });
+  }
+  return starts;
+}
+
 export class IlpRequest {
   private readonly parser: IlpParser;
   private staged: StagedChunksWriter | undefined;
   private readonly batches: IlpTableBatch[] = [];
+  /** First timestamps per table, taken when the first rows were parsed (before any spill empties the builders). */
+  private starts: IlpTableStart[] | undefined;
+  private announceId: number | undefined;
+  private fedBytes = 0;
 
-  /** `expectedBytes`: how large the unit can be (a body's Content-Length), which bounds the rows room is made for. */
-  constructor(private readonly options: IlpIngestOptions, precision: TimestampUnit, expectedBytes = 0) {
+  /**
+   * `expectedBytes`: how large the unit can be (a body's Content-Length), which bounds the rows room is made for.
+   * `order`: where a unit still being received once its first rows are parsed announces itself.
+   */
+  constructor(private readonly options: IlpIngestOptions, precision: TimestampUnit, private readonly expectedBytes = 0, private readonly order?: IlpOrderChannel) {
     const rowsMax = Math.floor(expectedBytes / LINE_BYTES_MIN);
     this.parser = new IlpParser({
       precision, lineBytesMax: options.lineBytesMax, autoCreateTables: options.autoCreateTables,
@@ -87,7 +113,21 @@ export class IlpRequest {
   /** Parses a chunk of the body (throws IlpError on the first bad line). */
   feed(chunk: Buffer): void {
     this.parser.feed(chunk);
+    this.fedBytes += chunk.length;
+    if (this.starts === undefined && this.parser.rows > 0) this.takeStarts();
     if (this.parser.sizeBytes() > this.options.spillBytes) this.spill();
+  }
+
+  /**
+   * Notes where the rows start and, while more of the unit is to come, tells the primary: a unit parsed whole
+   * from its first chunk commits right away, and its message would only cost the primary a wake-up.
+   */
+  private takeStarts(): void {
+    const starts = tableStarts(this.parser.tables());
+    this.starts = starts;
+    if (this.order === undefined || starts.length === 0 || (this.expectedBytes > 0 && this.fedBytes >= this.expectedBytes)) return;
+    this.announceId = nextAnnounceId++;
+    this.order.ilpAnnounce({ id: this.announceId, starts });
   }
 
   /** The body ended; parses its last line. */
@@ -120,15 +160,28 @@ export class IlpRequest {
 
   /** Stages every parsed row and describes them for the primary; undefined when the body held no rows. */
   commitRequest(): IlpCommitRequest | undefined {
+    if (this.starts === undefined && this.parser.rows > 0) this.starts = tableStarts(this.parser.tables());
     this.spill();
     const staged = this.staged;
-    if (staged === undefined) return undefined;
+    if (staged === undefined) {
+      this.withdraw();
+      return undefined;
+    }
     staged.close();
-    return { stagedFile: staged.path, tables: [...this.batches], partitionBy: this.options.partitionBy };
+    const order = { ...(this.starts === undefined ? {} : { starts: this.starts }), ...(this.announceId === undefined ? {} : { announceId: this.announceId }) };
+    return { stagedFile: staged.path, tables: [...this.batches], partitionBy: this.options.partitionBy, ...order };
   }
 
-  /** Drops what was staged: the request failed before its commit was sent. */
+  /** Drops what was staged: the request failed before its commit was sent (or the primary refused it). */
   discard(): void {
     this.staged?.discard();
+    this.withdraw();
+  }
+
+  /** Nothing of this unit will commit: the primary stops holding later units for it. */
+  private withdraw(): void {
+    if (this.announceId === undefined) return;
+    this.order?.ilpWithdraw(this.announceId);
+    this.announceId = undefined;
   }
 }

@@ -152,6 +152,8 @@ export class IlpTcpConnection {
   /** A new commit unit, starting with the unfinished line the previous one left. */
   private openRequest(): IlpRequest {
     // A unit is committed once its parsed rows pass uncommittedBytesMax, which bounds the rows room is made for.
+    // It announces nothing to the commit ordering: it stays open for the commit interval whether or not rows
+    // come, so requests waiting for it would wait out the bound (its commit is still ordered behind others').
     const request = new IlpRequest(this.settings.ingest, 'ns', this.settings.uncommittedBytesMax);
     this.request = request;
     this.requestStartedAt = process.hrtime.bigint();

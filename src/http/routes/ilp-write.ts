@@ -27,6 +27,8 @@ export interface IlpSettings {
   readonly partitionBy: string;
   /** Timestamp columns the line protocol creates are TIMESTAMP_NS (line.timestamp.default.column.type). */
   readonly nanosTimestamps?: boolean;
+  /** line.http.commit.order.wait: 0 = requests do not announce themselves to the primary's commit ordering. */
+  readonly commitOrderWaitMs?: number;
 }
 
 export interface IlpRouteDeps {
@@ -104,7 +106,9 @@ export async function handleIlpWrite(req: IncomingMessage, res: ServerResponse, 
   if (body === undefined) return;
   // A gzip body's Content-Length is its compressed size: no bound on its rows, so no room is made up front.
   const declaredBytes = body === req ? Number(req.headers['content-length'] ?? 0) : 0;
-  const request = new IlpRequest(ingestOptions(deps), precision, Number.isSafeInteger(declaredBytes) ? declaredBytes : 0);
+  // With the ordering off nothing waits for announcements, so none are sent (each would cost the primary a wake-up).
+  const order = deps.ilp.commitOrderWaitMs === 0 ? undefined : deps.writer;
+  const request = new IlpRequest(ingestOptions(deps), precision, Number.isSafeInteger(declaredBytes) ? declaredBytes : 0, order);
   const started = process.hrtime.bigint();
   let failure: unknown;
   try {

@@ -10,12 +10,15 @@ import type { AddressInfo } from 'node:net';
 import { handleIlpWrite, type IlpRouteDeps } from '../../../src/http/routes/ilp-write.js';
 import { Catalog } from '../../../src/storage/catalog.js';
 import { SvcError } from '../../../src/core/errors.js';
-import type { IlpCommitRequest, IlpCommitResult, WriterClient } from '../../../src/engine/writer-client.js';
+import type { IlpAnnouncement, IlpCommitRequest, IlpCommitResult, WriterClient } from '../../../src/engine/writer-client.js';
 import { postIlp } from '../../helpers/ilp-http.js';
 
 /** A WriterClient whose ILP commits fail with `error`, remembering the staged files it was handed. */
 class RefusingWriter implements WriterClient {
   readonly stagedFiles: string[] = [];
+  readonly announced: IlpAnnouncement[] = [];
+  readonly withdrawn: number[] = [];
+  readonly committedAnnouncements: (number | undefined)[] = [];
   constructor(private readonly error: SvcError) {}
   executeWrite(): never {
     throw new Error('not used by /write');
@@ -25,7 +28,14 @@ class RefusingWriter implements WriterClient {
   }
   ilpCommit(request: IlpCommitRequest): Promise<IlpCommitResult> {
     this.stagedFiles.push(request.stagedFile);
+    this.committedAnnouncements.push(request.announceId);
     return Promise.reject(this.error);
+  }
+  ilpAnnounce(announcement: IlpAnnouncement): void {
+    this.announced.push(announcement);
+  }
+  ilpWithdraw(id: number): void {
+    this.withdrawn.push(id);
   }
 }
 
@@ -65,3 +75,37 @@ for (const [label, error, status] of REFUSALS) {
     });
   });
 }
+
+test('a body still arriving after its first lines announces where its rows start, and withdraws when its commit is refused', async (t) => {
+  const writer = new RefusingWriter(new SvcError('SVC_OVERLOADED', 'the commit queue is full [pending=512]', 503));
+  await withRoute(writer, async (port) => {
+    const response = await postIlp(port, [Buffer.from('t,s=a v=1i 7000000\n'), Buffer.from('t,s=b v=2i 9000000\n')], { pauseMs: 50 });
+    t.is(response.status, 503, response.text);
+    t.deepEqual(writer.announced.map((announcement) => announcement.starts), [[{ table: 't', firstMicros: 7000 }]], 'nanoseconds floored to µs');
+    const id = writer.announced[0]?.id;
+    t.deepEqual(writer.committedAnnouncements, [id], 'the commit names its announcement');
+    t.deepEqual(writer.withdrawn, [id], 'the refused request no longer holds later ones');
+  });
+});
+
+test('a body parsed whole from its first chunk commits without an announcement', async (t) => {
+  const writer = new RefusingWriter(new SvcError('SVC_STORAGE', 'disk full', 500));
+  await withRoute(writer, async (port) => {
+    const response = await postIlp(port, Buffer.from('t,s=a v=1i 7000000\nt,s=b v=2i 9000000\n'));
+    t.is(response.status, 500, response.text);
+    t.deepEqual(writer.announced, []);
+    t.deepEqual(writer.committedAnnouncements, [undefined]);
+    t.deepEqual(writer.withdrawn, []);
+  });
+});
+
+test('a body whose second chunk holds a bad line withdraws its announcement and commits nothing', async (t) => {
+  const writer = new RefusingWriter(new SvcError('SVC_STORAGE', 'disk full', 500));
+  await withRoute(writer, async (port) => {
+    const response = await postIlp(port, [Buffer.from('t,s=a v=1i 7000000\n'), Buffer.from('t,s=b v=oops 9000000\n')], { pauseMs: 50 });
+    t.is(response.status, 400, response.text);
+    t.is(writer.announced.length, 1);
+    t.deepEqual(writer.withdrawn, [writer.announced[0]?.id]);
+    t.deepEqual(writer.stagedFiles, [], 'nothing reached the commit');
+  });
+});

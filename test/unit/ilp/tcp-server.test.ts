@@ -22,6 +22,14 @@ class RecordingWriter implements WriterClient {
 
   constructor(private refusals: SvcError[] = [], private readonly delayMs = 0) {}
 
+  ilpAnnounce(): void {
+    // Ordering across connections is the primary's business; this writer commits in arrival order.
+  }
+
+  ilpWithdraw(): void {
+    // As ilpAnnounce.
+  }
+
   rows(table: string): number {
     return this.commits.reduce((sum, commit) => sum + (commit.get(table) ?? 0), 0);
   }

@@ -1,12 +1,14 @@
 // ILP requests of one table whose bodies finish arriving out of their time order commit in time order: a
 // request still being received announces where its rows start, and a later-starting request that is ready first
 // waits for it (line.http.commit.order.wait), so both append and no partition is rewritten by an out-of-order
-// merge (its version stays 0). A request whose client leaves mid-body holds nothing up; a slow sender holds the
-// others for one bound at most; with the key at 0 nothing waits.
+// merge (its version stays 0). A request whose client leaves mid-body, or whose worker dies, holds nothing up; a
+// slow sender holds the others for one bound at most; with the key at 0 nothing waits.
 import test from 'ava';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'node:http';
+import { request, type ClientRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { postIlp, type IlpResponse } from '../helpers/ilp-http.js';
 import { rows } from '../helpers/http.js';
@@ -111,8 +113,10 @@ test.serial('a request whose client leaves mid-body does not hold a later one', 
   gone.on('error', () => undefined);
   gone.write(lines('abandoned', 10, 20));
   await sleep(200);
-  const later = postIlp(ordered.httpPort, lines('abandoned', 30, 40));
+  let answered = false;
+  const later = postIlp(ordered.httpPort, lines('abandoned', 30, 40)).finally(() => { answered = true; });
   await sleep(100);
+  t.false(answered, 'held while the abandoned request is being received');
   gone.destroy();
   const started = Date.now();
   t.is((await later).status, 204);
@@ -135,4 +139,67 @@ test.serial('a slow sender holds the others once, for the bound at most', async 
   t.true(second.elapsedMs < WAIT_MS / 2, `the slow sender holds nobody again (${second.elapsedMs} ms)`);
   t.is((await slow).status, 204);
   t.deepEqual(await rows(ordered.baseUrl, 'select v from slow'), column(0, 50), 'every row, in time order');
+});
+
+/** The pid of the server process holding the server side of the loopback connection from `clientPort`. */
+function ownerPid(serverPort: number, clientPort: number): number | undefined {
+  const out = execFileSync('ss', ['-tnpH', 'state', 'established', `( sport = :${serverPort} and dport = :${clientPort} )`], { encoding: 'utf8' });
+  const match = /pid=(\d+)/.exec(out);
+  return match === null ? undefined : Number(match[1]);
+}
+
+async function connected(port: number): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  return socket;
+}
+
+/** A connection to `port` served by another worker than `pid` (the primary hands connections out in turn). */
+async function connectionAvoiding(port: number, pid: number): Promise<Socket> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const socket = await connected(port);
+    await sleep(20);
+    const owner = ownerPid(port, socket.localPort ?? 0);
+    if (owner !== undefined && owner !== pid) return socket;
+    socket.destroy();
+  }
+  throw new Error(`every connection landed on worker ${pid}`);
+}
+
+/** Posts `body` to /write over `socket` and resolves with the status of the answer. */
+function rawPost(socket: Socket, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (status !== null) resolve(Number(status[1]));
+    });
+    socket.once('error', reject);
+    socket.write(`POST /write HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    socket.write(body);
+  });
+}
+
+test.serial('a request whose worker dies mid-body does not hold a later one', async (t) => {
+  t.is((await postIlp(ordered.httpPort, lines('orphaned', 0, 10))).status, 204);
+  const slow: ClientRequest = request({ host: '127.0.0.1', port: ordered.httpPort, method: 'POST', path: '/write', agent: false, headers: { 'Transfer-Encoding': 'chunked' } });
+  slow.on('error', () => undefined);
+  slow.write(lines('orphaned', 10, 20));
+  const slowSocket = await new Promise<Socket>((resolve) => slow.once('socket', (socket: Socket) => socket.once('connect', () => resolve(socket))));
+  await sleep(100);
+  const victim = ownerPid(ordered.httpPort, slowSocket.localPort ?? 0);
+  if (victim === undefined) throw new Error('no server process holds the slow connection');
+  const laterSocket = await connectionAvoiding(ordered.httpPort, victim);
+  let answered = false;
+  const later = rawPost(laterSocket, lines('orphaned', 30, 40)).finally(() => { answered = true; });
+  await sleep(150);
+  t.false(answered, 'held while the slow request is being received');
+  process.kill(victim, 'SIGKILL');
+  const started = Date.now();
+  t.is(await later, 204);
+  // Without the worker's exit releasing it the later request would wait out the whole bound.
+  t.true(Date.now() - started < WAIT_MS * 0.7, `answered ${Date.now() - started} ms after the other worker died`);
+  laterSocket.destroy();
+  t.deepEqual(await rows(ordered.baseUrl, 'select v from orphaned'), column(0, 10).concat(column(30, 40)));
 });

@@ -9,6 +9,8 @@ import type { OutputColumn } from '../bind/bound.js';
 import type { ValueType } from '../../types/column-type.js';
 import type { AggregateKernel } from './aggregate-kernels.js';
 import { createKernel, isNullAt } from './aggregate-kernels.js';
+import { SumAvgKernel } from './aggregates/sum-kernels.js';
+import { denseSumRows } from './group-by-dense-sum.js';
 import { dictionaryEncode } from '../codegen/symbol-output.js';
 import { computedResultCursor } from './result-cursor.js';
 import { isTextHeldType } from '../../types/column-type.js';
@@ -30,9 +32,15 @@ class GroupIndex {
     this.keyValues = Array.from({ length: keyCount }, () => []);
   }
 
+  /** Whether the batch's single SYMBOL key groups through the dense array (one dictionary, no Map in use). */
+  isDense(batch: ColumnBatch): boolean {
+    const first = batch.vectors[0];
+    return this.keyCount === 1 && first.type === 'SYMBOL' && first.symbols !== undefined && (this.denseSymbols === undefined || this.denseSymbols === first.symbols) && this.map.size === 0;
+  }
+
   assign(batch: ColumnBatch, groups: Int32Array): void {
     const first = batch.vectors[0];
-    if (this.keyCount === 1 && first.type === 'SYMBOL' && first.symbols !== undefined && (this.denseSymbols === undefined || this.denseSymbols === first.symbols) && this.map.size === 0) {
+    if (this.isDense(batch)) {
       this.assignDense(first, batch.rowCount, groups);
       return;
     }
@@ -50,24 +58,47 @@ class GroupIndex {
 
   private assignDense(vector: Vector, rowCount: number, groups: Int32Array): void {
     const symbols = vector.symbols as readonly string[];
+    const dense = this.denseFor(symbols);
+    const keys = vector.data as Int32Array;
+    for (let row = 0; row < rowCount; row++) {
+      const slot = keys[row] + 1;
+      let group = dense[slot];
+      if (group < 0) group = this.newDenseGroup(symbols, slot);
+      groups[row] = group;
+    }
+  }
+
+  /**
+   * isDense batches only: assigns each row its group and adds `values` (DOUBLE) into `sums`/`counts` in the same
+   * pass; `target` is asked for arrays holding every group the dictionary can make (its keys and null).
+   */
+  assignDenseSums(batch: ColumnBatch, values: Float64Array, target: (groupCount: number) => { readonly sums: Float64Array; readonly counts: Float64Array }): void {
+    const vector = batch.vectors[0];
+    const symbols = vector.symbols as readonly string[];
+    const dense = this.denseFor(symbols);
+    const keys = vector.data as Int32Array;
+    const { sums, counts } = target(symbols.length + 1);
+    for (let row = denseSumRows(keys, values, 0, batch.rowCount, dense, sums, counts); row < batch.rowCount; row = denseSumRows(keys, values, row, batch.rowCount, dense, sums, counts)) {
+      this.newDenseGroup(symbols, keys[row] + 1);
+    }
+  }
+
+  private denseFor(symbols: readonly string[]): Int32Array {
     this.denseSymbols = symbols;
     if (this.dense === undefined || this.dense.length < symbols.length + 1) {
       const next = new Int32Array(symbols.length + 1 + 64).fill(-1);
       if (this.dense !== undefined) next.set(this.dense);
       this.dense = next;
     }
-    const dense = this.dense;
-    const keys = vector.data as Int32Array;
-    for (let row = 0; row < rowCount; row++) {
-      const slot = keys[row] + 1;
-      let group = dense[slot];
-      if (group < 0) {
-        group = this.count++;
-        dense[slot] = group;
-        this.keyValues[0].push(slot === 0 ? null : symbols[slot - 1]);
-      }
-      groups[row] = group;
-    }
+    return this.dense;
+  }
+
+  private newDenseGroup(symbols: readonly string[], slot: number): number {
+    const dense = this.dense as Int32Array;
+    const group = this.count++;
+    dense[slot] = group;
+    this.keyValues[0].push(slot === 0 ? null : symbols[slot - 1]);
+    return group;
   }
 
   private convertDenseToMap(): void {
@@ -117,10 +148,16 @@ export class GroupByFactory implements QueryFactory {
   private aggregate(input: Cursor, ctx: ExecContext): ColumnBatch {
     const kernels: AggregateKernel[] = this.aggregates.map((spec) => createKernel(spec.kind, spec.argType, spec.resultType, spec.params ?? []));
     const countSources = countSourcesOf(this.aggregates, kernels);
+    const fused = fusedSumOf(this.aggregates, kernels, countSources);
     const index = new GroupIndex(this.keyCount);
     let groups = new Int32Array(0);
     for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {
       ctx.checkCancelled();
+      const fusedValues = fused === undefined ? undefined : batch.vectors[this.aggregates[fused.index].argIndex]?.data;
+      if (fused !== undefined && fusedValues instanceof Float64Array && index.isDense(batch)) {
+        index.assignDenseSums(batch, fusedValues, (groupCount) => fused.kernel.accumulators(groupCount));
+        continue;
+      }
       let groupIds: Int32Array | undefined;
       if (this.keyCount > 0) {
         if (groups.length < batch.rowCount) groups = new Int32Array(batch.rowCount);
@@ -145,6 +182,17 @@ export class GroupByFactory implements QueryFactory {
     const keys = this.keyCount === 0 ? 'GroupBy vectorized: true' : `GroupBy keys: [${this.columns.slice(0, this.keyCount).map((c) => c.name).join(',')}]`;
     return [indent(depth, `${keys} values: [${this.aggregates.map((spec) => `${spec.kind}`).join(',')}]`), ...this.child.explain(depth + 1)];
   }
+}
+
+/**
+ * The one DOUBLE sum/avg whose rows group-by-dense-sum.ts may fold while assigning groups: when every other
+ * aggregate is a count(x) answered by its counts, no kernel needs the per-row group ids.
+ */
+function fusedSumOf(specs: readonly AggregateSpec[], kernels: readonly AggregateKernel[], countSources: readonly number[]): { index: number; kernel: SumAvgKernel } | undefined {
+  const index = specs.findIndex((spec) => spec.kind === 'sum' || spec.kind === 'avg');
+  const kernel = kernels[index];
+  if (index < 0 || specs[index].argType !== 'DOUBLE' || !(kernel instanceof SumAvgKernel)) return undefined;
+  return specs.every((_, k) => k === index || countSources[k] === index) ? { index, kernel } : undefined;
 }
 
 /** Argument types whose count(x) nulls are exactly the values sum and avg skip. */

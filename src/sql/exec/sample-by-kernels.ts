@@ -7,7 +7,9 @@ import type { Vector } from './batch.js';
 import type { AggregateSpec } from './group-by.js';
 import type { AggregateKernel } from './aggregate-kernels.js';
 import { createKernel } from './aggregate-kernels.js';
-import { unreachable } from '../../core/assert.js';
+import { assert, unreachable } from '../../core/assert.js';
+import type { ColumnStatKind } from './sample-by-column-stats.js';
+import { COLUMN_STAT_KINDS, ColumnStats } from './sample-by-column-stats.js';
 import type { ValueType } from '../../types/column-type.js';
 import { isInt64Type } from '../../types/column-type.js';
 
@@ -36,31 +38,60 @@ export function createSampleKernel(spec: AggregateSpec): SampleKernel {
 }
 
 /**
- * The kernels of a SAMPLE BY's aggregates. A count(x) beside sum(x) or avg(x) of the same input column reads the
- * non-null counts the sum's kernel keeps anyway, instead of reading the argument a second time.
+ * The kernels of a SAMPLE BY's aggregates. Fast sum/avg/min/max/count(x) kernels that would read one input
+ * column in more than one pass (two of them over the column, or a sum or avg, which reads values and counts)
+ * share one ColumnStats: the first of them feeds it in one pass, the others are fed nothing and read it.
  */
 export function createSampleKernels(specs: readonly AggregateSpec[]): SampleKernel[] {
   const kernels = specs.map(createSampleKernel);
+  const statsByArg = new Map<number, ColumnStats>();
+  for (const argIndex of columnsReadTwice(specs, kernels)) statsByArg.set(argIndex, new ColumnStats());
   return kernels.map((kernel, k) => {
     const spec = specs[k];
-    if (spec.kind !== 'count_col' || !(kernel instanceof Float64RunKernel)) return kernel;
-    const source = kernels.find((other, j) => other instanceof Float64RunKernel && (specs[j].kind === 'sum' || specs[j].kind === 'avg') && specs[j].argIndex === spec.argIndex);
-    return source instanceof Float64RunKernel ? new SharedCountKernel(source, spec.resultType) : kernel;
+    const stats = isColumnStatKernel(spec, kernel) ? statsByArg.get(spec.argIndex) : undefined;
+    if (stats === undefined) return kernel;
+    const feeds = specs.findIndex((other, j) => other.argIndex === spec.argIndex && isColumnStatKernel(other, kernels[j])) === k;
+    return new ColumnStatsKernel(stats, spec.kind as ColumnStatKind, spec.resultType, feeds);
   });
 }
 
-/** count(x) answered by a sum or avg kernel of the same argument: it is fed nothing and reads that kernel's counts. */
-class SharedCountKernel implements SampleKernel {
+function isColumnStatKernel(spec: AggregateSpec, kernel: SampleKernel): boolean {
+  return kernel instanceof Float64RunKernel && spec.argIndex >= 0 && COLUMN_STAT_KINDS.has(spec.kind);
+}
+
+/** Input columns the fast column-stat kernels would read more than once between them. */
+function columnsReadTwice(specs: readonly AggregateSpec[], kernels: readonly SampleKernel[]): number[] {
+  const passes = new Map<number, number>();
+  specs.forEach((spec, k) => {
+    if (!isColumnStatKernel(spec, kernels[k])) return;
+    const own = spec.kind === 'sum' || spec.kind === 'avg' ? 2 : 1;
+    passes.set(spec.argIndex, (passes.get(spec.argIndex) ?? 0) + own);
+  });
+  return [...passes].filter(([, count]) => count > 1).map(([argIndex]) => argIndex);
+}
+
+/** One aggregate answered by a column's shared stats; only the feeding kernel passes the rows on. */
+class ColumnStatsKernel implements SampleKernel {
   readonly runs = true;
-  constructor(private readonly source: Float64RunKernel, private readonly resultType: ValueType) {}
+  constructor(private readonly stats: ColumnStats, private readonly kind: ColumnStatKind, private readonly resultType: ValueType, private readonly feeds: boolean) {}
 
-  addRun(): void {}
+  addRun(arg: Vector | undefined, lo: number, hi: number, slot: number): void {
+    if (this.feeds) this.stats.addRun(float64Data(arg), lo, hi, slot);
+  }
 
-  addRows(): void {}
+  addRows(arg: Vector | undefined, rowCount: number, groups: Int32Array, groupCount: number): void {
+    if (this.feeds) this.stats.addRows(float64Data(arg), groups, rowCount, groupCount);
+  }
 
   result(slotCount: number): Vector {
-    return { type: this.resultType, data: this.source.seenCounts(slotCount) };
+    return { type: this.resultType, data: this.stats.result(this.kind, slotCount) };
   }
+}
+
+function float64Data(arg: Vector | undefined): Float64Array {
+  const data = arg?.data;
+  assert(data instanceof Float64Array, 'column-stat kernels read a DOUBLE-valued argument vector');
+  return data;
 }
 
 class GeneralKernel implements SampleKernel {
@@ -152,12 +183,6 @@ class Float64RunKernel implements SampleKernel {
       }
     }
     return { type: this.resultType, data: out };
-  }
-
-  /** Non-null inputs per slot (rows for count(*)). */
-  seenCounts(slotCount: number): Float64Array {
-    this.ensure(slotCount);
-    return this.seen.slice(0, slotCount);
   }
 
   private ensure(size: number): void {

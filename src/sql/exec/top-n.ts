@@ -154,22 +154,60 @@ class KeyScreen {
 function nextCandidate(data: Float64Array, from: number, to: number, sign: number, bar: number, nullsPass: boolean): number {
   assert(from >= 0 && to <= data.length, 'a screened row range lies inside its key vector');
   if (nullsPass) return nextCandidateOrNull(data, from, to, sign, bar);
-  if (sign > 0) {
-    for (let i = from; i < to; i++) if (data[i] >= bar) return i;
-    return to;
+  return sign > 0 ? nextAtLeast(data, from, to, bar) : nextAtMost(data, from, to, -bar);
+}
+
+/**
+ * The first row in [from, to) whose value is >= `bar` (a null never is). Eight rows are screened per step by
+ * one chain of comparisons: nearly every block fails as a whole, and only a block that holds a hit (or a null)
+ * is looked at row by row.
+ */
+function nextAtLeast(data: Float64Array, from: number, to: number, bar: number): number {
+  let i = from;
+  for (; i + 8 <= to; i += 8) {
+    if (allBelow(data, i, bar)) continue;
+    // A null fails the chain too: look at this block row by row, then go on by blocks.
+    for (let row = i; row < i + 8; row++) if (data[row] >= bar) return row;
   }
-  // -value >= bar exactly when value <= -bar (negation is exact).
-  const ceiling = -bar;
-  for (let i = from; i < to; i++) if (data[i] <= ceiling) return i;
+  for (; i < to; i++) if (data[i] >= bar) return i;
   return to;
 }
 
+/** nextAtLeast for ascending keys: -value >= bar exactly when value <= -bar (negation is exact). */
+function nextAtMost(data: Float64Array, from: number, to: number, ceiling: number): number {
+  let i = from;
+  for (; i + 8 <= to; i += 8) {
+    if (allAbove(data, i, ceiling)) continue;
+    for (let row = i; row < i + 8; row++) if (data[row] <= ceiling) return row;
+  }
+  for (; i < to; i++) if (data[i] <= ceiling) return i;
+  return to;
+}
+
+/** Blocks of eight are screened as in nextAtLeast; a block that fails the chain holds a hit, since a null is one. */
 function nextCandidateOrNull(data: Float64Array, from: number, to: number, sign: number, bar: number): number {
-  for (let i = from; i < to; i++) {
+  let i = from;
+  if (sign > 0) {
+    while (i + 8 <= to && allBelow(data, i, bar)) i += 8;
+  } else {
+    const ceiling = -bar;
+    while (i + 8 <= to && allAbove(data, i, ceiling)) i += 8;
+  }
+  for (; i < to; i++) {
     const score = sign * data[i];
     if (score >= bar || score !== score) return i;
   }
   return to;
+}
+
+/** Whether rows [i, i + 8) all hold values below `bar` (false when one is null). */
+function allBelow(data: Float64Array, i: number, bar: number): boolean {
+  return data[i] < bar && data[i + 1] < bar && data[i + 2] < bar && data[i + 3] < bar && data[i + 4] < bar && data[i + 5] < bar && data[i + 6] < bar && data[i + 7] < bar;
+}
+
+/** Whether rows [i, i + 8) all hold values above `ceiling` (false when one is null). */
+function allAbove(data: Float64Array, i: number, ceiling: number): boolean {
+  return data[i] > ceiling && data[i + 1] > ceiling && data[i + 2] > ceiling && data[i + 3] > ceiling && data[i + 4] > ceiling && data[i + 5] > ceiling && data[i + 6] > ceiling && data[i + 7] > ceiling;
 }
 
 /** Replaces the heap's root with `score` and restores the min-heap order. */

@@ -137,6 +137,16 @@ export class SumAvgKernel implements AggregateKernel {
   nonNullCounts(groupCount: number): Vector {
     return { type: 'LONG', data: growFloat64(this.counts, groupCount, 0).slice(0, groupCount) };
   }
+
+  /**
+   * The per-group sums and non-null counts, grown to hold `groupCount` groups, for a caller that folds rows into
+   * them itself (group-by-dense-sum.ts assigns groups and sums in one pass), as sumGroupedNaNNullable would.
+   */
+  accumulators(groupCount: number): { readonly sums: Float64Array; readonly counts: Float64Array } {
+    this.sums = growFloat64(this.sums, groupCount, 0);
+    this.counts = growFloat64(this.counts, groupCount, 0);
+    return { sums: this.sums, counts: this.counts };
+  }
 }
 
 /**

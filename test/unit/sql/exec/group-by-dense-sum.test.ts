@@ -1,0 +1,83 @@
+// GROUP BY <symbol> with sum/avg of one DOUBLE column assigns groups and sums in one pass; with a count(*) beside
+// it the grouping takes the two-pass path (group ids, then the kernels). Both must give bit-identical sums, averages
+// and counts, with null keys, null values, keys first met mid-batch and many batches.
+import test from 'ava';
+import { GroupByFactory } from '../../../../src/sql/exec/group-by.js';
+import type { AggregateSpec } from '../../../../src/sql/exec/group-by.js';
+import type { ColumnBatch } from '../../../../src/sql/exec/batch.js';
+import type { Cursor, QueryFactory } from '../../../../src/sql/exec/operator.js';
+import { createExecContext, drain } from '../../../../src/sql/exec/operator.js';
+import { createRuntime } from '../../../../src/sql/codegen/runtime.js';
+import type { OutputColumn } from '../../../../src/sql/bind/bound.js';
+
+const COLUMNS: readonly OutputColumn[] = [{ name: 'sym', type: 'SYMBOL' }, { name: 'price', type: 'DOUBLE' }];
+const SYMBOLS = Array.from({ length: 40 }, (_, k) => `S${k}`);
+
+class BatchesFactory implements QueryFactory {
+  readonly columns = COLUMNS;
+  readonly timestampIndex = -1;
+
+  constructor(private readonly batches: readonly ColumnBatch[]) {}
+
+  open(): Cursor {
+    let next = 0;
+    return { nextBatch: () => this.batches[next++], close: () => undefined };
+  }
+
+  explain(): string[] {
+    return ['batches'];
+  }
+}
+
+/** Keys drawn from a range that widens batch by batch (new keys appear mid-batch), one in ten null; values one in eight null. */
+function batchesOf(batchCount: number, batchRows: number, seed: number): ColumnBatch[] {
+  let state = seed;
+  const random = (): number => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  return Array.from({ length: batchCount }, (_, b) => {
+    const keys = new Int32Array(batchRows);
+    const values = new Float64Array(batchRows);
+    for (let row = 0; row < batchRows; row++) {
+      keys[row] = random() < 0.1 ? -1 : Math.floor(random() * Math.min(SYMBOLS.length, 3 + 4 * b));
+      values[row] = random() < 0.125 ? NaN : (random() - 0.3) * 1e6;
+    }
+    return { rowCount: batchRows, vectors: [{ type: 'SYMBOL', data: keys, symbols: SYMBOLS }, { type: 'DOUBLE', data: values }] };
+  });
+}
+
+function spec(kind: AggregateSpec['kind'], argIndex: number): AggregateSpec {
+  return { kind, argIndex, argType: argIndex < 0 ? undefined : 'DOUBLE', resultType: kind.startsWith('count') ? 'LONG' : 'DOUBLE', name: `${kind}${argIndex}` };
+}
+
+/** Rows of the result keyed by symbol text (null key as '<null>'): every aggregate column's value. */
+function resultByKey(batches: readonly ColumnBatch[], specs: readonly AggregateSpec[]): Map<string, number[]> {
+  const ctx = createExecContext(createRuntime(0), { deadlineMs: Date.now() + 60_000, cancelled: false }, 60_000);
+  const rows = new Map<string, number[]>();
+  for (const batch of drain(new GroupByFactory(new BatchesFactory(batches), 1, specs).open(ctx), ctx)) {
+    const key = batch.vectors[0];
+    for (let row = 0; row < batch.rowCount; row++) {
+      const code = (key.data as Int32Array)[row];
+      const text = code < 0 ? '<null>' : (key.symbols as readonly string[])[code];
+      rows.set(text, specs.map((_, k) => Number(batch.vectors[1 + k].data[row])));
+    }
+  }
+  return rows;
+}
+
+test('one-pass symbol sums equal the two-pass path bit for bit', (t) => {
+  for (const [batchCount, batchRows] of [[1, 5], [12, 997], [3, 65536]] as const) {
+    const batches = batchesOf(batchCount, batchRows, 7 + batchCount);
+    for (const specs of [[spec('avg', 1), spec('count_col', 1)], [spec('sum', 1)]]) {
+      const fused = resultByKey(batches, specs);
+      const twoPass = resultByKey(batches, [...specs, spec('count', -1)]);
+      t.is(fused.size, twoPass.size);
+      for (const [key, values] of fused) {
+        const expected = twoPass.get(key);
+        t.truthy(expected, `group ${key} exists both ways`);
+        values.forEach((value, k) => t.true(Object.is(value, expected?.[k]), `${key} ${specs[k]?.name}: ${value} vs ${expected?.[k]}`));
+      }
+    }
+  }
+});

@@ -1,16 +1,44 @@
 // CPU seconds of the processes a replication run puts on the shared cores, read from /proc, split the way the
 // replication bench reports them: a server's primary process (writer, WAL, capture, encoder thread, uploads),
-// its worker processes (HTTP, ILP parsing, reads), and the object store's daemons.
+// its worker processes (HTTP, ILP parsing, reads), and the object store's daemons. The primary's CPU is split
+// by thread: its main thread (the event loop that runs commits), the segment encoder thread (told apart by its
+// lowest nice value: it lowers its own priority) and the rest (V8's GC and compiler threads, libuv's pool).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestServer } from '../../test/helpers/server.js';
-import { processCpuSeconds } from './process-cpu.js';
+import { statFields } from '../../test/helpers/proc-stat.js';
+import { cpuSecondsOf, processCpuSeconds } from './process-cpu.js';
 
 export interface ServerCpu {
   readonly primary: number;
-  /** Of `primary`, its main thread's (the event loop that runs commits); the rest is its other threads'. */
+  /** Of `primary`, its main thread's (the event loop that runs commits). */
   readonly primaryMain: number;
+  /** Of `primary`, its threads' at the lowest priority: the segment encoder thread, when it runs at low priority. */
+  readonly primaryEncoder: number;
   readonly workers: number;
+}
+
+/** Nice value of the replication encoder thread at low priority (thread-priority.ts: PRIORITY_LOW). */
+const LOWEST_NICE = 19;
+
+/**
+ * CPU seconds of the threads of `pid` at the lowest nice value. A thread that ended is no longer listed: the
+ * encoder thread lives as long as the primary, so a difference of two readings holds.
+ */
+function lowestPriorityThreadsCpu(pid: string): number {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const tid of tids) {
+    const fields = statFields(`${pid}/task/${tid}`);
+    // Index 16 is field 19 of proc(5), the nice value.
+    if (fields !== undefined && Number(fields[16]) === LOWEST_NICE) total += cpuSecondsOf(fields);
+  }
+  return total;
 }
 
 function childPids(pid: string): string[] {
@@ -25,7 +53,7 @@ function childPids(pid: string): string[] {
 export function serverCpu(server: TestServer): ServerCpu {
   const pid = String(server.process.pid ?? 0);
   return {
-    primary: processCpuSeconds(pid), primaryMain: processCpuSeconds(`${pid}/task/${pid}`),
+    primary: processCpuSeconds(pid), primaryMain: processCpuSeconds(`${pid}/task/${pid}`), primaryEncoder: lowestPriorityThreadsCpu(pid),
     workers: childPids(pid).reduce((sum, id) => sum + processCpuSeconds(id), 0),
   };
 }
@@ -41,7 +69,10 @@ export function totalOf(cpu: ServerCpu): number {
 }
 
 export function cpuSince(now: ServerCpu, before: ServerCpu): ServerCpu {
-  return { primary: now.primary - before.primary, primaryMain: now.primaryMain - before.primaryMain, workers: now.workers - before.workers };
+  return {
+    primary: now.primary - before.primary, primaryMain: now.primaryMain - before.primaryMain,
+    primaryEncoder: now.primaryEncoder - before.primaryEncoder, workers: now.workers - before.workers,
+  };
 }
 
 /**

@@ -19,36 +19,18 @@ import { toBytePlanesPart } from './byte-planes.js';
 import { parseEncoderRequest, parseEncoderThreadData, type EncodeRequest, type EncodeResult, type PutTarget } from './segment-encoder-messages.js';
 import { EncoderThreadStore } from './encoder-thread-store.js';
 import { lowerCallingThreadPriority } from './thread-priority.js';
+import { encoderRawScratch } from './raw-scratch.js';
 
 /** A shorter shared prefix is shipped as bytes: a copy operation would save less than it costs the replica. */
 const COPY_BYTES_MIN = 64 * 1024;
 const COMPARE_CHUNK_BYTES = 1024 * 1024;
 const baseChunk = Buffer.allocUnsafeSlow(COMPARE_CHUNK_BYTES);
 const fileChunk = Buffer.allocUnsafeSlow(COMPARE_CHUNK_BYTES);
-/**
- * A segment's raw bytes up to this size are assembled in one buffer kept for the next segment: a fresh buffer
- * per segment cost a page fault per 4 KiB while the captured bytes were read into it, and external-memory
- * garbage. Larger parts (checkpoints, bulk imports) get a buffer of their own, so the thread never keeps more.
- */
-const RAW_SCRATCH_BYTES_MAX = 16 * 1024 * 1024;
-let rawScratch: Buffer = Buffer.allocUnsafeSlow(0);
+/** A segment's raw bytes are assembled here (raw-scratch.ts: kept for reuse while segments come, up to a whole part). */
+const rawScratch = encoderRawScratch();
 /** A piece of a range before it becomes planes: a multiple of every planed width up to 32, small enough for L2. */
 const PLANE_PIECE_BYTES = 128 * 1024;
 const planePiece = Buffer.allocUnsafeSlow(PLANE_PIECE_BYTES);
-
-/** `bytes` of writable memory from `kept` (grown and returned as the new kept buffer), or of its own past the bound. */
-function scratchOf(kept: Buffer, bytes: number): { buffer: Buffer; kept: Buffer } {
-  if (bytes > RAW_SCRATCH_BYTES_MAX) return { buffer: Buffer.allocUnsafeSlow(bytes), kept };
-  const grown = kept.length >= bytes ? kept : Buffer.allocUnsafeSlow(Math.min(RAW_SCRATCH_BYTES_MAX, Math.max(bytes, kept.length * 2)));
-  return { buffer: grown.subarray(0, bytes), kept: grown };
-}
-
-/** `bytes` of writable memory for one segment's raw bytes; valid until the next call. */
-function rawBuffer(bytes: number): Buffer {
-  const scratch = scratchOf(rawScratch, bytes);
-  rawScratch = scratch.kept;
-  return scratch.buffer;
-}
 
 /** The width a write's bytes are stored by: its range's, when the write starts at a whole value of its file. */
 function storedWidth(range: WireRange, write: WriteOperation): number {
@@ -156,7 +138,7 @@ function encode(request: EncodeRequest): FramedObject {
   });
   const header = segmentHeader(request.seq, operations, widths);
   const rawBytes = ranges.reduce((sum: number, range: WireRange) => sum + range.length, header.length);
-  const raw = rawBuffer(rawBytes);
+  const raw = rawScratch.take(rawBytes);
   header.copy(raw, 0);
   let at = header.length;
   for (const [index, range] of ranges.entries()) {

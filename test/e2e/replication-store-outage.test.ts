@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { privateS3, restartS3, stopS3, type S3Service } from '../helpers/s3-service.js';
 import type { TestServer } from '../helpers/server.js';
+import { SEGMENT_SPACING_MS } from '../../src/replication/store-layout.js';
 import { answers, metricValue, replicationStore, startNode, waitForAnswers, writeRound } from '../helpers/replication-cluster.js';
 
 const base = mkdtempSync(join(tmpdir(), 'svc-repl-outage-'));
@@ -21,6 +22,22 @@ test.after.always(async () => {
   if (service !== null) await stopS3(service, true);
   rmSync(base, { recursive: true, force: true });
 });
+
+/**
+ * A commit is captured up to SEGMENT_SPACING_MS after the previous capture (plus the capture delay): the backlog
+ * figure may still be 0 right after the writes, and must not be by then.
+ */
+const CAPTURE_WAIT_MS = SEGMENT_SPACING_MS + 1_000;
+
+/** The primary's backlog in bytes once it is above 0, or 0 after `timeoutMs`. */
+async function pendingBytesWithin(primary: TestServer, timeoutMs: number): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const pending = await metricValue(primary, 'svc_replication_pending_bytes');
+    if (pending > 0 || performance.now() > deadline) return pending;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 async function healthStatus(server: TestServer): Promise<number> {
   const response = await fetch(server.adminUrl);
@@ -47,7 +64,7 @@ test('the store stopped for 10 s: writes go on, the replica serves and reports i
   await writeRound(primary, 1);
   t.log(`writes while the store is down took ${Math.round(performance.now() - writeStarted)} ms`);
   const after = await answers(primary);
-  t.true(await metricValue(primary, 'svc_replication_pending_bytes') > 0, 'the backlog holds the commits');
+  t.true(await pendingBytesWithin(primary, CAPTURE_WAIT_MS) > 0, 'the backlog holds the commits');
   t.deepEqual(await answers(replica), before, 'the replica serves what it has');
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, 10_000 - (performance.now() - stoppedAt))));
   t.is(await healthStatus(replica), 503, 'lag past replication.replica.max.lag takes the replica out');

@@ -1,6 +1,6 @@
 // The segment encoder thread assembles each object's raw bytes in a buffer it keeps for the next object:
 // objects of different sizes, one after another, must each decode to exactly their own bytes (none of an
-// earlier, larger object's), and a part beyond the kept buffer's bound still encodes whole. Fixed-width
+// earlier, larger object's), and a part that grows the kept buffer encodes whole. Fixed-width
 // writes are stored as byte planes and decode to their own bytes.
 import test from 'ava';
 import { createHash } from 'node:crypto';
@@ -32,7 +32,7 @@ function patterned(length: number, seed: number): Buffer {
 test('objects of decreasing and increasing sizes decode to their own bytes only', async (t) => {
   const encoder = new SegmentEncoder({ lowPriority: true, store: null });
   t.teardown(() => encoder.close());
-  // 20 MiB is past the kept buffer's bound (16 MiB); the others reuse it.
+  // 20 MiB grows the kept buffer; the smaller ones after it reuse it (raw-scratch.test.ts covers parts past its bound).
   const sizes = [3_000_000, 1_000, 700_000, 20 * 1024 * 1024, 5_000];
   for (const [index, size] of sizes.entries()) {
     const bytes = patterned(size, index);

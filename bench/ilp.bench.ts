@@ -12,7 +12,7 @@
 // on a fresh server warmed by a first HTTP pass into another table; BENCH_ILP_BASELINE=<main.js of another
 // build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default). BENCH_ILP_ONLY=tsbs
 // does the same for the TSBS rows over HTTP (a fresh server each, warmed by a first pass of up to 1M rows into
-// another table).
+// another table). BENCH_ILP_NODE_ARGS passes node flags to the narrow and TSBS servers (workers inherit them).
 import { request, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -34,6 +34,8 @@ const narrowOnly = process.env['BENCH_ILP_ONLY'] === 'narrow';
 const tsbsOnly = process.env['BENCH_ILP_ONLY'] === 'tsbs';
 const narrowBaseline = process.env['BENCH_ILP_BASELINE'];
 const narrowRounds = Number(process.env['BENCH_ILP_ROUNDS'] ?? 2);
+/** Extra node flags for the server (the workers inherit them), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const serverNodeArgs = (process.env['BENCH_ILP_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
 const execBaseline = process.env['BENCH_EXEC_BASELINE'];
 const execCommitMode = process.env['BENCH_EXEC_COMMIT_MODE'];
 /** Clients, duration in ms and target in rows/s of the /exec INSERT measure (issue #18). */
@@ -273,7 +275,7 @@ async function mainExecOnly(): Promise<void> {
 
 /** The narrow rows through /imp, HTTP and TCP on a fresh server of `entryScript` (this checkout's build when undefined). */
 async function narrowLines(name: string, entryScript: string | undefined): Promise<string[]> {
-  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, ...(entryScript === undefined ? {} : { entryScript }) });
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
   try {
     // A first pass into a table of its own warms the request path up (JIT), as the full bench's earlier sections do.
     await sendHttp(server, ilpBodies(Math.min(narrowRows, 1_000_000), rowsPerBody, (i) => standardIlpRow(i, 'warm')));
@@ -302,7 +304,7 @@ async function mainNarrowOnly(): Promise<void> {
 
 /** The TSBS rows over HTTP on a fresh server of `entryScript` (this checkout's build when undefined). */
 async function tsbsLine(name: string, entryScript: string | undefined): Promise<string> {
-  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, ...(entryScript === undefined ? {} : { entryScript }) });
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
   try {
     // The warm-up must reach both workers: 500k rows are 10 bodies for 8 connections, and when the connections
     // land on one worker the other met its first TSBS rows (JIT warm-up, deopts) in the measured pass, which

@@ -16,6 +16,7 @@ import { arrayTypeOf } from '../types/double-array.js';
 import { readIlpArrayHeader, writeArray } from './ilp-arrays.js';
 import { BINARY_DECIMAL, readBinaryDecimal, readTextDecimal, writeDecimalValue } from './ilp-decimals.js';
 import { appendNanos, parseTimestampNanos } from './ilp-nanos.js';
+import { nanosDigitsLineEnd, nanosDigitsMicros } from './ilp-timestamp-digits.js';
 import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
 
 const LF = 10;
@@ -484,6 +485,9 @@ export class IlpParser {
   }
 
   private parseTimestamp(table: IlpTableBuilder, data: Buffer, start: number): number {
+    const common = table.nanosTimestamp ? -1 : nanosDigitsLineEnd(data, start, this.options.precision === 'ns');
+    const commonMicros = common < 0 ? -1 : nanosDigitsMicros(this.view, data, start);
+    if (commonMicros >= 0) return this.finishRow(table, data, common, commonMicros);
     const plain = table.nanosTimestamp ? -1 : this.plainNanosEnd(data, start);
     // Microseconds past 2^53 are refused by the general path, with its error text.
     const plainMicros = plain < 0 ? -1 : digitsValue(data, start, this.plainDigitsEnd - 3);

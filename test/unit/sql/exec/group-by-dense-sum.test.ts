@@ -5,37 +5,17 @@ import test from 'ava';
 import { GroupByFactory } from '../../../../src/sql/exec/group-by.js';
 import type { AggregateSpec } from '../../../../src/sql/exec/group-by.js';
 import type { ColumnBatch } from '../../../../src/sql/exec/batch.js';
-import type { Cursor, QueryFactory } from '../../../../src/sql/exec/operator.js';
 import { createExecContext, drain } from '../../../../src/sql/exec/operator.js';
+import { FixedBatchesFactory } from '../../../helpers/fixed-batches.js';
+import { seededRandom } from '../../../helpers/seeded-random.js';
 import { createRuntime } from '../../../../src/sql/codegen/runtime.js';
 import type { OutputColumn } from '../../../../src/sql/bind/bound.js';
 
 const COLUMNS: readonly OutputColumn[] = [{ name: 'sym', type: 'SYMBOL' }, { name: 'price', type: 'DOUBLE' }];
 const SYMBOLS = Array.from({ length: 40 }, (_, k) => `S${k}`);
-
-class BatchesFactory implements QueryFactory {
-  readonly columns = COLUMNS;
-  readonly timestampIndex = -1;
-
-  constructor(private readonly batches: readonly ColumnBatch[]) {}
-
-  open(): Cursor {
-    let next = 0;
-    return { nextBatch: () => this.batches[next++], close: () => undefined };
-  }
-
-  explain(): string[] {
-    return ['batches'];
-  }
-}
-
 /** Keys drawn from a range that widens batch by batch (new keys appear mid-batch), one in ten null; values one in eight null. */
 function batchesOf(batchCount: number, batchRows: number, seed: number): ColumnBatch[] {
-  let state = seed;
-  const random = (): number => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
+  const random = seededRandom(seed);
   return Array.from({ length: batchCount }, (_, b) => {
     const keys = new Int32Array(batchRows);
     const values = new Float64Array(batchRows);
@@ -55,7 +35,7 @@ function spec(kind: AggregateSpec['kind'], argIndex: number): AggregateSpec {
 function resultByKey(batches: readonly ColumnBatch[], specs: readonly AggregateSpec[]): Map<string, number[]> {
   const ctx = createExecContext(createRuntime(0), { deadlineMs: Date.now() + 60_000, cancelled: false }, 60_000);
   const rows = new Map<string, number[]>();
-  for (const batch of drain(new GroupByFactory(new BatchesFactory(batches), 1, specs).open(ctx), ctx)) {
+  for (const batch of drain(new GroupByFactory(new FixedBatchesFactory(COLUMNS, batches), 1, specs).open(ctx), ctx)) {
     const key = batch.vectors[0];
     for (let row = 0; row < batch.rowCount; row++) {
       const code = (key.data as Int32Array)[row];

@@ -5,37 +5,18 @@ import { TopNFactory } from '../../../../src/sql/exec/top-n.js';
 import { SortFactory } from '../../../../src/sql/exec/sort.js';
 import type { SortKey } from '../../../../src/sql/exec/sort.js';
 import type { ColumnBatch } from '../../../../src/sql/exec/batch.js';
-import type { Cursor, QueryFactory } from '../../../../src/sql/exec/operator.js';
+import type { QueryFactory } from '../../../../src/sql/exec/operator.js';
 import { createExecContext, drain } from '../../../../src/sql/exec/operator.js';
+import { FixedBatchesFactory } from '../../../helpers/fixed-batches.js';
+import { seededRandom } from '../../../helpers/seeded-random.js';
 import { createRuntime } from '../../../../src/sql/codegen/runtime.js';
 import type { OutputColumn } from '../../../../src/sql/bind/bound.js';
 
 const COLUMNS: readonly OutputColumn[] = [{ name: 'v', type: 'DOUBLE' }, { name: 'row', type: 'INT' }];
 
-/** A child that hands out fixed batches of (value, row number) rows. */
-class BatchesFactory implements QueryFactory {
-  readonly columns = COLUMNS;
-  readonly timestampIndex = -1;
-
-  constructor(private readonly batches: readonly ColumnBatch[]) {}
-
-  open(): Cursor {
-    let next = 0;
-    return { nextBatch: () => this.batches[next++], close: () => undefined };
-  }
-
-  explain(): string[] {
-    return ['batches'];
-  }
-}
-
 /** Deterministic values with many ties and about one null (NaN) in eight, cut into batches of `batchRows`. */
 function batchesOf(rowCount: number, batchRows: number, seed: number): ColumnBatch[] {
-  let state = seed;
-  const random = (): number => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
+  const random = seededRandom(seed);
   const batches: ColumnBatch[] = [];
   for (let lo = 0; lo < rowCount; lo += batchRows) {
     const count = Math.min(batchRows, rowCount - lo);
@@ -75,8 +56,8 @@ test('top-N rows equal the first rows of the full stable sort', (t) => {
     for (const keepRows of [0, 1, 3, 10, 64]) {
       for (const [rowCount, batchRows] of [[5, 4], [300, 7], [5000, 1024]]) {
         const batches = batchesOf(rowCount, batchRows, 17 + cases);
-        const sorted = rowsOf(new SortFactory(new BatchesFactory(batches), [key])).slice(0, keepRows);
-        const top = rowsOf(new TopNFactory(new BatchesFactory(batches), [key], keepRows));
+        const sorted = rowsOf(new SortFactory(new FixedBatchesFactory(COLUMNS, batches), [key])).slice(0, keepRows);
+        const top = rowsOf(new TopNFactory(new FixedBatchesFactory(COLUMNS, batches), [key], keepRows));
         t.deepEqual(top, sorted, `key ${JSON.stringify(key)}, limit ${keepRows}, ${rowCount} rows in batches of ${batchRows}`);
         cases++;
       }
@@ -89,6 +70,6 @@ test('a table with fewer values than the limit ends with its nulls when nulls so
   const values = Float64Array.from([NaN, 3, NaN, 1, NaN]);
   const rows = Int32Array.from([0, 1, 2, 3, 4]);
   const batches: ColumnBatch[] = [{ rowCount: 5, vectors: [{ type: 'DOUBLE', data: values }, { type: 'INT', data: rows }] }];
-  t.deepEqual(rowsOf(new TopNFactory(new BatchesFactory(batches), [{ index: 0, descending: true, nullsFirst: false }], 4)), [1, 3, 0, 2]);
-  t.deepEqual(rowsOf(new TopNFactory(new BatchesFactory(batches), [{ index: 0, descending: false, nullsFirst: false }], 3)), [3, 1, 0]);
+  t.deepEqual(rowsOf(new TopNFactory(new FixedBatchesFactory(COLUMNS, batches), [{ index: 0, descending: true, nullsFirst: false }], 4)), [1, 3, 0, 2]);
+  t.deepEqual(rowsOf(new TopNFactory(new FixedBatchesFactory(COLUMNS, batches), [{ index: 0, descending: false, nullsFirst: false }], 3)), [3, 1, 0]);
 });

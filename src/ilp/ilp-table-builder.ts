@@ -18,6 +18,8 @@ import { TagSetCache } from './tag-set-cache.js';
 
 /** Name of the designated timestamp of a table the line protocol creates. */
 export const ILP_TIMESTAMP_COLUMN = 'timestamp';
+/** A backslash, the escape character of names. */
+const BACKSLASH = 92;
 /** QuestDB's cairo.max.file.name.length, which bounds column names too. */
 const COLUMN_NAME_LENGTH_MAX = 127;
 /** Characters QuestDB refuses in column names (they would break SQL or file names). */
@@ -42,6 +44,8 @@ export interface IlpColumn {
   readonly nameBytes: Buffer;
   /** nameBytes four at a time (little-endian, the last partial word left out), for the key compare of each line. */
   readonly nameWords: Int32Array;
+  /** nameBytes hold a backslash: a key matched through them was escaped (the tag-set cache records no escape). */
+  readonly nameEscaped: boolean;
   readonly type: ColumnType;
   /** Added by this request (not in the catalog snapshot it started from). */
   readonly isNew: boolean;
@@ -154,7 +158,7 @@ export class IlpTableBuilder {
     const type = existingType ?? valueType;
     const builder = createColumnBuilder(type, Math.max(this.rowCount + 1, this.options.rowsHint ?? 0));
     for (let row = 0; row < this.rowCount; row++) builder.appendNull();
-    const column: IlpColumn = { name: existingType === undefined ? name : this.existingName(lower, name), nameBytes, nameWords: wordsOf(nameBytes), type, isNew: existingType === undefined, isDecimal: isDecimalType(type), builder, plainKind: plainKindOf(type, builder) };
+    const column: IlpColumn = { name: existingType === undefined ? name : this.existingName(lower, name), nameBytes, nameWords: wordsOf(nameBytes), nameEscaped: nameBytes.includes(BACKSLASH), type, isNew: existingType === undefined, isDecimal: isDecimalType(type), builder, plainKind: plainKindOf(type, builder) };
     this.columns.push(column);
     this.byName.set(lower, column);
     return column;

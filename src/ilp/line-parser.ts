@@ -317,7 +317,8 @@ export class IlpParser {
     const guess = table.guessAt(position);
     const guessedEnd = guess === undefined ? -1 : plainKeyEnd(guess, this.view, data, from);
     let at = guessedEnd >= 0 ? guessedEnd : this.keyEnd(table, data, from, 'tag');
-    const keyEscaped = guessedEnd < 0 && this.sawEscape;
+    // A guess matches the key's bytes as first spelled, escapes included.
+    const keyEscaped = guessedEnd < 0 ? this.sawEscape : (guess as IlpColumn).nameEscaped;
     if (at >= end) return INCOMPLETE;
     const keyEnd = at++;
     const valueStart = at;
@@ -326,7 +327,11 @@ export class IlpParser {
     if (at >= end) return INCOMPLETE;
     if (at === valueStart) throw new IlpValueError(`table: ${table.name}; tag value is empty`);
     const column = guessedEnd >= 0 ? (guess as IlpColumn) : this.column(table, data, from, keyEnd, keyEscaped, 'SYMBOL', position);
-    if (table.isSet(column)) return at;
+    if (table.isSet(column)) {
+      // A repeated key is skipped, but its bytes stay in the section: an escape in them keeps it out of the cache.
+      if (keyEscaped || valueEscaped) table.tagSets.spoil();
+      return at;
+    }
     const builder = column.builder;
     if (builder.kind === 'symbol' && !valueEscaped) {
       builder.appendHashed(data, valueStart, at, this.valueHash);

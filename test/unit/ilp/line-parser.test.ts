@@ -177,14 +177,17 @@ test('new columns are added to an existing table when auto-create of columns is 
 const REPEATED_TAGS_BODY = [
   't,h=a,r=x v=1i 1000', 't,h=b,r=x v=2i 2000', 't,h=a,r=x v=3i 3000', 't,h=a,h=z,r=x v=4i 4000', 't,h=a,h=z,r=x v=5i 5000',
   't,h=a,r=x', 't,h=a,r=x v=6i 6000', 't,h=a,r=x h=7i 7000', 't,h\\ q=c,r=x v=8i 8000', 't,h\\ q=c,r=x v=9i 9000', 't,h=a,r=y v=10i 10000',
+  // A skipped repeat of a key whose value or key holds an escape: the section is never recorded.
+  't,h=a,h=w\\\\b,r=x v=11i 11000', 't,h=a,h=w\\\\b,r=x v=12i 12000', 't,h=a,h\\=k=c,h\\=k=d v=13i 13000', 't,h=a,h\\=k=c,h\\=k=d v=14i 14000',
 ].join('\n');
 
 test('repeated tag sections give the values a first parse gives: duplicate keys, no fields, a field named like a tag, escaped keys', (t) => {
   const table = parsedTable(`${REPEATED_TAGS_BODY}\n`);
-  t.deepEqual(columnValues(table, 'h'), ['a', 'b', 'a', 'a', 'a', 'a', 'a', 'a', null, null, 'a'], 'the first of a repeated tag key wins; a tag beats a later field');
-  t.deepEqual(columnValues(table, 'r'), ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'y']);
-  t.deepEqual(columnValues(table, 'h q'), [null, null, null, null, null, null, null, null, 'c', 'c', null]);
-  t.deepEqual(columnValues(table, 'v'), [1n, 2n, 3n, 4n, 5n, null, 6n, null, 8n, 9n, 10n]);
+  t.deepEqual(columnValues(table, 'h'), ['a', 'b', 'a', 'a', 'a', 'a', 'a', 'a', null, null, 'a', 'a', 'a', 'a', 'a'], 'the first of a repeated tag key wins; a tag beats a later field');
+  t.deepEqual(columnValues(table, 'r'), ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'y', 'x', 'x', null, null]);
+  t.deepEqual(columnValues(table, 'h q'), [null, null, null, null, null, null, null, null, 'c', 'c', null, null, null, null, null]);
+  t.deepEqual(columnValues(table, 'h=k'), [null, null, null, null, null, null, null, null, null, null, null, null, null, 'c', 'c']);
+  t.deepEqual(columnValues(table, 'v'), [1n, 2n, 3n, 4n, 5n, null, 6n, null, 8n, 9n, 10n, 11n, 12n, 13n, 14n]);
 });
 
 /** Tag sections that differ only late, or have equal lengths, and more of them than the cache keeps at once. */

@@ -5,6 +5,7 @@
 // sample-by-kernels.ts: the sum keeps their four-lane order within a run, min/max keep the first of equal
 // values (so -0 and 0 resolve alike), and null (NaN) rows count for nothing.
 import { assert } from '../../core/assert.js';
+import { growFloat64 } from './aggregates/aggregate-kernel.js';
 
 export type ColumnStatKind = 'sum' | 'avg' | 'min' | 'max' | 'count_col';
 
@@ -12,10 +13,10 @@ export const COLUMN_STAT_KINDS: ReadonlySet<string> = new Set<ColumnStatKind>(['
 
 /** One accumulator slot per bucket (or keyed group); `counts` holds the non-null values seen per slot. */
 export class ColumnStats {
-  private sums = new Float64Array(64);
-  private counts = new Float64Array(64);
-  private mins = new Float64Array(64);
-  private maxs = new Float64Array(64);
+  private sums: Float64Array = new Float64Array(64);
+  private counts: Float64Array = new Float64Array(64);
+  private mins: Float64Array = new Float64Array(64);
+  private maxs: Float64Array = new Float64Array(64);
 
   /** Rows [lo, hi) of `data` belong to `slot`. */
   addRun(data: Float64Array, lo: number, hi: number, slot: number): void {
@@ -58,19 +59,13 @@ export class ColumnStats {
   }
 
   private ensure(size: number): void {
+    // All four grow together (same length before, same growth rule), so one length check covers them.
     if (this.sums.length >= size) return;
-    const length = Math.max(size, this.sums.length * 2);
-    this.sums = grown(this.sums, length);
-    this.counts = grown(this.counts, length);
-    this.mins = grown(this.mins, length);
-    this.maxs = grown(this.maxs, length);
+    this.sums = growFloat64(this.sums, size, 0);
+    this.counts = growFloat64(this.counts, size, 0);
+    this.mins = growFloat64(this.mins, size, 0);
+    this.maxs = growFloat64(this.maxs, size, 0);
   }
-}
-
-function grown(array: Float64Array, length: number): Float64Array<ArrayBuffer> {
-  const next = new Float64Array(length);
-  next.set(array);
-  return next;
 }
 
 /** [sum, count, min, max] of the last run folded; one per thread, reused so a run allocates nothing. */

@@ -4,10 +4,11 @@
 // by thread: its main thread (the event loop that runs commits), the segment encoder thread (told apart by its
 // lowest nice value: it lowers its own priority) and the rest (V8's GC and compiler threads, libuv's pool).
 import { readFileSync, readdirSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '../../test/helpers/server.js';
-import { statFields } from '../../test/helpers/proc-stat.js';
-import { cpuSecondsOf, processCpuSeconds } from './process-cpu.js';
+import { threadNiceValues } from '../../test/helpers/thread-nice.js';
+import { processCpuSeconds } from './process-cpu.js';
 
 export interface ServerCpu {
   readonly primary: number;
@@ -18,25 +19,21 @@ export interface ServerCpu {
   readonly workers: number;
 }
 
-/** Nice value of the replication encoder thread at low priority (thread-priority.ts: PRIORITY_LOW). */
-const LOWEST_NICE = 19;
-
 /**
- * CPU seconds of the threads of `pid` at the lowest nice value. A thread that ended is no longer listed: the
- * encoder thread lives as long as the primary, so a difference of two readings holds.
+ * CPU seconds of the threads of `pid` at the lowest priority (the replication encoder thread lowers its own:
+ * thread-priority.ts). A thread that ended is no longer listed: the encoder thread lives as long as the
+ * primary, so a difference of two readings holds.
  */
 function lowestPriorityThreadsCpu(pid: string): number {
-  let tids: string[];
+  let niceByThread: Map<number, number>;
   try {
-    tids = readdirSync(`/proc/${pid}/task`);
+    niceByThread = threadNiceValues(Number(pid));
   } catch {
     return 0;
   }
   let total = 0;
-  for (const tid of tids) {
-    const fields = statFields(`${pid}/task/${tid}`);
-    // Index 16 is field 19 of proc(5), the nice value.
-    if (fields !== undefined && Number(fields[16]) === LOWEST_NICE) total += cpuSecondsOf(fields);
+  for (const [tid, nice] of niceByThread) {
+    if (nice === constants.priority.PRIORITY_LOW) total += processCpuSeconds(`${pid}/task/${tid}`);
   }
   return total;
 }

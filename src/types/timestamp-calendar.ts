@@ -150,6 +150,9 @@ export function weekOfYear(micros: number): number {
 }
 
 /** Adds calendar months; the day of month is clamped to the target month (Jan 31 + 1 month = Feb 28/29). */
+/** Beyond every year an int64 microsecond timestamp can hold (294,247 AD). */
+const MAX_CALENDAR_YEAR = 300_000;
+
 export function addMonths(micros: number, months: number): number {
   if (months === 0) return micros;
   const days = dayNumberOf(micros);
@@ -176,5 +179,9 @@ export function addYears(micros: number, years: number): number {
   const days = dayNumberOf(micros);
   const timeOfDay = micros - days * MICROS_PER_DAY;
   civilFromDays(days, scratch);
-  return (daysFromCivil(scratch.year + years, scratch.month, 1) + scratch.day - 1) * MICROS_PER_DAY + timeOfDay;
+  const year = scratch.year + years;
+  // int64 microseconds reach about ±292,000 years; past that the day arithmetic loses precision and the date is
+  // outside the timestamp range anyway, so it saturates like addMonths does.
+  if (!(Math.abs(year) <= MAX_CALENDAR_YEAR)) return year !== year ? NaN : year > 0 ? Infinity : -Infinity;
+  return (daysFromCivil(year, scratch.month, 1) + scratch.day - 1) * MICROS_PER_DAY + timeOfDay;
 }

@@ -120,7 +120,9 @@ export const dateRuntime = {
   dateAdd(unit: string | null, count: number, micros: number): number {
     const calendarUnit = unit === null ? undefined : addUnit(unit);
     if (calendarUnit === undefined || count !== count || micros !== micros) return NaN;
-    return addUnits(micros, Math.trunc(count), calendarUnit);
+    // A count that moves past any representable instant (dateadd('M', 9223372036854775807, ts)) is null, not Infinity.
+    const moved = addUnits(micros, Math.trunc(count), calendarUnit);
+    return Number.isFinite(moved) ? moved : NaN;
   },
   dateDiff(unit: string | null, a: number, b: number): number {
     if (unit === null || a !== a || b !== b) return NaN;

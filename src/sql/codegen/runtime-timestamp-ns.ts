@@ -41,7 +41,10 @@ const exactNsRuntime = {
     if (unit === 'n') return BigInt.asIntN(64, nanos + BigInt(count));
     const micros = microsOfNsX(nanos);
     const moved = dateRuntime.dateAdd(unit, Number(count), micros);
-    return moved !== moved ? LONG_NULL : BigInt(moved) * 1000n + (nanos - BigInt(micros) * 1000n);
+    if (moved !== moved) return LONG_NULL;
+    const result = BigInt(moved) * 1000n + (nanos - BigInt(micros) * 1000n);
+    // Past the int64 nanosecond range the instant has no TIMESTAMP_NS value: null rather than a wrapped one.
+    return BigInt.asIntN(64, result) === result ? result : LONG_NULL;
   },
   dateDiffNsX(unit: string | null, a: bigint, b: bigint): bigint {
     if (a === LONG_NULL || b === LONG_NULL) return LONG_NULL;

@@ -3,13 +3,13 @@
 // (trades: ts, sym, price, amount); the same narrow rows imported as CSV through /imp in the same run as the
 // reference; /exec single-row INSERT throughput with 16 clients; peak RSS of every server process; CPU seconds
 // per 1M rows of the primary and the workers, and the table commits each section made (out of order ones too).
-// Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
+// Both ILP and /imp are warmed up first (1M rows each into tables of their own, see warmUp). Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
 // BENCH_ILP_ONLY=exec runs only the /exec INSERT section; BENCH_EXEC_BASELINE=<main.js of another build> runs it
 // against that build too, alternating, so before and after meet the same machine load; BENCH_EXEC_COMMIT_MODE
 // sets cairo.commit.mode for that section (nosync, the server's default, unless set); BENCH_EXEC_WARMUP_MS its
 // warm-up (5 s). The section also says how many inserts each commit (_txn publication) carried: how well
 // concurrent single-row INSERTs group. BENCH_ILP_ONLY=narrow runs only the narrow rows (/imp, HTTP, TCP), each
-// on a fresh server warmed by a first HTTP pass into another table; BENCH_ILP_BASELINE=<main.js of another
+// on a fresh server warmed up the same way; BENCH_ILP_BASELINE=<main.js of another
 // build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default). BENCH_ILP_ONLY=tsbs
 // does the same for the TSBS rows over HTTP (a fresh server each, warmed by a first pass of up to 1M rows into
 // another table). BENCH_ILP_NODE_ARGS passes node flags to the narrow and TSBS servers (workers inherit them).
@@ -106,14 +106,14 @@ async function count(server: TestServer, table: string): Promise<number> {
   return body.dataset?.[0]?.[0] ?? 0;
 }
 
-async function importCsv(server: TestServer, rows: number): Promise<number> {
+async function importCsv(server: TestServer, rows: number, table = 'trades_csv'): Promise<number> {
   const boundary = '----svc-bench-ilp';
   const parts = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="t.csv"\r\nContent-Type: text/csv\r\n\r\n`),
     ...standardCsvChunks(rows, 8 << 20), Buffer.from(`\r\n--${boundary}--\r\n`)];
   const body = Buffer.concat(parts);
   const agent = new Agent({ keepAlive: false });
   const started = process.hrtime.bigint();
-  const answer = await post(agent, server.httpPort, '/imp?name=trades_csv&timestamp=ts&partitionBy=DAY&fmt=json', body, { 'Content-Type': `multipart/form-data; boundary=${boundary}` });
+  const answer = await post(agent, server.httpPort, `/imp?name=${table}&timestamp=ts&partitionBy=DAY&fmt=json`, body, { 'Content-Type': `multipart/form-data; boundary=${boundary}` });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (!answer.text.includes(`"rowsImported":${rows}`)) throw new Error(`import failed: ${answer.text}`);
   return seconds;
@@ -273,12 +273,23 @@ async function mainExecOnly(): Promise<void> {
   process.stdout.write(`\n/exec INSERT, ${execClients} clients, ${execDurationMs} ms each, commit mode ${execCommitMode ?? 'nosync (default)'}\n${lines.join('\n')}\n`);
 }
 
+/**
+ * Warms both measured paths up on a fresh server (JIT, table files), each into a table of its own: the figures
+ * describe a long-running server, and the first requests of a path tier up its parser and commit code. Without
+ * this the full bench measured ILP on its very first requests while /imp's one large request amortised its own
+ * warm-up, which understated ILP ÷ /imp.
+ */
+async function warmUp(server: TestServer): Promise<void> {
+  const rows = Math.min(narrowRows, 1_000_000);
+  await sendHttp(server, ilpBodies(rows, rowsPerBody, (i) => standardIlpRow(i, 'warm')));
+  await importCsv(server, rows, 'warm_csv');
+}
+
 /** The narrow rows through /imp, HTTP and TCP on a fresh server of `entryScript` (this checkout's build when undefined). */
 async function narrowLines(name: string, entryScript: string | undefined): Promise<string[]> {
   const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
   try {
-    // A first pass into a table of its own warms the request path up (JIT), as the full bench's earlier sections do.
-    await sendHttp(server, ilpBodies(Math.min(narrowRows, 1_000_000), rowsPerBody, (i) => standardIlpRow(i, 'warm')));
+    await warmUp(server);
     const csv = await withCpu(server, narrowRows, () => importCsv(server, narrowRows));
     const imp = narrowRows / csv.result;
     const http = await withCpu(server, narrowRows, () => sendHttp(server, ilpBodies(narrowRows, rowsPerBody, standardIlpRow)));
@@ -337,6 +348,7 @@ async function main(): Promise<void> {
   const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' } });
   const lines = ['| measure | svc rows/s | reference rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
   try {
+    await warmUp(server);
     const csv = await withCpu(server, narrowRows, () => importCsv(server, narrowRows));
     const csvSeconds = csv.result;
     const httpNarrow = await withCpu(server, narrowRows, () => sendHttp(server, narrow));

@@ -32,11 +32,14 @@ export const JUDGED_RUNS_MIN = 3;
 export const LEARNING_RUNS = WARMUP_RUNS.parallel + WARMUP_RUNS.local + 2 * JUDGED_RUNS_MIN;
 /**
  * A text whose median run on the calling thread is this short stays there, not even retried on the threads:
- * two threads can at best halve it, and the hop, the merge and the threads' own scheduling take 1-2 ms of it on
- * an idle machine (the one-day count of the SQL bench: 1.5 ms alone, 3.9 ms split), so a split of a run of L ms
- * takes at least L / 2 + 1.5 ms, which beats L by PARALLEL_GAIN_FACTOR only from L = 5 ms on.
+ * two threads can at best halve it, and the hop, the merge and the threads' own scheduling add to the half. With
+ * the calling thread running a share, a split of a run of L ms takes about L / 2 + 0.6 ms at best on the 2-core
+ * host (the SQL bench's sum over 10M doubles, timed from the choice to the last byte: 4.1 ms alone; split, 2.6 ms
+ * at the first quartile, 3.2 ms median), which beats L by PARALLEL_GAIN_FACTOR from L = 2 ms on, and at the
+ * median overhead from L = 4 ms on. Runs between are judged by their times, not turned away unseen: at 5 ms, the
+ * former bound, that sum never tried the split, which in undisturbed runs takes 2.2-2.7 ms against 3.6-3.9 ms.
  */
-export const LOCAL_SPLIT_MS_MIN = 5;
+export const LOCAL_SPLIT_MS_MIN = 3;
 /** Warm runs kept per way, which the verdict pairs with each other (7 x 7 pairings at most). */
 const RECENT_RUNS_KEPT = 7;
 /**

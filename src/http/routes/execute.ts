@@ -108,6 +108,7 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
     }
     // A large query of a splittable shape runs on the parallel threads; this thread awaits (and serves others).
     const chosenAt = performance.now();
+    const cpuAtChoice = process.cpuUsage();
     const parallel = compiled.kind === 'query'
       ? await runInParallel({
         text: params.query, factory: compiled.factory, statement: compiled.statement, snapshots: compiled.snapshots, catalog: deps.catalog, cancellation, timeoutMs,
@@ -115,7 +116,10 @@ async function executeStatement(res: ServerResponse, params: ExecuteParams, deps
       })
       : undefined;
     await streamQuery(res, params, parallel?.factory ?? compiled.factory, projection?.indexes, ctx, Number(compiledAt - started));
-    if (parallel?.way !== undefined) recordParallelRun(params.query, parallel.way, performance.now() - chosenAt);
+    if (parallel?.way !== undefined) {
+      const cpu = process.cpuUsage(cpuAtChoice);
+      recordParallelRun(params.query, parallel.way, performance.now() - chosenAt, (cpu.user + cpu.system) / 1000);
+    }
   } catch (error) {
     outcome = error instanceof SqlError && error.code === 'SVC_SQL_TIMEOUT' ? 'timeout' : cancellation.cancelled ? 'cancelled' : 'error';
     if (!res.headersSent) sendQueryError(res, params.query, error);

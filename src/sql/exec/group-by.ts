@@ -11,12 +11,17 @@ import type { AggregateKernel } from './aggregate-kernels.js';
 import { createKernel, isNullAt } from './aggregate-kernels.js';
 import { SumAvgKernel } from './aggregates/sum-kernels.js';
 import { denseSumRows } from './group-by-dense-sum.js';
+import { SLOT_SUMS_SLOTS_MAX, SymbolSlotSums } from './symbol-slot-sums.js';
+import { assert } from '../../core/assert.js';
 import { dictionaryEncode } from '../codegen/symbol-output.js';
 import { computedResultCursor } from './result-cursor.js';
 import { isTextHeldType } from '../../types/column-type.js';
 import { LONG_NULL_BIG } from '../../types/nulls.js';
 import type { AggregateSpec } from '../plan/plan-specs.js';
 export type { AggregateSpec };
+
+/** The sum and count accumulators of a fused sum/avg kernel, grown to hold `groupCount` groups. */
+type SumTarget = (groupCount: number) => { readonly sums: Float64Array; readonly counts: Float64Array };
 
 /** Beyond ±(2^53 - 1) equal doubles may stand for different 64-bit integers. */
 const SAFE = Number.MAX_SAFE_INTEGER;
@@ -27,6 +32,8 @@ class GroupIndex {
   private readonly map = new Map<unknown, number>();
   private denseSymbols: readonly string[] | undefined;
   private dense: Int32Array | undefined;
+  /** assignDenseSums' per-slot sums of a small dictionary, not yet moved into the groups' accumulators. */
+  private slotSums: SymbolSlotSums | undefined;
 
   constructor(private readonly keyCount: number) {
     this.keyValues = Array.from({ length: keyCount }, () => []);
@@ -72,15 +79,34 @@ class GroupIndex {
    * isDense batches only: assigns each row its group and adds `values` (DOUBLE) into `sums`/`counts` in the same
    * pass; `target` is asked for arrays holding every group the dictionary can make (its keys and null).
    */
-  assignDenseSums(batch: ColumnBatch, values: Float64Array, target: (groupCount: number) => { readonly sums: Float64Array; readonly counts: Float64Array }): void {
+  assignDenseSums(batch: ColumnBatch, values: Float64Array, target: SumTarget): void {
     const vector = batch.vectors[0];
     const symbols = vector.symbols as readonly string[];
     const dense = this.denseFor(symbols);
     const keys = vector.data as Int32Array;
+    if (symbols.length + 1 <= SLOT_SUMS_SLOTS_MAX) {
+      // isDense keeps one dictionary (the same symbols array) for as long as batches come here.
+      this.slotSums ??= new SymbolSlotSums(symbols.length + 1);
+      assert(this.slotSums.slotCount === symbols.length + 1, 'slot sums are kept for one dictionary');
+      this.slotSums.add(keys, values, batch.rowCount, dense, (slot) => this.newDenseGroup(symbols, slot));
+      return;
+    }
     const { sums, counts } = target(symbols.length + 1);
     for (let row = denseSumRows(keys, values, 0, batch.rowCount, dense, sums, counts); row < batch.rowCount; row = denseSumRows(keys, values, row, batch.rowCount, dense, sums, counts)) {
       this.newDenseGroup(symbols, keys[row] + 1);
     }
+  }
+
+  /**
+   * Moves what assignDenseSums summed per slot into the groups' accumulators: before the kernels see a batch
+   * another way, and at the end. The sums it has kept are complete and in row order, so they go in exactly.
+   */
+  flushDenseSums(target: SumTarget): void {
+    const slotSums = this.slotSums;
+    if (slotSums === undefined) return;
+    this.slotSums = undefined;
+    const { sums, counts } = target(this.count);
+    slotSums.moveInto(this.dense as Int32Array, sums, counts);
   }
 
   private denseFor(symbols: readonly string[]): Int32Array {
@@ -103,6 +129,7 @@ class GroupIndex {
 
   private convertDenseToMap(): void {
     if (this.dense === undefined) return;
+    assert(this.slotSums === undefined, 'slot sums are moved into their groups before the dense array goes');
     this.keyValues[0].forEach((value, group) => this.map.set(value, group));
     this.dense = undefined;
   }
@@ -151,13 +178,15 @@ export class GroupByFactory implements QueryFactory {
     const fused = fusedSumOf(this.aggregates, kernels, countSources);
     const index = new GroupIndex(this.keyCount);
     let groups = new Int32Array(0);
+    const sumTarget: SumTarget | undefined = fused === undefined ? undefined : (groupCount) => fused.kernel.accumulators(groupCount);
     for (let batch = input.nextBatch(); batch !== undefined; batch = input.nextBatch()) {
       ctx.checkCancelled();
       const fusedValues = fused === undefined ? undefined : batch.vectors[this.aggregates[fused.index].argIndex]?.data;
-      if (fused !== undefined && fusedValues instanceof Float64Array && index.isDense(batch)) {
-        index.assignDenseSums(batch, fusedValues, (groupCount) => fused.kernel.accumulators(groupCount));
+      if (sumTarget !== undefined && fusedValues instanceof Float64Array && index.isDense(batch)) {
+        index.assignDenseSums(batch, fusedValues, sumTarget);
         continue;
       }
+      if (sumTarget !== undefined) index.flushDenseSums(sumTarget);
       let groupIds: Int32Array | undefined;
       if (this.keyCount > 0) {
         if (groups.length < batch.rowCount) groups = new Int32Array(batch.rowCount);
@@ -169,6 +198,7 @@ export class GroupByFactory implements QueryFactory {
         if (countSources[k] < 0) kernels[k].update(spec.argIndex < 0 ? undefined : batch.vectors[spec.argIndex], batch.rowCount, groupIds, groupCount);
       });
     }
+    if (sumTarget !== undefined) index.flushDenseSums(sumTarget);
     const groupCount = this.keyCount === 0 ? 1 : index.count;
     const keyVectors = this.columns.slice(0, this.keyCount).map((column, k) => keyVector(column.type, index.keyValues[k], groupCount));
     const results = kernels.map((kernel, k) => {

@@ -6,8 +6,8 @@
 // once it is warm: its first runs compile and tier up its kernels (on every thread, each with
 // its own JIT) and bind its fragment plans, so they say nothing of its steady cost and are not counted. Both
 // ways then take turns until each has a few judged runs, and from then on the query runs the way whose median
-// recent run was faster (the threads only when clearly faster: they spend more CPU in all), trying the other way
-// again now and then so a changed table or machine load is noticed. The threads win when they are faster in
+// recent run was faster (the threads only when clearly faster, as they spend more CPU in all, or when measured to
+// spend about as much), trying the other way again now and then so a changed table or machine load is noticed. The threads win when they are faster in
 // most pairings of one of their recent warm runs with one of the calling thread's: every kept run counts, so one
 // slow or lucky run on either side moves the verdict by a single pairing, where a median of three noisy runs
 // moved with it (on a busy machine that median settled queries on the calling thread that the threads answered
@@ -32,11 +32,14 @@ export const JUDGED_RUNS_MIN = 3;
 export const LEARNING_RUNS = WARMUP_RUNS.parallel + WARMUP_RUNS.local + 2 * JUDGED_RUNS_MIN;
 /**
  * A text whose median run on the calling thread is this short stays there, not even retried on the threads:
- * two threads can at best halve it, and the hop, the merge and the threads' own scheduling take 1-2 ms of it on
- * an idle machine (the one-day count of the SQL bench: 1.5 ms alone, 3.9 ms split), so a split of a run of L ms
- * takes at least L / 2 + 1.5 ms, which beats L by PARALLEL_GAIN_FACTOR only from L = 5 ms on.
+ * two threads can at best halve it, and the hop, the merge and the threads' own scheduling add to the half. With
+ * the calling thread running a share, a split of a run of L ms takes about L / 2 + 0.6 ms at best on the 2-core
+ * host (the SQL bench's sum over 10M doubles, timed from the choice to the last byte: 4.1 ms alone; split, 2.6 ms
+ * at the first quartile, 3.2 ms median), which beats L by PARALLEL_GAIN_FACTOR from L = 2 ms on, and at the
+ * median overhead from L = 4 ms on. Runs between are judged by their times, not turned away unseen: at 5 ms, the
+ * former bound, that sum never tried the split, which in undisturbed runs takes 2.2-2.7 ms against 3.6-3.9 ms.
  */
-export const LOCAL_SPLIT_MS_MIN = 5;
+export const LOCAL_SPLIT_MS_MIN = 3;
 /** Warm runs kept per way, which the verdict pairs with each other (7 x 7 pairings at most). */
 const RECENT_RUNS_KEPT = 7;
 /**
@@ -44,6 +47,15 @@ const RECENT_RUNS_KEPT = 7;
  * JIT per thread, the hand-off, the merge), which a server whose cores also serve other connections pays for.
  */
 const PARALLEL_GAIN_FACTOR = 0.8;
+/**
+ * A split whose process CPU in all (median of its kept runs, every thread counted) is at most this factor of the
+ * calling thread's alone costs the server little more than running there, and needs only CHEAP_SPLIT_GAIN_FACTOR.
+ * A scan bound by memory bandwidth, such as a sum over one DOUBLE column, is such a split: each half costs about
+ * half the CPU and the hop adds a fraction of a millisecond (1.1-1.2 times the CPU, measured on the 2-core host),
+ * and its 20-35% gain in time sat at PARALLEL_GAIN_FACTOR, so the stricter verdict flipped with the noise of the day.
+ */
+const CHEAP_SPLIT_CPU_FACTOR_MAX = 1.3;
+const CHEAP_SPLIT_GAIN_FACTOR = 0.9;
 /** Every this many runs of a text, the way not chosen is tried again. */
 const RETRY_OTHER_WAY_EVERY_RUNS = 16;
 /** Texts remembered per process; the least recently run is forgotten first. */
@@ -54,6 +66,8 @@ interface WayRuns {
   count: number;
   /** Times of the latest warm runs, oldest first, at most RECENT_RUNS_KEPT. */
   readonly recentMs: number[];
+  /** Process CPU (all threads) of the latest warm runs whose CPU was measured, oldest first, at most RECENT_RUNS_KEPT. */
+  readonly recentCpuMs: number[];
   /** The latest run's time, warm-up runs included; undefined before the first run. */
   lastMs: number | undefined;
 }
@@ -99,9 +113,13 @@ export class ParallelChoice {
     return lastMs !== undefined && lastMs <= LOCAL_PROBE_PARALLEL_MS_MAX;
   }
 
-  /** Records a finished run (from choosing the way to the last byte sent); failed runs are not recorded. */
-  record(text: string, way: ExecutionWay, elapsedMs: number): void {
+  /**
+   * Records a finished run (from choosing the way to the last byte sent); failed runs are not recorded. `cpuMs`:
+   * the process CPU time (every thread) spent meanwhile, when measured.
+   */
+  record(text: string, way: ExecutionWay, elapsedMs: number, cpuMs?: number): void {
     assert(Number.isFinite(elapsedMs) && elapsedMs >= 0, 'a run lasts a finite, non-negative time');
+    assert(cpuMs === undefined || (Number.isFinite(cpuMs) && cpuMs >= 0), 'a run spends a finite, non-negative CPU time');
     let runs = this.byText.get(text);
     if (runs === undefined) {
       runs = { local: newWayRuns(), parallel: newWayRuns() };
@@ -114,9 +132,8 @@ export class ParallelChoice {
     wayRuns.count += 1;
     wayRuns.lastMs = elapsedMs;
     if (wayRuns.count <= WARMUP_RUNS[way]) return;
-    wayRuns.recentMs.push(elapsedMs);
-    if (wayRuns.recentMs.length > RECENT_RUNS_KEPT) wayRuns.recentMs.shift();
-    assert(wayRuns.recentMs.length <= RECENT_RUNS_KEPT, 'a way keeps a bounded number of recent runs');
+    keepRecent(wayRuns.recentMs, elapsedMs);
+    if (cpuMs !== undefined) keepRecent(wayRuns.recentCpuMs, cpuMs);
   }
 
   get size(): number {
@@ -130,25 +147,44 @@ export class ParallelChoice {
 }
 
 function newWayRuns(): WayRuns {
-  return { count: 0, recentMs: [], lastMs: undefined };
+  return { count: 0, recentMs: [], recentCpuMs: [], lastMs: undefined };
+}
+
+function keepRecent(values: number[], value: number): void {
+  values.push(value);
+  if (values.length > RECENT_RUNS_KEPT) values.shift();
+  assert(values.length <= RECENT_RUNS_KEPT, 'a way keeps a bounded number of recent runs');
 }
 
 /**
  * Whether the threads' recent warm runs beat the calling thread's in more than half of all pairings, a run on the
- * threads counting as faster only below PARALLEL_GAIN_FACTOR of the local run it is paired with.
+ * threads counting as faster only below the gain factor (gainFactorOf) of the local run it is paired with.
  */
 function threadsWinMostPairings(parallel: WayRuns, local: WayRuns): boolean {
   assert(parallel.recentMs.length > 0 && local.recentMs.length > 0, 'both ways are judged only once each has warm runs');
+  const factor = gainFactorOf(parallel, local);
   let wins = 0;
   for (const parallelMs of parallel.recentMs) {
-    for (const localMs of local.recentMs) if (parallelMs < localMs * PARALLEL_GAIN_FACTOR) wins += 1;
+    for (const localMs of local.recentMs) if (parallelMs < localMs * factor) wins += 1;
   }
   return 2 * wins > parallel.recentMs.length * local.recentMs.length;
 }
 
-/** The median of a way's recent warm runs (the lower middle one of an even count: the kept runs are few). */
+/** CHEAP_SPLIT_GAIN_FACTOR when both ways' CPU was measured and the split's is within bounds; PARALLEL_GAIN_FACTOR otherwise. */
+function gainFactorOf(parallel: WayRuns, local: WayRuns): number {
+  if (parallel.recentCpuMs.length === 0 || local.recentCpuMs.length === 0) return PARALLEL_GAIN_FACTOR;
+  return median(parallel.recentCpuMs) <= median(local.recentCpuMs) * CHEAP_SPLIT_CPU_FACTOR_MAX ? CHEAP_SPLIT_GAIN_FACTOR : PARALLEL_GAIN_FACTOR;
+}
+
+/** The median of a way's recent warm runs. */
 function medianMs(runs: WayRuns): number {
   assert(runs.recentMs.length > 0, 'a way is judged only once it has warm runs');
-  const sorted = [...runs.recentMs].sort((a, b) => a - b);
+  return median(runs.recentMs);
+}
+
+/** The lower middle value of an even count (the kept runs are few). */
+function median(values: readonly number[]): number {
+  assert(values.length > 0, 'a median is taken of at least one value');
+  const sorted = [...values].sort((a, b) => a - b);
   return sorted[(sorted.length - 1) >> 1];
 }

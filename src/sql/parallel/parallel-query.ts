@@ -112,9 +112,12 @@ export async function runInParallel(run: ParallelRun): Promise<ParallelOutcome> 
   return { factory: finalFactory(split.shape, run.factory, batches), way };
 }
 
-/** Reports how long a run that runInParallel chose a way for took, from the choice to its last byte. */
-export function recordParallelRun(text: string, way: ExecutionWay, elapsedMs: number): void {
-  choice.record(text, way, elapsedMs);
+/**
+ * Reports how long a run that runInParallel chose a way for took, from the choice to its last byte, and the
+ * process CPU time (every thread: the parallel threads' too) spent meanwhile.
+ */
+export function recordParallelRun(text: string, way: ExecutionWay, elapsedMs: number, cpuMs: number): void {
+  choice.record(text, way, elapsedMs, cpuMs);
 }
 
 /** The shape and table snapshot of a query worth splitting; undefined when it should run on the calling thread. */

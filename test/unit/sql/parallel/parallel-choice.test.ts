@@ -1,8 +1,9 @@
 // The learned choice between the calling thread and the parallel threads: a new text goes to the threads, which
 // warm up over their first runs (not judged); a quick one then tries the calling thread, both ways take turns
 // until each has a few judged runs, and the threads win when clearly faster in most pairings of their recent warm
-// runs with the calling thread's, the other way retried now and then; a text that is very short on the calling thread
-// stays there; long runs never leave the threads; the memory of texts is bounded.
+// runs with the calling thread's (by a smaller margin when the split costs little more CPU in all), the other way
+// retried now and then; a text that is very short on the calling thread stays there; long runs never leave the
+// threads; the memory of texts is bounded.
 import test from 'ava';
 import { JUDGED_RUNS_MIN, LEARNING_RUNS, LOCAL_PROBE_PARALLEL_MS_MAX, LOCAL_SPLIT_MS_MIN, ParallelChoice, WARMUP_RUNS } from '../../../../src/sql/parallel/parallel-choice.js';
 import type { ExecutionWay } from '../../../../src/sql/parallel/parallel-choice.js';
@@ -153,4 +154,28 @@ test('a scan near the row threshold that is slow on the calling thread then lear
   t.deepEqual(ways.slice(0, localWarm.length + threadsWarm.length), [...localWarm, ...threadsWarm]);
   t.is(ways.length, 14);
   t.true(ways.slice(LEARNING_RUNS).every((way) => way === 'parallel'));
+});
+
+/** runTimes with each run's process CPU too. */
+function runTimesWithCpu(choice: ParallelChoice, text: string, runs: number, msOf: (way: ExecutionWay) => { ms: number; cpuMs: number }): ExecutionWay[] {
+  const ways: ExecutionWay[] = [];
+  for (let k = 0; k < runs; k++) {
+    const way = choice.choose(text);
+    ways.push(way);
+    const { ms, cpuMs } = msOf(way);
+    choice.record(text, way, ms, cpuMs);
+  }
+  return ways;
+}
+
+test('a split that costs little more CPU in all wins with a smaller gain; a CPU-hungry one needs the full gain', (t) => {
+  // The threads take 0.85 of the calling thread's time: not clearly faster by PARALLEL_GAIN_FACTOR.
+  const cheap = runTimesWithCpu(new ParallelChoice(), 'q', 15, (way) => (way === 'local' ? { ms: 10, cpuMs: 10 } : { ms: 8.5, cpuMs: 12 }));
+  t.deepEqual(cheap.slice(0, LEARNING.length), [...LEARNING]);
+  t.true(cheap.slice(LEARNING.length).every((way) => way === 'parallel'), cheap.join(','));
+  const costly = runTimesWithCpu(new ParallelChoice(), 'q', 15, (way) => (way === 'local' ? { ms: 10, cpuMs: 10 } : { ms: 8.5, cpuMs: 16 }));
+  t.true(costly.slice(LEARNING.length).every((way) => way === 'local'), costly.join(','));
+  // Even a cheap split must be faster by CHEAP_SPLIT_GAIN_FACTOR: a near tie stays on the calling thread.
+  const tie = runTimesWithCpu(new ParallelChoice(), 'q', 15, (way) => (way === 'local' ? { ms: 10, cpuMs: 10 } : { ms: 9.5, cpuMs: 10 }));
+  t.true(tie.slice(LEARNING.length).every((way) => way === 'local'), tie.join(','));
 });

@@ -3,7 +3,7 @@
 // distinct value up once (instead of hashing every row's text), and the staged file and the WAL record carry
 // 4 bytes per row plus the dictionary instead of every row's text. Rows in this form are "incoming": the
 // writer turns them into keys of the table's dictionary before anything but the WAL sees them.
-import { assert } from '../core/assert.js';
+import { assert, assertNever } from '../core/assert.js';
 import type { ColumnData, VarColumnData } from './row-chunk.js';
 import { chunkColumnRowCount, concatColumnList } from './row-chunk.js';
 
@@ -159,4 +159,28 @@ export function concatIncomingChunks(chunks: readonly IncomingChunk[]): Incoming
   assert(chunks.every((chunk) => chunk.columns.length === first.columns.length), 'concatenated chunks have the same columns');
   const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
   return { rowCount, columns: first.columns.map((_, k) => concatIncomingColumns(chunks.map((chunk) => chunk.columns[k]))) };
+}
+
+/** Memory of its own, 8-aligned like a staged read's, holding `bytes`. */
+function ownedCopy(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
+function ownVarColumn(column: VarColumnData): VarColumnData {
+  return { kind: 'var', bytes: ownedCopy(column.bytes), offsets: column.offsets.slice() };
+}
+
+/** A copy of `chunk` in memory of its own: for a chunk kept past the call that lent it (its views may be reused memory). */
+export function ownIncomingChunk(chunk: IncomingChunk): IncomingChunk {
+  const columns = chunk.columns.map((column): IncomingColumnData => {
+    switch (column.kind) {
+      case 'fixed': return { kind: 'fixed', width: column.width, bytes: ownedCopy(column.bytes) };
+      case 'var': return ownVarColumn(column);
+      case 'symbolIds': return { kind: 'symbolIds', ids: ownedCopy(column.ids), dictionary: ownVarColumn(column.dictionary) };
+      default: return assertNever(column);
+    }
+  });
+  return { rowCount: chunk.rowCount, columns };
 }

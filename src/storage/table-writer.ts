@@ -8,12 +8,9 @@ import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
 import { coldPartitionWriteError } from '../core/errors.js';
 import { decodeTableMeta, encodeTableMeta, type ColumnMeta, type TableMeta } from './table-meta.js';
-import type { PartitionEntry, TxnState } from './txn-file.js';
-import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js';
-import type { ColumnData, RowChunk, VarColumnData } from './row-chunk.js';
-import { gatherChunk, sliceChunk } from './row-chunk.js';
-import type { WriteSession } from './column-files.js';
-import { appendColumn, firstRowAtOrAfter, readPartitionRows } from './column-files.js';
+import { decodeTxn, emptyTxn, encodeTxn, partitionDirName, type PartitionEntry, type TxnState } from './txn-file.js';
+import { gatherChunk, sliceChunk, type ColumnData, type RowChunk, type VarColumnData } from './row-chunk.js';
+import { appendColumn, firstRowAtOrAfter, readPartitionRows, type WriteSession } from './column-files.js';
 import { partitionMergeRuns, writeMergeInMemory, writeMergeRuns } from './partition-merge.js';
 import { SymbolDictionaryWriter } from './symbol-dictionary.js';
 import type { CommitMode } from './wal/wal-writer.js';
@@ -23,7 +20,7 @@ import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition
 import { dedupRows } from './dedup.js';
 import { adoptPartitionFiles, type AdoptedPartition } from './partition-adoption.js';
 import { symbolKeysOf } from './symbol-keys.js';
-import { assertIncomingChunk, symbolIdsToKeys, type IncomingChunk, type SymbolIdsColumnData } from './symbol-ids.js';
+import { assertIncomingChunk, ownIncomingChunk, symbolIdsToKeys, type IncomingChunk, type SymbolIdsColumnData } from './symbol-ids.js';
 import { readPartitionEntry } from './read-partition.js';
 import type { ParquetPartitionEncoder } from './parquet/parquet-partition-encoder-contract.js';
 import { parquetPartitionPath } from './parquet/parquet-partition-reader.js';
@@ -171,6 +168,8 @@ export class TableWriter {
       outOfOrder = this.apply(record.chunk, record.seq);
     } catch (error) {
       this.rollbackSymbols();
+      // Pending past the caller's turn: rows of its own, not views of memory the caller reuses (ILP's reads).
+      this.pending = { ...record, chunk: ownIncomingChunk(record.chunk) };
       throw error;
     }
     this.pending = undefined;

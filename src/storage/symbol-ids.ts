@@ -51,10 +51,10 @@ export function nullSymbolIds(rowCount: number): SymbolIdsColumnData {
 }
 
 /**
- * Keys (int32 little-endian, -1 for null) of every row: `keyOf` is asked once per dictionary entry.
- * Ids outside the dictionary are refused (the column came from a file).
+ * Keys (int32 little-endian, -1 for null) of every row, written `into` when given: `keyOf` is asked once per
+ * dictionary entry. Ids outside the dictionary are refused (the column came from a file).
  */
-export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: string) => number): Buffer {
+export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: string) => number, into?: Int32Array): Buffer {
   const dictionary = column.dictionary;
   const entries = dictionarySize(column);
   const keyOfEntry = new Int32Array(entries);
@@ -65,7 +65,8 @@ export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: stri
     keyOfEntry[entry] = keyOf(dictionary.bytes.toString('utf8', start + 4, start + 4 + length));
   }
   const ids = idsOf(column);
-  const keys = new Int32Array(ids.length);
+  assert(into === undefined || into.length === ids.length, 'keys are written into an array of one value per row');
+  const keys = into ?? new Int32Array(ids.length);
   assert(mapIdsToKeys(ids, keyOfEntry, keys) === 0, 'symbol ids point into their dictionary');
   return Buffer.from(keys.buffer, keys.byteOffset, keys.byteLength);
 }

@@ -42,6 +42,11 @@ const warmRows = Number(process.env['BENCH_WARM_ROWS'] ?? 300_000);
 const warmBodies = ilpBodies(warmRows, rowsPerBody, (i) => standardIlpRow(i, 'warm'));
 /** BENCH_ENTRY: another build's main.js (a copy of dist/ inside the repository), for A/B runs alternated with this one. */
 const entryScript = process.env['BENCH_ENTRY'];
+/**
+ * BENCH_NODE_ARGS: Node options for every server this bench starts (space-separated), e.g. `--trace-gc`; the
+ * servers' output is printed after a run that set them.
+ */
+const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
 const bucket = `svc-repl-bench-${randomBytes(4).toString('hex')}`;
 /** Every server this run started: stopped and removed at the end, also when a step fails. */
 const started: TestServer[] = [];
@@ -72,7 +77,7 @@ async function ingest(server: TestServer, bodies: readonly Buffer[]): Promise<nu
 async function start(store: ReplicationStore | null, role: 'primary' | 'replica', rootDir?: string): Promise<TestServer> {
   // The default lease (tests shorten it so promotions are quick): its renewals are requests the primary pays for.
   const env = store === null ? {} : replicationEnv(store, role, { SVC_REPLICATION_PRIMARY_LEASE: '15s', SVC_REPLICATION_CHECKPOINT_INTERVAL: '1h' });
-  const server = await startServer({ workers: 1, env, ...(rootDir === undefined ? {} : { rootDir }), ...(entryScript === undefined ? {} : { entryScript }) });
+  const server = await startServer({ workers: 1, env, nodeArgs, ...(rootDir === undefined ? {} : { rootDir }), ...(entryScript === undefined ? {} : { entryScript }) });
   started.push(server);
   return server;
 }
@@ -148,6 +153,7 @@ function percentile(sorted: readonly number[], p: number): number {
 async function stopAndRemove(server: TestServer): Promise<void> {
   started.splice(started.indexOf(server), 1);
   await server.stop();
+  if (nodeArgs.length > 0) process.stderr.write(`--- output of the server at ${server.rootDir}, pid ${server.process.pid ?? 0}\n${server.output()}\n`);
   server.cleanup();
 }
 

@@ -19,6 +19,15 @@ export const ipcTimeoutMs = 600_000;
 export const timerDelayMsMax = 2_147_483_647;
 /** Rows one INSERT ... VALUES may carry. */
 export const insertValuesRowsMax = 1_000_000;
+/**
+ * Memory the primary keeps for reading ILP requests' staged files (storage/staged-read-buffer.ts): a commit
+ * group of that many bytes reads into it; a larger request gets a buffer of its own.
+ */
+export const stagedReadBytesMax = 64 * 1024 * 1024;
+/** Time without an ILP commit after which the primary gives that memory back. */
+export const stagedReadIdleMs = 10_000;
+/** Rows a table writer keeps reusable per-row arrays for (storage/commit-scratch.ts): an ILP request's commit fits. */
+export const commitScratchRowsMax = 65_536;
 /** WAL segment size after which the writer starts a new segment once everything is applied. */
 export const walSegmentBytesMax = 64 * 1024 * 1024;
 /** Delay before an unpinned old partition version is deleted, so readers that listed it can still map it. */

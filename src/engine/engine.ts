@@ -15,6 +15,7 @@ import { forgetMappings } from '../storage/mmap.js';
 import { walChannel } from '../core/diagnostics.js';
 import { clearGroupIntent, readCommittedGroups, type GroupCommitContext } from '../storage/group-commit.js';
 import { hadColdManifest, markDroppedColdTable } from './cold/cold-dropped-tables.js';
+import { engineStagedReadBuffer, type StagedReadBuffer } from '../storage/staged-read-buffer.js';
 
 export interface EngineOptions {
   readonly rootDir: string;
@@ -53,6 +54,8 @@ export class Engine {
   readonly catalog: Catalog;
   private readonly writers = new Map<string, TableWriter>();
   private nextTableId = 1;
+  /** Memory ILP commits read staged chunk files into, reused from one group's turn to the next. */
+  readonly stagedReads: StagedReadBuffer = engineStagedReadBuffer();
 
   constructor(readonly options: EngineOptions) {
     this.dbDir = join(options.rootDir, 'db');

@@ -119,7 +119,7 @@ function layOut(meta: TableMeta, batch: IlpTableBatch, staged: IncomingChunk): I
 /** Reads a request's rows and settles its structure; the staged file is removed whatever happens. */
 function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: IlpTableBatch[]; writers: TableWriter[]; chunks: IncomingChunk[] } {
   try {
-    const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk));
+    const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk), (bytes) => engine.stagedReads.take(bytes));
     const writers = request.tables.map((batch) => settleStructure(engine, batch, request.partitionBy));
     return { tables: [...request.tables], writers, chunks };
   } finally {
@@ -129,6 +129,9 @@ function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: Il
 
 /** Commits a group of requests; each gets its result or its error, in order. */
 export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] {
+  // The chunks read below are views of the engine's staged read buffer, valid until the next group's turn:
+  // nothing keeps them past this call (a group record left pending keeps a copy: TableWriter).
+  engine.stagedReads.startTurn();
   const outcomes: (IlpCommitResult | Error)[] = requests.map(() => ({ rowsCommitted: 0, tablesCreated: 0 }));
   const namesBefore = new Set(engine.tableNames().map((name) => name.toLowerCase()));
   const prepared: (ReturnType<typeof prepareRequest> | undefined)[] = requests.map((request, k) => {

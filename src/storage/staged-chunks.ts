@@ -79,11 +79,14 @@ function placeVar(column: VarColumnData, place: (bytes: Uint8Array) => number): 
   return { offset, sizeBytes: column.bytes.length, offsetsOffset };
 }
 
-/** Reads a staged file back as the chunks `refs` describe; every reference is checked against the file size. */
-export function readStagedChunks(path: string, refs: readonly StagedChunkRef[]): IncomingChunk[] {
+/**
+ * Reads a staged file back as the chunks `refs` describe; every reference is checked against the file size.
+ * `allocate` gives the memory the chunks are views of (the primary reuses its own: staged-read-buffer.ts).
+ */
+export function readStagedChunks(path: string, refs: readonly StagedChunkRef[], allocate: (bytes: number) => Buffer = ownBuffer): IncomingChunk[] {
   const size = fs.statSync(path).size;
-  // Not from the shared pool: the buffer must start at offset 0 of its own memory for aligned views.
-  const bytes = Buffer.allocUnsafeSlow(size);
+  const bytes = allocate(size);
+  assert(bytes.length === size && bytes.byteOffset % 8 === 0, 'staged chunks are read into memory of their size, 8-aligned for their views');
   const fd = fs.openSync(path, 'r');
   try {
     let read = 0;
@@ -100,6 +103,11 @@ export function readStagedChunks(path: string, refs: readonly StagedChunkRef[]):
     assertIncomingChunk(chunk, 'reading a staged chunk');
     return chunk;
   });
+}
+
+/** Not from the shared pool: the buffer must start at offset 0 of its own memory for aligned views. */
+function ownBuffer(bytes: number): Buffer {
+  return Buffer.allocUnsafeSlow(bytes);
 }
 
 function columnOf(bytes: Buffer, ref: StagedColumnRef, rowCount: number, path: string): IncomingColumnData {

@@ -3,7 +3,7 @@
 // distinct value up once (instead of hashing every row's text), and the staged file and the WAL record carry
 // 4 bytes per row plus the dictionary instead of every row's text. Rows in this form are "incoming": the
 // writer turns them into keys of the table's dictionary before anything but the WAL sees them.
-import { assert } from '../core/assert.js';
+import { assert, assertNever } from '../core/assert.js';
 import type { ColumnData, VarColumnData } from './row-chunk.js';
 import { chunkColumnRowCount, concatColumnList } from './row-chunk.js';
 
@@ -51,10 +51,10 @@ export function nullSymbolIds(rowCount: number): SymbolIdsColumnData {
 }
 
 /**
- * Keys (int32 little-endian, -1 for null) of every row: `keyOf` is asked once per dictionary entry.
- * Ids outside the dictionary are refused (the column came from a file).
+ * Keys (int32 little-endian, -1 for null) of every row, written `into` when given: `keyOf` is asked once per
+ * dictionary entry. Ids outside the dictionary are refused (the column came from a file).
  */
-export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: string) => number): Buffer {
+export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: string) => number, into?: Int32Array): Buffer {
   const dictionary = column.dictionary;
   const entries = dictionarySize(column);
   const keyOfEntry = new Int32Array(entries);
@@ -65,7 +65,8 @@ export function symbolIdsToKeys(column: SymbolIdsColumnData, keyOf: (value: stri
     keyOfEntry[entry] = keyOf(dictionary.bytes.toString('utf8', start + 4, start + 4 + length));
   }
   const ids = idsOf(column);
-  const keys = new Int32Array(ids.length);
+  assert(into === undefined || into.length === ids.length, 'keys are written into an array of one value per row');
+  const keys = into ?? new Int32Array(ids.length);
   assert(mapIdsToKeys(ids, keyOfEntry, keys) === 0, 'symbol ids point into their dictionary');
   return Buffer.from(keys.buffer, keys.byteOffset, keys.byteLength);
 }
@@ -159,4 +160,28 @@ export function concatIncomingChunks(chunks: readonly IncomingChunk[]): Incoming
   assert(chunks.every((chunk) => chunk.columns.length === first.columns.length), 'concatenated chunks have the same columns');
   const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
   return { rowCount, columns: first.columns.map((_, k) => concatIncomingColumns(chunks.map((chunk) => chunk.columns[k]))) };
+}
+
+/** Memory of its own, 8-aligned like a staged read's, holding `bytes`. */
+function ownedCopy(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
+function ownVarColumn(column: VarColumnData): VarColumnData {
+  return { kind: 'var', bytes: ownedCopy(column.bytes), offsets: column.offsets.slice() };
+}
+
+/** A copy of `chunk` in memory of its own: for a chunk kept past the call that lent it (its views may be reused memory). */
+export function ownIncomingChunk(chunk: IncomingChunk): IncomingChunk {
+  const columns = chunk.columns.map((column): IncomingColumnData => {
+    switch (column.kind) {
+      case 'fixed': return { kind: 'fixed', width: column.width, bytes: ownedCopy(column.bytes) };
+      case 'var': return ownVarColumn(column);
+      case 'symbolIds': return { kind: 'symbolIds', ids: ownedCopy(column.ids), dictionary: ownVarColumn(column.dictionary) };
+      default: return assertNever(column);
+    }
+  });
+  return { rowCount: chunk.rowCount, columns };
 }

@@ -8,25 +8,22 @@ import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
 import { coldPartitionWriteError } from '../core/errors.js';
 import { decodeTableMeta, encodeTableMeta, type ColumnMeta, type TableMeta } from './table-meta.js';
-import type { PartitionEntry, TxnState } from './txn-file.js';
-import { decodeTxn, emptyTxn, encodeTxn, partitionDirName } from './txn-file.js';
-import type { ColumnData, RowChunk, VarColumnData } from './row-chunk.js';
-import { gatherChunk, sliceChunk } from './row-chunk.js';
-import type { WriteSession } from './column-files.js';
-import { appendColumn, firstRowAtOrAfter, readPartitionRows } from './column-files.js';
+import { decodeTxn, emptyTxn, encodeTxn, partitionDirName, type PartitionEntry, type TxnState } from './txn-file.js';
+import { gatherChunk, sliceChunk, type ColumnData, type RowChunk, type VarColumnData } from './row-chunk.js';
+import { appendColumn, firstRowAtOrAfter, readPartitionRows, type WriteSession } from './column-files.js';
 import { partitionMergeRuns, writeMergeInMemory, writeMergeRuns } from './partition-merge.js';
 import { SymbolDictionaryWriter } from './symbol-dictionary.js';
-import type { CommitMode } from './wal/wal-writer.js';
-import { WalWriter } from './wal/wal-writer.js';
+import { WalWriter, type CommitMode } from './wal/wal-writer.js';
 import { gatherKeys, partitionSpanOf, isAscending, stableSortPermutation, timestampKeysOf, timestampsOf, type TimestampKeys } from './partition-layout.js';
 import { removeUnreferencedEntries, schedulePartitionRemoval } from './partition-cleanup.js';
 import { dedupRows } from './dedup.js';
 import { adoptPartitionFiles, type AdoptedPartition } from './partition-adoption.js';
 import { symbolKeysOf } from './symbol-keys.js';
-import { assertIncomingChunk, symbolIdsToKeys, type IncomingChunk, type SymbolIdsColumnData } from './symbol-ids.js';
+import { assertIncomingChunk, ownIncomingChunk, symbolIdsToKeys, type IncomingChunk, type SymbolIdsColumnData } from './symbol-ids.js';
 import { readPartitionEntry } from './read-partition.js';
 import type { ParquetPartitionEncoder } from './parquet/parquet-partition-encoder-contract.js';
 import { parquetPartitionPath } from './parquet/parquet-partition-reader.js';
+import { CommitScratch } from './commit-scratch.js';
 
 export interface TableWriterOptions {
   readonly files: FilesFacade;
@@ -57,6 +54,8 @@ export class TableWriter {
   private readonly wal: WalWriter;
   /** A committed group record whose apply failed: applied before anything else changes this table. */
   private pending: GroupRecord | undefined;
+  /** Per-row arrays of the commit being applied (order keys, SYMBOL keys), reused by the next one. */
+  private readonly scratch = new CommitScratch();
 
   private constructor(readonly dir: string, private metaValue: TableMeta, private txnValue: TxnState, private readonly options: TableWriterOptions) {
     this.wal = new WalWriter(options.files, dir, options.commitMode, options.walSegmentBytesMax);
@@ -171,6 +170,8 @@ export class TableWriter {
       outOfOrder = this.apply(record.chunk, record.seq);
     } catch (error) {
       this.rollbackSymbols();
+      // Pending past the caller's turn: rows of its own, not views of memory the caller reuses (ILP's reads).
+      this.pending = { ...record, chunk: ownIncomingChunk(record.chunk) };
       throw error;
     }
     this.pending = undefined;
@@ -399,7 +400,7 @@ export class TableWriter {
     const resolved = this.resolveSymbols(chunk);
     const tsIndex = this.metaValue.timestampIndex;
     if (tsIndex < 0) return { partitions: [this.appendRows('default', resolved, undefined, nextTxn, superseded)], outOfOrder: false };
-    let keys = this.timestampKeys(resolved);
+    let keys = timestampKeysOf(resolved.columns[tsIndex], resolved.rowCount, this.nanosTimestamp, this.scratch.float64(resolved.rowCount));
     let ordered = resolved;
     let outOfOrder = false;
     if (!isAscending(keys)) {
@@ -552,12 +553,12 @@ export class TableWriter {
     return { rowCount: chunk.rowCount, columns };
   }
 
-  /** Keys of SYMBOL column k for text records, adding new values to its dictionary (flushed by the caller). */
+  /** Keys of SYMBOL column k, adding new values to its dictionary (flushed by the caller); ids (a commit's rows) get the scratch's. */
   private symbolKeys(k: number, values: VarColumnData | SymbolIdsColumnData): Buffer {
     const dictionary = this.symbols[k];
     assert(dictionary !== undefined, 'symbol keys are asked for SYMBOL columns only');
     const keyOf = (value: string): number => dictionary.keyOf(value);
-    return values.kind === 'symbolIds' ? symbolIdsToKeys(values, keyOf) : symbolKeysOf(values, keyOf);
+    return values.kind === 'symbolIds' ? symbolIdsToKeys(values, keyOf, this.scratch.int32(k, values.ids.length >> 2)) : symbolKeysOf(values, keyOf);
   }
 
   private currentSymbolCounts(): number[] {

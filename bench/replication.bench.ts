@@ -10,7 +10,8 @@
 // ratio are printed. An ingest of 1M rows took half a second, which let a scheduling hiccup or a segment
 // shipped just after the timing stopped decide the ratio; 5M rows per measured ingest is where it held still. Every server is warmed first by BENCH_WARM_ROWS rows (default
 // 300,000) into a table of its own, as a long-running one is; the replica applies them before the timing
-// starts. CPU is split by process: the primary's, its workers', the replica's and Swift's daemons' (Swift's is
+// starts, and every primary then idles BENCH_SETTLE_MS (default 10 s) so off and on start from the same GC
+// state (see settleMs). CPU is split by process: the primary's, its workers', the replica's and Swift's daemons' (Swift's is
 // an upper bound: other runs may use the shared store), and the store's requests for the run's root are
 // counted by kind from Swift's access log, with the bytes it received (what the primary uploaded). (2)
 // replication lag under sustained ILP ingest (the same bodies): a probe row inserted on the primary every 100 ms,
@@ -33,6 +34,14 @@ const rowCount = Number(process.env['BENCH_ROWS'] ?? 5_000_000);
 const bootstrapRows = Number(process.env['BENCH_BOOTSTRAP_ROWS'] ?? 10_000_000);
 const roundCount = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const rowsPerBody = 10_000;
+/**
+ * Idle time before each timed ingest, off and on alike (BENCH_SETTLE_MS, default 10 s). The on run waited for
+ * its replica before the timing and the off run did not, and after about 8 s of low allocation V8's memory
+ * reducer runs a full GC that lowers the old generation's limit: a primary that had idled then started full GCs
+ * under ingest that one which never idled did not, so the two runs began from different GC states. Both now
+ * idle longer than that first, as a long-running primary has.
+ */
+const settleMs = Number(process.env['BENCH_SETTLE_MS'] ?? 10_000);
 /**
  * Rows sent into a table of their own before each timed ingest (BENCH_WARM_ROWS): a long-running primary has
  * its request path compiled, and its segment encoder thread's heap and Brotli buffers grown, before the rows
@@ -157,6 +166,10 @@ async function stopAndRemove(server: TestServer): Promise<void> {
   server.cleanup();
 }
 
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, settleMs));
+}
+
 /** Polls `check` every `intervalMs`; the polls of a replica are queries it spends CPU on, so not too often. */
 async function until(check: () => Promise<boolean>, intervalMs = 50): Promise<void> {
   while (!await check()) await new Promise((resolve) => setTimeout(resolve, intervalMs));
@@ -166,6 +179,7 @@ async function until(check: () => Promise<boolean>, intervalMs = 50): Promise<vo
 async function offRound(bodies: readonly Buffer[]): Promise<RoundFigures> {
   const server = await start(null, 'primary');
   await ingest(server, warmBodies);
+  await settle();
   const before = serverCpu(server);
   const rate = await ingest(server, bodies);
   const cpu = cpuSince(serverCpu(server), before);
@@ -188,6 +202,7 @@ async function onRound(service: S3Service, bodies: readonly Buffer[], lowPriorit
   await until(async () => await metricValue(replica, 'svc_replication_applied_sequence') > 0);
   await ingest(primary, warmBodies);
   await until(async () => await count(replica, 'select count() from warm') === warmRows, 200);
+  await settle();
   const restorePriority = lowPriority ? lowerPriority([...serverPids(replica), ...storePids()]) : () => undefined;
   try {
     const before = serverCpu(primary);

@@ -6,15 +6,10 @@
 // taken in a turn stays valid until the next turn starts, and no longer; the kept buffer is never larger
 // than `bytesMax`; after `idleMs` without a turn nothing is kept.
 import { assert } from '../core/assert.js';
+import { IdleKeptBuffer, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
 import { stagedReadBytesMax, stagedReadIdleMs } from '../core/limits.js';
 
-export interface StagedReadBufferOptions {
-  readonly bytesMax: number;
-  readonly idleMs: number;
-  readonly nowMs: () => number;
-  /** Runs `callback` once after `delayMs`; the timer must not keep the process alive. */
-  readonly schedule: (callback: () => void, delayMs: number) => void;
-}
+export type StagedReadBufferOptions = IdleKeptBufferOptions;
 
 /** Views start at multiples of this, so Float64Array offsets and Int32Array ids fit on them. */
 const VIEW_ALIGNMENT_BYTES = 8;
@@ -24,20 +19,17 @@ function aligned(position: number): number {
 }
 
 export class StagedReadBuffer {
-  private kept: Buffer = Buffer.allocUnsafeSlow(0);
+  private readonly keeper: IdleKeptBuffer;
   private usedBytes = 0;
-  private lastTurnMs = 0;
-  private idleCheckPending = false;
 
-  constructor(private readonly options: StagedReadBufferOptions) {
-    assert(options.bytesMax > 0 && options.idleMs > 0, 'a staged read buffer has a positive bound and idle time');
+  constructor(options: StagedReadBufferOptions) {
+    this.keeper = new IdleKeptBuffer(options);
   }
 
   /** Starts a commit turn: the views taken before may be overwritten from now on. */
   startTurn(): void {
     this.usedBytes = 0;
-    this.lastTurnMs = this.options.nowMs();
-    this.armIdleCheck(this.options.idleMs);
+    this.keeper.markUse();
   }
 
   /**
@@ -48,41 +40,22 @@ export class StagedReadBuffer {
   take(bytes: number): Buffer {
     assert(Number.isSafeInteger(bytes) && bytes >= 0, 'a staged read has a whole, non-negative size');
     const start = aligned(this.usedBytes);
-    if (start + bytes > this.kept.length) {
-      if (bytes > this.options.bytesMax) return Buffer.allocUnsafeSlow(bytes);
-      const grown = Math.min(this.options.bytesMax, Math.max(start + bytes, this.kept.length * 2));
-      this.kept = Buffer.allocUnsafeSlow(Math.max(bytes, grown));
+    if (start + bytes > this.keeper.keptBytes) {
+      if (bytes > this.keeper.bytesMax) return Buffer.allocUnsafeSlow(bytes);
+      const grown = this.keeper.atLeast(Math.min(this.keeper.bytesMax, start + bytes));
+      assert(grown !== undefined && grown.length >= bytes, 'kept memory within the bound is at least what was asked for');
       this.usedBytes = bytes;
-      this.armIdleCheck(this.options.idleMs);
-      return this.kept.subarray(0, bytes);
+      return grown.subarray(0, bytes);
     }
     this.usedBytes = start + bytes;
-    const view = this.kept.subarray(start, start + bytes);
-    assert(view.byteOffset % VIEW_ALIGNMENT_BYTES === 0 && this.kept.length <= this.options.bytesMax, 'a staged read view is aligned and the kept buffer within its bound');
+    const view = this.keeper.atLeast(start + bytes)?.subarray(start, start + bytes);
+    assert(view !== undefined && view.byteOffset % VIEW_ALIGNMENT_BYTES === 0, 'a staged read view is aligned within the kept buffer');
     return view;
   }
 
   /** Bytes kept for the next turn. */
   get keptBytes(): number {
-    return this.kept.length;
-  }
-
-  private armIdleCheck(delayMs: number): void {
-    if (this.idleCheckPending || this.kept.length === 0) return;
-    this.idleCheckPending = true;
-    this.options.schedule(() => this.checkIdle(), delayMs);
-  }
-
-  /** One pending check at a time, re-armed for the rest of the idle time when a turn came meanwhile. */
-  private checkIdle(): void {
-    this.idleCheckPending = false;
-    const idleForMs = this.options.nowMs() - this.lastTurnMs;
-    if (idleForMs >= this.options.idleMs) {
-      this.kept = Buffer.allocUnsafeSlow(0);
-      this.usedBytes = 0;
-      return;
-    }
-    this.armIdleCheck(this.options.idleMs - idleForMs);
+    return this.keeper.keptBytes;
   }
 }
 

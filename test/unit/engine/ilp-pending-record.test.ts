@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine.js';
 import { commitIlpGroup } from '../../../src/engine/ilp-commit.js';
-import type { IlpCommitRequest } from '../../../src/engine/writer-client.js';
-import { IlpRequest } from '../../../src/ilp/ilp-request.js';
+import { stageIlp } from '../../helpers/ilp-stage.js';
 import { realFiles, type FilesFacade } from '../../../src/core/files.js';
 
 /** Ids are request * 1000 + row, and each row's symbol names its request. */
@@ -17,17 +16,6 @@ function ilpLines(table: string, request: number, rows: number, day: number): st
   let text = '';
   for (let row = 0; row < rows; row++) text += `${table},client=c${request} id=${request * 1000 + row}i,value=${row / 4} ${Date.UTC(2024, 0, day) + row * 1000}000000\n`;
   return text;
-}
-
-function stage(engine: Engine, lines: string): IlpCommitRequest {
-  const ilp = new IlpRequest({
-    dbDir: engine.dbDir, catalog: engine.catalog, lineBytesMax: 1 << 20, autoCreateTables: true, autoCreateColumns: true, partitionBy: 'DAY', spillBytes: 1 << 20,
-  }, 'ns');
-  ilp.feed(Buffer.from(lines));
-  ilp.finish();
-  const staged = ilp.commitRequest();
-  if (staged === undefined) throw new Error('a request with rows stages them');
-  return staged;
 }
 
 /** Real files, except that while `failing` no column or symbol file of table ilp_b opens for writing (its WAL does). */
@@ -72,15 +60,15 @@ test('a group record left pending applies its own rows after a later group reuse
     const { files, setFailing } = filesFailingTableB();
     const engine = new Engine({ rootDir: root, files, commitMode: 'sync', walSegmentBytesMax: 1 << 20, uncommittedRowsMax: 500_000, o3LagMaxMs: 600_000 });
     engine.recover();
-    t.false(commitIlpGroup(engine, [stage(engine, ilpLines('ilp_a', 0, 10, 1) + ilpLines('ilp_b', 0, 10, 1))])[0] instanceof Error);
+    t.false(commitIlpGroup(engine, [stageIlp(engine, ilpLines('ilp_a', 0, 10, 1) + ilpLines('ilp_b', 0, 10, 1))])[0] instanceof Error);
     // Two tables: a group record each; ilp_a's applies, ilp_b's fails twice and stays pending.
     setFailing(true);
-    const failed = commitIlpGroup(engine, [stage(engine, ilpLines('ilp_a', 1, 40, 2) + ilpLines('ilp_b', 1, 50, 2))]);
+    const failed = commitIlpGroup(engine, [stageIlp(engine, ilpLines('ilp_a', 1, 40, 2) + ilpLines('ilp_b', 1, 50, 2))]);
     setFailing(false);
     t.true(failed[0] instanceof Error);
     t.is(engine.groupCommitContext().pendingGroupIds().length, 1, 'the group committed and ilp_b\'s record is pending');
     // The next group's staged file is read into the same memory, then ilp_b's writer applies the pending record.
-    t.false(commitIlpGroup(engine, [stage(engine, ilpLines('ilp_b', 2, 60, 3) + ilpLines('ilp_a', 2, 5, 3))])[0] instanceof Error);
+    t.false(commitIlpGroup(engine, [stageIlp(engine, ilpLines('ilp_b', 2, 60, 3) + ilpLines('ilp_a', 2, 5, 3))])[0] instanceof Error);
     t.deepEqual(rowsOfB(engine), [...expectedRows(0, 10), ...expectedRows(1, 50), ...expectedRows(2, 60)]);
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -67,3 +67,9 @@ export class IdleKeptBuffer {
     this.armIdleCheck(this.options.idleMs - idleForMs);
   }
 }
+
+/** The real clock and unref'd timers: what a process or thread outside tests runs an IdleKeptBuffer on. */
+export const realIdleTimers: Pick<IdleKeptBufferOptions, 'nowMs' | 'schedule'> = {
+  nowMs: () => performance.now(),
+  schedule: (callback, delayMs) => { setTimeout(callback, delayMs).unref(); },
+};

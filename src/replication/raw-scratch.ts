@@ -3,7 +3,7 @@
 // captured bytes were read into it, and external-memory garbage; a kept one that never shrank held up to a
 // full part of memory in every idle primary. Invariants: the kept buffer is never larger than `bytesMax`, and
 // after `idleMs` without a request nothing is kept.
-import { IdleKeptBuffer, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
+import { IdleKeptBuffer, realIdleTimers, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
 import { PART_BYTES_MAX } from './capture-parts.js';
 
 /** A whole part (PART_BYTES_MAX raw bytes) and its header fit: a busy primary's parts all reuse the buffer. */
@@ -34,8 +34,5 @@ export class RawScratch {
 
 /** The encoder thread's scratch: real clock, unref'd timers. */
 export function encoderRawScratch(): RawScratch {
-  return new RawScratch({
-    bytesMax: RAW_SCRATCH_BYTES_MAX, idleMs: RAW_SCRATCH_IDLE_MS, nowMs: () => performance.now(),
-    schedule: (callback, delayMs) => { setTimeout(callback, delayMs).unref(); },
-  });
+  return new RawScratch({ bytesMax: RAW_SCRATCH_BYTES_MAX, idleMs: RAW_SCRATCH_IDLE_MS, ...realIdleTimers });
 }

@@ -6,7 +6,7 @@
 // taken in a turn stays valid until the next turn starts, and no longer; the kept buffer is never larger
 // than `bytesMax`; after `idleMs` without a turn nothing is kept.
 import { assert } from '../core/assert.js';
-import { IdleKeptBuffer, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
+import { IdleKeptBuffer, realIdleTimers, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
 import { stagedReadBytesMax, stagedReadIdleMs } from '../core/limits.js';
 
 export type StagedReadBufferOptions = IdleKeptBufferOptions;
@@ -61,8 +61,5 @@ export class StagedReadBuffer {
 
 /** The engine's buffer: real clock, unref'd timers. */
 export function engineStagedReadBuffer(): StagedReadBuffer {
-  return new StagedReadBuffer({
-    bytesMax: stagedReadBytesMax, idleMs: stagedReadIdleMs, nowMs: () => performance.now(),
-    schedule: (callback, delayMs) => { setTimeout(callback, delayMs).unref(); },
-  });
+  return new StagedReadBuffer({ bytesMax: stagedReadBytesMax, idleMs: stagedReadIdleMs, ...realIdleTimers });
 }

@@ -1,7 +1,9 @@
-// Parses and stages one ILP request's lines as a worker does, for in-process engine tests that commit them.
+// Parses and stages one ILP request's lines as a worker does, for in-process engine tests that commit them,
+// and reads back what such tests committed.
 import type { Engine } from '../../src/engine/engine.js';
 import type { IlpCommitRequest } from '../../src/engine/writer-client.js';
 import { IlpRequest } from '../../src/ilp/ilp-request.js';
+import type { TableWriter } from '../../src/storage/table-writer.js';
 
 export function stageIlp(engine: Engine, lines: string): IlpCommitRequest {
   const ilp = new IlpRequest({
@@ -12,4 +14,21 @@ export function stageIlp(engine: Engine, lines: string): IlpCommitRequest {
   const staged = ilp.commitRequest();
   if (staged === undefined) throw new Error('a request with rows stages them');
   return staged;
+}
+
+/** The committed rows of a table with LONG `id` and SYMBOL `client` columns, in partition and row order. */
+export function committedIdClientRows(writer: TableWriter): { id: number; client: string | null }[] {
+  const idIndex = writer.meta.columns.findIndex((column) => column.name === 'id');
+  const clientIndex = writer.meta.columns.findIndex((column) => column.name === 'client');
+  const rows: { id: number; client: string | null }[] = [];
+  for (const entry of writer.txn.partitions) {
+    const chunk = writer.readPartition(entry);
+    const ids = chunk.columns[idIndex];
+    const clients = chunk.columns[clientIndex];
+    if (ids?.kind !== 'fixed' || clients?.kind !== 'fixed') throw new Error('id and client are fixed-width columns');
+    for (let row = 0; row < chunk.rowCount; row++) {
+      rows.push({ id: Number(ids.bytes.readBigInt64LE(row * 8)), client: writer.symbolText(clientIndex, clients.bytes.readInt32LE(row * 4)) });
+    }
+  }
+  return rows;
 }

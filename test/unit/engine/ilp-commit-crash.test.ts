@@ -18,6 +18,7 @@ import { IlpRequest } from '../../../src/ilp/ilp-request.js';
 import type { FilesFacade } from '../../../src/core/files.js';
 import { SvcError } from '../../../src/core/errors.js';
 import { CrashFiles } from '../../helpers/crash-files.js';
+import { committedIdClientRows } from '../../helpers/ilp-stage.js';
 import type { CommitMode } from '../../../src/config/keys.js';
 
 /** Roots live in memory when the machine has /dev/shm: the matrix makes a few hundred of them. */
@@ -106,23 +107,13 @@ function countRows(engine: Engine, problems: string[]): Map<string, Map<number, 
     counts.set(table, perRequest);
     const writer = engine.catalog.resolveName(table) === undefined ? undefined : engine.writer(table);
     if (writer === undefined) continue;
-    const idIndex = writer.meta.columns.findIndex((column) => column.name === 'id');
-    const clientIndex = writer.meta.columns.findIndex((column) => column.name === 'client');
     const seen = new Set<number>();
-    for (const entry of writer.txn.partitions) {
-      const chunk = writer.readPartition(entry);
-      const ids = chunk.columns[idIndex];
-      const clients = chunk.columns[clientIndex];
-      if (ids?.kind !== 'fixed' || clients?.kind !== 'fixed') throw new Error('id and client are fixed-width columns');
-      for (let row = 0; row < chunk.rowCount; row++) {
-        const id = Number(ids.bytes.readBigInt64LE(row * 8));
-        const request = Math.floor(id / ID_SPAN);
-        if (seen.has(id)) problems.push(`${table}: id ${id} twice`);
-        seen.add(id);
-        const client = writer.symbolText(clientIndex, clients.bytes.readInt32LE(row * 4));
-        if (client !== `c${request}`) problems.push(`${table}: id ${id} has client ${String(client)}`);
-        perRequest.set(request, (perRequest.get(request) ?? 0) + 1);
-      }
+    for (const { id, client } of committedIdClientRows(writer)) {
+      const request = Math.floor(id / ID_SPAN);
+      if (seen.has(id)) problems.push(`${table}: id ${id} twice`);
+      seen.add(id);
+      if (client !== `c${request}`) problems.push(`${table}: id ${id} has client ${String(client)}`);
+      perRequest.set(request, (perRequest.get(request) ?? 0) + 1);
     }
   }
   return counts;

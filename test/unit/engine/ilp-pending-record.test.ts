@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine.js';
 import { commitIlpGroup } from '../../../src/engine/ilp-commit.js';
-import { stageIlp } from '../../helpers/ilp-stage.js';
+import { committedIdClientRows, stageIlp } from '../../helpers/ilp-stage.js';
 import { realFiles, type FilesFacade } from '../../../src/core/files.js';
 
 /** Ids are request * 1000 + row, and each row's symbol names its request. */
@@ -35,19 +35,8 @@ function filesFailingTableB(): { files: FilesFacade; setFailing: (on: boolean) =
 function rowsOfB(engine: Engine): string[] {
   const writer = engine.writer('ilp_b');
   if (writer === undefined) throw new Error('ilp_b exists');
-  const idIndex = writer.meta.columns.findIndex((column) => column.name === 'id');
-  const clientIndex = writer.meta.columns.findIndex((column) => column.name === 'client');
-  const rows: { id: number; client: string }[] = [];
-  for (const entry of writer.txn.partitions) {
-    const chunk = writer.readPartition(entry);
-    const ids = chunk.columns[idIndex];
-    const clients = chunk.columns[clientIndex];
-    if (ids?.kind !== 'fixed' || clients?.kind !== 'fixed') throw new Error('id and client are fixed-width columns');
-    for (let row = 0; row < chunk.rowCount; row++) {
-      rows.push({ id: Number(ids.bytes.readBigInt64LE(row * 8)), client: String(writer.symbolText(clientIndex, clients.bytes.readInt32LE(row * 4))) });
-    }
-  }
-  return rows.sort((a, b) => a.id - b.id).map((row) => `${row.id} ${row.client}`);
+  const rows = committedIdClientRows(writer);
+  return rows.sort((a, b) => a.id - b.id).map((row) => `${row.id} ${String(row.client)}`);
 }
 
 function expectedRows(request: number, rows: number): string[] {

@@ -3,25 +3,16 @@
 // scheduler stand in for the thread's timers.
 import test from 'ava';
 import { RawScratch } from '../../../src/replication/raw-scratch.js';
+import { manualClock } from '../../helpers/manual-clock.js';
 
 const IDLE_MS = 10_000;
 const BYTES_MAX = 1024;
 
 /** A scratch on a clock the test moves; `advance` runs the callbacks that have come due. */
 function manualScratch(): { scratch: RawScratch; advance: (ms: number) => void; pendingCount: () => number } {
-  let nowMs = 0;
-  let pending: { atMs: number; callback: () => void }[] = [];
-  const scratch = new RawScratch({
-    bytesMax: BYTES_MAX, idleMs: IDLE_MS, nowMs: () => nowMs,
-    schedule: (callback, delayMs) => { pending.push({ atMs: nowMs + delayMs, callback }); },
-  });
-  const advance = (ms: number): void => {
-    nowMs += ms;
-    const due = pending.filter((entry) => entry.atMs <= nowMs);
-    pending = pending.filter((entry) => entry.atMs > nowMs);
-    for (const entry of due) entry.callback();
-  };
-  return { scratch, advance, pendingCount: () => pending.length };
+  const clock = manualClock();
+  const scratch = new RawScratch({ bytesMax: BYTES_MAX, idleMs: IDLE_MS, nowMs: clock.nowMs, schedule: clock.schedule });
+  return { scratch, advance: clock.advance, pendingCount: clock.pendingCount };
 }
 
 test('a smaller request reuses the kept buffer', (t) => {

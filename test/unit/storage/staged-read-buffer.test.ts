@@ -3,24 +3,15 @@
 // manual clock and scheduler stand in for the engine's timers.
 import test from 'ava';
 import { StagedReadBuffer } from '../../../src/storage/staged-read-buffer.js';
+import { manualClock } from '../../helpers/manual-clock.js';
 
 const IDLE_MS = 10_000;
 const BYTES_MAX = 4096;
 
 function manualBuffer(): { reads: StagedReadBuffer; advance: (ms: number) => void } {
-  let nowMs = 0;
-  let pending: { atMs: number; callback: () => void }[] = [];
-  const reads = new StagedReadBuffer({
-    bytesMax: BYTES_MAX, idleMs: IDLE_MS, nowMs: () => nowMs,
-    schedule: (callback, delayMs) => { pending.push({ atMs: nowMs + delayMs, callback }); },
-  });
-  const advance = (ms: number): void => {
-    nowMs += ms;
-    const due = pending.filter((entry) => entry.atMs <= nowMs);
-    pending = pending.filter((entry) => entry.atMs > nowMs);
-    for (const entry of due) entry.callback();
-  };
-  return { reads, advance };
+  const clock = manualClock();
+  const reads = new StagedReadBuffer({ bytesMax: BYTES_MAX, idleMs: IDLE_MS, nowMs: clock.nowMs, schedule: clock.schedule });
+  return { reads, advance: clock.advance };
 }
 
 /** The buffer after a turn that read `bytes`: it keeps that much. */

@@ -3,22 +3,22 @@
 // a scavenge frees it), while one kept forever would hold its memory in every idle process. Invariants: the
 // kept buffer is never larger than `bytesMax`; after `idleMs` without a use nothing is kept.
 import { assert } from './assert.js';
+import { IdleCheck, type IdleTimers } from './idle-check.js';
 
-export interface IdleKeptBufferOptions {
+export { realIdleTimers } from './idle-check.js';
+
+export interface IdleKeptBufferOptions extends IdleTimers {
   readonly bytesMax: number;
   readonly idleMs: number;
-  readonly nowMs: () => number;
-  /** Runs `callback` once after `delayMs`; the timer must not keep the process alive. */
-  readonly schedule: (callback: () => void, delayMs: number) => void;
 }
 
 export class IdleKeptBuffer {
   private kept: Buffer = Buffer.allocUnsafeSlow(0);
-  private lastUseMs = 0;
-  private idleCheckPending = false;
+  private readonly idle: IdleCheck;
 
   constructor(private readonly options: IdleKeptBufferOptions) {
-    assert(options.bytesMax > 0 && options.idleMs > 0, 'a kept buffer has a positive bound and idle time');
+    assert(options.bytesMax > 0, 'a kept buffer has a positive bound');
+    this.idle = new IdleCheck(options.idleMs, options, () => this.kept.length > 0, () => { this.kept = Buffer.allocUnsafeSlow(0); });
   }
 
   get bytesMax(): number {
@@ -32,8 +32,7 @@ export class IdleKeptBuffer {
 
   /** A use: the idle time counts from here. */
   markUse(): void {
-    this.lastUseMs = this.options.nowMs();
-    this.armIdleCheck(this.options.idleMs);
+    this.idle.markUse();
   }
 
   /**
@@ -43,33 +42,10 @@ export class IdleKeptBuffer {
    */
   atLeast(bytes: number): Buffer | undefined {
     assert(Number.isSafeInteger(bytes) && bytes >= 0, 'kept memory is asked for in whole, non-negative bytes');
-    this.markUse();
+    this.idle.markUse();
     if (bytes > this.options.bytesMax) return undefined;
     if (this.kept.length < bytes) this.kept = Buffer.allocUnsafeSlow(Math.min(this.options.bytesMax, Math.max(bytes, this.kept.length * 2)));
-    this.armIdleCheck(this.options.idleMs);
+    this.idle.arm();
     return this.kept;
   }
-
-  private armIdleCheck(delayMs: number): void {
-    if (this.idleCheckPending || this.kept.length === 0) return;
-    this.idleCheckPending = true;
-    this.options.schedule(() => this.checkIdle(), delayMs);
-  }
-
-  /** One pending check at a time, re-armed for the rest of the idle time when a use came meanwhile. */
-  private checkIdle(): void {
-    this.idleCheckPending = false;
-    const idleForMs = this.options.nowMs() - this.lastUseMs;
-    if (idleForMs >= this.options.idleMs) {
-      this.kept = Buffer.allocUnsafeSlow(0);
-      return;
-    }
-    this.armIdleCheck(this.options.idleMs - idleForMs);
-  }
 }
-
-/** The real clock and unref'd timers: what a process or thread outside tests runs an IdleKeptBuffer on. */
-export const realIdleTimers: Pick<IdleKeptBufferOptions, 'nowMs' | 'schedule'> = {
-  nowMs: () => performance.now(),
-  schedule: (callback, delayMs) => { setTimeout(callback, delayMs).unref(); },
-};

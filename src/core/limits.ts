@@ -59,6 +59,13 @@ export const ilpPendingRequestsMax = 512;
 export const ilpAnnouncementsMax = 1024;
 /** Tables a worker remembers the last ILP commit unit's row count of, to size the next unit's column builders. */
 export const ilpRowsHintTablesMax = 1024;
+/**
+ * Memory a worker keeps for the column builders of its next ILP requests (ilp/builder-memory.ts): several
+ * concurrent requests of 50,000 narrow rows each fit.
+ */
+export const ilpBuilderPoolBytesMax = 64 * 1024 * 1024;
+/** Time without an ILP request after which a worker gives that memory back. */
+export const ilpBuilderPoolIdleMs = 10_000;
 /** Tables one ILP request (or one TCP commit) may write. */
 export const ilpTablesPerRequestMax = 1000;
 /** Longest key id line a TCP client may send to start ECDSA authentication (QuestDB bounds it by its receive buffer). */

@@ -162,6 +162,8 @@ export class IlpRequest {
   commitRequest(): IlpCommitRequest | undefined {
     if (this.starts === undefined && this.parser.rows > 0) this.starts = tableStarts(this.parser.tables());
     this.spill();
+    // Every row is in the staged file now: the builders' memory goes back for the next request.
+    this.parser.release();
     const staged = this.staged;
     if (staged === undefined) {
       this.withdraw();
@@ -174,6 +176,7 @@ export class IlpRequest {
 
   /** Drops what was staged: the request failed before its commit was sent (or the primary refused it). */
   discard(): void {
+    this.parser.release();
     this.staged?.discard();
     this.withdraw();
   }

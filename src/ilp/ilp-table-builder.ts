@@ -224,6 +224,14 @@ export class IlpTableBuilder {
     this.rowCount = 0;
   }
 
+  /** Gives every column's buffers back to the pool (the rows were staged); the builder is not used again. */
+  release(): void {
+    for (const column of this.columns) column.builder.release();
+    this.timestamp?.release();
+    this.tagSets.clear();
+    this.rowCount = 0;
+  }
+
   sizeBytes(): number {
     let total = this.timestamp === undefined ? 0 : this.timestamp.sizeBytes();
     for (const column of this.columns) total += column.builder.sizeBytes();

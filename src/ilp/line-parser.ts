@@ -1,6 +1,6 @@
 // InfluxDB line protocol, as QuestDB's clients write it (text protocol 1, protocol 2's binary doubles and arrays,
-// protocol 3's decimals),
-// parsed straight from the network chunks into column builders: no object per row, no string per number.
+// protocol 3's decimals), parsed straight from the network chunks into column builders: no object per row, no
+// string per number.
 // A line cut by a chunk boundary is parsed again, whole, once the next chunk arrives; the part of it already
 // written into the builders is cut off first. The first bad line stops the request: the caller commits nothing.
 import type { TableMeta } from '../storage/table-meta.js';
@@ -17,28 +17,22 @@ import { readIlpArrayHeader, writeArray } from './ilp-arrays.js';
 import { BINARY_DECIMAL, readBinaryDecimal, readTextDecimal, writeDecimalValue } from './ilp-decimals.js';
 import { appendNanos, parseTimestampNanos } from './ilp-nanos.js';
 import { nanosDigitsLineEnd, nanosDigitsMicros } from './ilp-timestamp-digits.js';
-import { NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
+import { BOOLEAN_WORDS, NEW_COLUMN_TYPE, type IlpValueKind, unescapedString, writeBoolean, writeDouble, writeLong, writeLong256, writeText, writeTimestamp } from './ilp-values.js';
 
-const LF = 10;
-const CR = 13;
+const LF = 10, CR = 13;
 const SPACE = 32;
 const COMMA = 44;
 const EQUALS = 61;
 const QUOTE = 34;
 const HASH = 35;
 const BACKSLASH = 92;
-/** Protocol 2 binary field: `name==` then the entity type byte. */
-const BINARY_DOUBLE = 16;
-const BINARY_ARRAY = 14;
+/** Protocol 2 binary fields: `name==` then the entity type byte (a double, an array). */
+const BINARY_DOUBLE = 16, BINARY_ARRAY = 14;
 /** The line is not complete in the bytes at hand. */
 const INCOMPLETE = -1;
 const NEWLINE = Buffer.from('\n');
 /** Digits of a nanosecond timestamp the plain path reads: 16 of microseconds, which the caller checks against 2^53. */
 const NANOS_DIGITS_MAX = 19;
-const BOOLEAN_WORDS = new Map<string, boolean>([
-  ['t', true], ['T', true], ['true', true], ['True', true], ['TRUE', true],
-  ['f', false], ['F', false], ['false', false], ['False', false], ['FALSE', false],
-]);
 
 export interface IlpParserOptions {
   /** Unit of a designated timestamp written without a suffix (HTTP `precision`; nanoseconds by default). */
@@ -87,6 +81,12 @@ export class IlpParser {
   /** Empties the builders once their rows are staged; tables and columns keep their types. */
   resetRows(): void {
     for (const table of this.tablesByName.values()) table.reset();
+  }
+
+  /** Gives the builders' buffers back to the pool once their rows are staged or dropped; nothing is parsed after. */
+  release(): void {
+    for (const table of this.tablesByName.values()) table.release();
+    this.tablesByName.clear();
   }
 
   /** Lines finished so far (empty and comment lines included); a TCP connection numbers its lines across commits with it. */

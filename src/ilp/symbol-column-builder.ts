@@ -8,6 +8,8 @@ import type { ColumnType } from '../types/column-type.js';
 import type { SymbolIdsColumnData } from '../storage/symbol-ids.js';
 import { VarColumnBuilder } from './column-builder.js';
 import { IlpValueError } from './ilp-errors.js';
+import type { ArrayBufferPool } from '../core/array-buffer-pool.js';
+import { builderMemory } from './builder-memory.js';
 
 const INITIAL_ROWS = 256;
 /** FNV-1a over a value's bytes: hash = Math.imul(hash ^ byte, SYMBOL_HASH_PRIME) from SYMBOL_HASH_SEED. */
@@ -21,7 +23,7 @@ export class SymbolColumnBuilder {
   private ids: Int32Array;
   length = 0;
   /** The distinct values in the order they were first seen: entry k has id k. */
-  private readonly dictionary = new VarColumnBuilder('VARCHAR');
+  private readonly dictionary: VarColumnBuilder;
   /** Entry + 1 per slot, 0 for a free slot. */
   private slots = new Int32Array(INITIAL_SLOTS);
   private entryHash = new Int32Array(INITIAL_SLOTS >> 1);
@@ -29,8 +31,9 @@ export class SymbolColumnBuilder {
   /** The value index that added each entry: cutting values off removes the entries they added. */
   private entryFirstValue = new Int32Array(INITIAL_SLOTS >> 1);
 
-  constructor(readonly type: ColumnType, rows: number = INITIAL_ROWS) {
-    this.ids = new Int32Array(Math.max(rows, INITIAL_ROWS));
+  constructor(readonly type: ColumnType, rows: number = INITIAL_ROWS, private readonly memory: ArrayBufferPool = builderMemory) {
+    this.ids = new Int32Array(memory.take(Math.max(rows, INITIAL_ROWS) * 4));
+    this.dictionary = new VarColumnBuilder('VARCHAR', INITIAL_ROWS, memory);
   }
 
   /** Appends the value spelled by bytes [start, end) (escapes already removed). Throws on invalid UTF-8. */
@@ -93,9 +96,11 @@ export class SymbolColumnBuilder {
 
   private push(id: number): void {
     if (this.length === this.ids.length) {
-      const ids = new Int32Array(this.ids.length * 2);
+      const ids = new Int32Array(this.memory.take(Math.max(this.ids.length * 2, INITIAL_ROWS) * 4));
       ids.set(this.ids);
+      const old = this.ids.buffer;
       this.ids = ids;
+      this.memory.give(old);
     }
     this.ids[this.length++] = id;
   }
@@ -139,6 +144,15 @@ export class SymbolColumnBuilder {
 
   sizeBytes(): number {
     return this.length * 4 + this.dictionary.sizeBytes();
+  }
+
+  /** Gives the id and dictionary buffers back to the pool once the rows are staged. Safe to repeat. */
+  release(): void {
+    const old = this.ids.buffer;
+    this.ids = new Int32Array(0);
+    this.length = 0;
+    this.memory.give(old);
+    this.dictionary.release();
   }
 
   toColumnData(): SymbolIdsColumnData {

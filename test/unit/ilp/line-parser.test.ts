@@ -241,3 +241,22 @@ test('a repeated field keeps its first value on the plain path too', (t) => {
   t.deepEqual(columnValues(table, 'a'), [1n, 3n]);
   t.deepEqual(columnValues(table, 'x'), [1.5, 3.5]);
 });
+
+/**
+ * Builders take their buffers from the process's pool, filled by earlier requests: every value and every null
+ * must be written, never read from what a buffer held before (a BOOLEAN false, a column appearing mid-request).
+ */
+test('a request parsed into memory an earlier request filled holds only its own values and nulls', (t) => {
+  const rows = 3000;
+  const full = Array.from({ length: rows }, (_, k) => `t,s=v${k % 7} b=t,c=${k}i,d=${k}.5,e="x${k}" ${1000 + k}\n`).join('');
+  parsedTable(full);
+  const sparse = Array.from({ length: rows }, (_, k) => (k < rows - 2 ? `t b=f ${1000 + k}\n` : `t,s=late b=f,c=1i,d=2.5,e="y" ${1000 + k}\n`)).join('');
+  const table = parsedTable(sparse);
+  t.true(columnValues(table, 'b').every((value) => value === false));
+  const nulls = Array.from({ length: rows - 2 }, () => null);
+  t.deepEqual(columnValues(table, 's'), [...nulls, 'late', 'late']);
+  t.deepEqual(columnValues(table, 'c'), [...nulls, 1n, 1n]);
+  // A DOUBLE null reads back as NaN.
+  t.deepEqual(columnValues(table, 'd'), [...nulls.map(() => NaN), 2.5, 2.5]);
+  t.deepEqual(columnValues(table, 'e'), [...nulls, 'y', 'y']);
+});

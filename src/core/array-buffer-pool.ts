@@ -5,12 +5,9 @@
 // fresh buffers per request ran a full collection every few requests. Invariants: a kept buffer is in no user's
 // hands; the kept bytes never exceed `bytesMax`; after `idleMs` without a take nothing is kept.
 import { assert } from './assert.js';
-import { IdleCheck, type IdleTimers } from './idle-check.js';
+import { IdleCheck, type KeptMemoryOptions } from './idle-check.js';
 
-export interface ArrayBufferPoolOptions extends IdleTimers {
-  readonly bytesMax: number;
-  readonly idleMs: number;
-}
+export type ArrayBufferPoolOptions = KeptMemoryOptions;
 
 /** The smallest size class: smaller requests get this much (the pool is for buffers of many rows). */
 const CLASS_BYTES_MIN = 4096;

@@ -9,6 +9,12 @@ export interface IdleTimers {
   readonly schedule: (callback: () => void, delayMs: number) => void;
 }
 
+/** What memory kept for reuse is configured with: its bound, its idle time and the timers that count it. */
+export interface KeptMemoryOptions extends IdleTimers {
+  readonly bytesMax: number;
+  readonly idleMs: number;
+}
+
 export class IdleCheck {
   private lastUseMs = 0;
   private pending = false;

@@ -3,14 +3,9 @@
 // a scavenge frees it), while one kept forever would hold its memory in every idle process. Invariants: the
 // kept buffer is never larger than `bytesMax`; after `idleMs` without a use nothing is kept.
 import { assert } from './assert.js';
-import { IdleCheck, type IdleTimers } from './idle-check.js';
+import { IdleCheck, type KeptMemoryOptions } from './idle-check.js';
 
-export { realIdleTimers } from './idle-check.js';
-
-export interface IdleKeptBufferOptions extends IdleTimers {
-  readonly bytesMax: number;
-  readonly idleMs: number;
-}
+export type IdleKeptBufferOptions = KeptMemoryOptions;
 
 export class IdleKeptBuffer {
   private kept: Buffer = Buffer.allocUnsafeSlow(0);

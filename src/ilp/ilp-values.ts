@@ -24,13 +24,13 @@ const UUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 /** Protocol type names as QuestDB's cast errors print them. */
 export type IlpValueKind = 'LONG' | 'FLOAT' | 'BOOLEAN' | 'STRING' | 'SYMBOL' | 'TIMESTAMP' | 'LONG256' | 'DECIMAL';
 
-/** The type of a column the line protocol creates, from its first value. */
 /** Every spelling of a BOOLEAN field value QuestDB accepts. */
 export const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map<string, boolean>([
   ['t', true], ['T', true], ['true', true], ['True', true], ['TRUE', true],
   ['f', false], ['F', false], ['false', false], ['False', false], ['FALSE', false],
 ]);
 
+/** The type of a column the line protocol creates, from its first value. */
 export const NEW_COLUMN_TYPE: Readonly<Record<IlpValueKind, ColumnType>> = {
   LONG: 'LONG', FLOAT: 'DOUBLE', BOOLEAN: 'BOOLEAN', STRING: 'VARCHAR', SYMBOL: 'SYMBOL', TIMESTAMP: 'TIMESTAMP', LONG256: 'LONG256',
   DECIMAL: NEW_DECIMAL_COLUMN_TYPE,

@@ -3,7 +3,8 @@
 // captured bytes were read into it, and external-memory garbage; a kept one that never shrank held up to a
 // full part of memory in every idle primary. Invariants: the kept buffer is never larger than `bytesMax`, and
 // after `idleMs` without a request nothing is kept.
-import { IdleKeptBuffer, realIdleTimers, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
+import { IdleKeptBuffer, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
+import { realIdleTimers } from '../core/idle-check.js';
 import { PART_BYTES_MAX } from './capture-parts.js';
 
 /** A whole part (PART_BYTES_MAX raw bytes) and its header fit: a busy primary's parts all reuse the buffer. */

@@ -6,7 +6,8 @@
 // taken in a turn stays valid until the next turn starts, and no longer; the kept buffer is never larger
 // than `bytesMax`; after `idleMs` without a turn nothing is kept.
 import { assert } from '../core/assert.js';
-import { IdleKeptBuffer, realIdleTimers, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
+import { IdleKeptBuffer, type IdleKeptBufferOptions } from '../core/idle-kept-buffer.js';
+import { realIdleTimers } from '../core/idle-check.js';
 import { stagedReadBytesMax, stagedReadIdleMs } from '../core/limits.js';
 
 export type StagedReadBufferOptions = IdleKeptBufferOptions;

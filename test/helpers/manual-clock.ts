@@ -1,5 +1,5 @@
 // A clock and a one-shot scheduler that a test moves by hand, for code that takes `nowMs` and `schedule`
-// (core/idle-kept-buffer.ts and its users) instead of the real timers.
+// (core/idle-check.ts and its users) instead of the real timers.
 export interface ManualClock {
   readonly nowMs: () => number;
   readonly schedule: (callback: () => void, delayMs: number) => void;

@@ -35,6 +35,11 @@ export class CommitGroup<Item, Result> {
     return this.waiting.length;
   }
 
+  /** The item that opened the group waiting for the next turn, if any. */
+  get first(): Item | undefined {
+    return this.waiting[0]?.item;
+  }
+
   add(item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });

@@ -10,7 +10,8 @@ import { CommitGroup } from './commit-group.js';
 import { IlpOrderGate } from './ilp-order-gate.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 import { commitIlpGroup } from '../engine/ilp-commit.js';
-import { ilpPendingRequestsMax, insertGroupFillWaitMsMax } from '../core/limits.js';
+import { ilpPendingRequestsMax, ilpTcpTickGatherMs, insertGroupFillWaitMsMax } from '../core/limits.js';
+import { tickGatherDelayMs } from '../ilp/commit-tick.js';
 import { commitImport } from '../engine/import-commit.js';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
@@ -77,7 +78,14 @@ export class WriterService {
       })))).catch(() => undefined);
     };
     this.inserts = new CommitGroup(scheduleAfterPoll, (statements) => commitInsertGroup(this.engine, statements), (error) => asLimitError(asStorageError(error)));
-    this.ilpRequests = new CommitGroup(schedule, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
+    // A group opened by a TCP unit of a commit tick waits until the other connections' units of that tick are in
+    // (ilp/commit-tick.ts); it waits before it takes the writer queue, which other writes keep using meanwhile.
+    const scheduleIlp = (turn: () => void): void => {
+      const delayMs = tickGatherDelayMs(this.ilpRequests.first?.tick, Date.now(), ilpTcpTickGatherMs);
+      if (delayMs === 0) schedule(turn);
+      else setTimeout(() => schedule(turn), delayMs);
+    };
+    this.ilpRequests = new CommitGroup(scheduleIlp, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
   }
 
   attachColdStorage(cold: ColdStorageManager): void {

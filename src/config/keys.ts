@@ -156,7 +156,7 @@ const KEY_TABLE = [
   { name: 'line.tcp.max.line.size', type: 'size', default: '32k', min: 256, max: 256 * 1024 * 1024, group: 'Line protocol (ILP)', aliases: ['line.tcp.max.measurement.size'],
     description: 'Longest line accepted over TCP; a longer one closes its connection (logged with the line number).' },
   { name: 'line.tcp.commit.interval.default', type: 'duration', default: '1000ms', min: 1, max: 3_600_000, group: 'Line protocol (ILP)',
-    description: 'How long rows received over TCP may wait before they are committed; they are committed sooner when a connection has line.tcp.max.uncommitted.size of them.' },
+    description: 'How long rows received over TCP may wait before they are committed: every connection commits at the next multiple of this interval on the clock, so the connections of every worker commit together; sooner when a connection has line.tcp.max.uncommitted.size of them.' },
   { name: 'line.tcp.max.uncommitted.size', type: 'size', default: '16m', min: 64 * 1024, max: 1024 * 1024 * 1024, group: 'Line protocol (ILP)',
     description: 'Parsed bytes a TCP connection holds before committing them early; bounds the memory of each connection.' },
   { name: 'line.tcp.auth.db.path', type: 'string', default: null, group: 'Line protocol (ILP)',

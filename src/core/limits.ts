@@ -73,6 +73,13 @@ export const ilpTcpKeyIdBytesMax = 1024;
 /** Backoff bounds between retries of a TCP connection's commit that the primary refused as overloaded (503). */
 export const ilpTcpCommitRetryDelayMinMs = 20;
 export const ilpTcpCommitRetryDelayMaxMs = 1000;
+/**
+ * How long after a TCP commit tick the primary gathers the units committed at that tick (ilp/commit-tick.ts)
+ * before it commits them: every connection of every worker stages its unit at the tick and sends it, and the
+ * two workers' messages arrive a few ms apart. One commit for all of them is one out-of-order merge per tick
+ * instead of one per group that happened to form.
+ */
+export const ilpTcpTickGatherMs = 20;
 /** TCP keep-alive probes (ILP and PG sockets) start after this much silence, so the OS finds peers that vanished without a FIN. */
 export const tcpKeepAliveDelayMs = 60_000;
 /** Refused TCP connections (over the connection limit) are logged at most once per this period, with a count. */

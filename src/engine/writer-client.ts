@@ -49,6 +49,11 @@ export interface IlpCommitRequest {
   readonly starts?: readonly IlpTableStart[];
   /** The id of this request's announcement (ilpAnnounce), when it made one. */
   readonly announceId?: number;
+  /**
+   * Set on a TCP unit committed by its commit tick (ilp/commit-tick.ts): that tick's wall-clock ms. The primary
+   * holds such a unit briefly so the units every connection committed at the same tick merge in one commit.
+   */
+  readonly tick?: number;
 }
 
 /** The first designated timestamp a request parsed for a table, in µs (floored from ns). */

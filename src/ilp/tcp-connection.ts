@@ -1,7 +1,7 @@
 // One ILP TCP connection: the ECDSA handshake when keys are configured, then line protocol until the peer
 // closes. Nothing is ever sent back but the challenge. Lines go into an IlpRequest (one commit unit; designated
-// timestamps without a suffix are nanoseconds, QuestDB's TCP default) that is committed every commit interval,
-// as soon as its parsed bytes pass the uncommitted bound, and when the stream ends.
+// timestamps without a suffix are nanoseconds, QuestDB's TCP default) that is committed at the next tick of the
+// commit interval (commit-tick.ts), as soon as its parsed bytes pass the uncommitted bound, and when the stream ends.
 // Invariants: at most one commit is in flight and the socket is paused while it is, so a connection holds at most
 // the uncommitted bound plus one chunk and a slow primary slows the sender rather than filling memory; a bad line
 // closes the connection and nothing it sent since its last commit is committed; a line cut off by the end of the
@@ -9,6 +9,7 @@
 import type { Socket } from 'node:net';
 import type { IlpCommitRequest, WriterClient } from '../engine/writer-client.js';
 import { IlpRequest, type IlpIngestOptions } from './ilp-request.js';
+import { msUntilCommitTick } from './commit-tick.js';
 import { IlpTcpHandshake } from './tcp-auth.js';
 import type { IlpAuthDb } from './tcp-auth-db.js';
 import { IlpError } from './ilp-errors.js';
@@ -60,6 +61,8 @@ export class IlpTcpConnection {
   /** Lines of the units already committed, so log records number lines from the start of the connection. */
   private linesBefore = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** The commit tick the timer fired for, until the commit it asked for takes it (the primary gathers by it). */
+  private firedTick: number | undefined;
   private committing = false;
   private commitWanted = false;
   /** Set when shutdown's drain time ran out: overloaded commits are no longer retried. */
@@ -142,10 +145,15 @@ export class IlpTcpConnection {
       return;
     }
     if (request.rows === 0) return;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      if (this.state === 'streaming') this.requestCommit();
-    }, this.settings.commitIntervalMs).unref();
+    if (this.timer === undefined) {
+      const now = Date.now();
+      const delayMs = msUntilCommitTick(now, this.settings.commitIntervalMs);
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.firedTick = now + delayMs;
+        if (this.state === 'streaming') this.requestCommit();
+      }, delayMs).unref();
+    }
     if (request.sizeBytes > this.settings.uncommittedBytesMax) this.requestCommit();
   }
 
@@ -202,6 +210,8 @@ export class IlpTcpConnection {
     this.request = undefined;
     this.unfinishedLine = request.takeUnfinishedLine();
     this.linesBefore += request.lines;
+    const tick = this.firedTick;
+    this.firedTick = undefined;
     let staged: IlpCommitRequest | undefined;
     try {
       staged = request.commitRequest();
@@ -211,7 +221,7 @@ export class IlpTcpConnection {
       return;
     }
     assert(staged !== undefined, 'a commit unit with rows stages them');
-    if (!(await this.sendCommit(staged))) request.discard();
+    if (!(await this.sendCommit(tick === undefined ? staged : { ...staged, tick }))) request.discard();
   }
 
   /** Sends one commit unit; an overloaded primary (503 SVC_OVERLOADED) is retried with backoff. False when it failed. */

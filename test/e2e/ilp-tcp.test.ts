@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { readLogFiles, startServer, startServers, type TestServer } from '../helpers/server.js';
 import { exec, rows } from '../helpers/http.js';
 import { openRawIlpSocket, waitUntil, waitUntilListening, type RawIlpSocket } from '../helpers/ilp-tcp.js';
+import { metricValue } from '../helpers/cold-partitions.js';
 
 const KEY_ID = 'ingest-1';
 const quiet = { log: (): void => undefined };
@@ -42,7 +43,7 @@ test.before(async () => {
   mkdirSync(join(authRoot, 'conf'));
   writeFileSync(join(authRoot, 'conf', 'ilp-auth.txt'), `# ILP TCP keys\n\n${KEY_ID} ec-p-256-sha256 ${key.x} ${key.y}  # the ingest service\n`);
   [server, authServer] = await startServers([
-    { workers: 2, env: { SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms', SVC_LINE_TCP_MAX_UNCOMMITTED_SIZE: '64k' } },
+    { workers: 2, env: { SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms', SVC_LINE_TCP_MAX_UNCOMMITTED_SIZE: '64k', SVC_METRICS_ENABLED: 'true' } },
     { workers: 1, rootDir: authRoot, env: { SVC_LINE_TCP_AUTH_DB_PATH: 'conf/ilp-auth.txt', SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms' } },
   ]);
   await Promise.all([waitUntilListening(server.ilpTcpPort), waitUntilListening(authServer.ilpTcpPort)]);
@@ -106,6 +107,30 @@ test('rows are committed at the commit interval while the connection stays open;
     t.false(socket.closedByServer());
   } finally {
     socket.destroy();
+  }
+});
+
+// Serial: the commit counter is the whole server's, so no other test may commit meanwhile.
+test.serial('connections commit on the shared tick of the interval: rows sent at scattered moments merge once', async (t) => {
+  const sockets = await Promise.all(Array.from({ length: 8 }, () => openRawIlpSocket(server.ilpTcpPort)));
+  try {
+    const before = await metricValue(server.adminUrl, 'svc_o3_commits_total');
+    // Each connection's row 25 ms after the previous one's (175 ms in all, within one 250 ms interval), each
+    // older than the one before, as when senders' clocks and batches overlap. Timers of their own would commit
+    // them one by one, every commit after the first an out-of-order merge (7); on the shared tick they reach the
+    // primary together and commit in timestamp order (none), or one merge when the rows straddle a tick.
+    for (const [k, socket] of sockets.entries()) {
+      socket.write(`tcp_tick,s=c${k} v=${k}i ${1_700_000_000_000_000_000 - k * 1000}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    t.true(await untilCount(server, 'tcp_tick', 8), 'every row committed without closing a connection');
+    const merges = (await metricValue(server.adminUrl, 'svc_o3_commits_total')) - before;
+    // Room for one worker's units missing the gathering on a loaded machine.
+    t.true(merges <= 2, `${merges} out-of-order commits for 8 connections`);
+    t.deepEqual((await rows(server.baseUrl, 'select s from tcp_tick')).map((row) => row[0]), ['c7', 'c6', 'c5', 'c4', 'c3', 'c2', 'c1', 'c0']);
+    t.false(sockets.some((socket) => socket.closedByServer()));
+  } finally {
+    for (const socket of sockets) socket.destroy();
   }
 });
 

@@ -44,6 +44,8 @@ export class WriterService {
   private readonly accounts: AccountsBinding | undefined;
   /** INSERT ... VALUES statements waiting together share one insert per table (insert-group.ts). */
   private readonly inserts: CommitGroup<InsertValuesStatement, WriteResult>;
+  /** Set while a group opened by a TCP tick's unit waits for the other units of that tick. */
+  private ilpGathering: Promise<void> | undefined;
   /** ILP requests waiting for the next group commit (ilp-commit.ts). */
   private readonly ilpRequests: CommitGroup<IlpCommitRequest, IlpCommitResult>;
   /** Holds a ready ILP request briefly while an earlier one of its table is still being parsed. */
@@ -82,8 +84,15 @@ export class WriterService {
     // (ilp/commit-tick.ts); it waits before it takes the writer queue, which other writes keep using meanwhile.
     const scheduleIlp = (turn: () => void): void => {
       const delayMs = tickGatherDelayMs(this.ilpRequests.first?.tick, Date.now(), ilpTcpTickGatherMs);
-      if (delayMs === 0) schedule(turn);
-      else setTimeout(() => schedule(turn), delayMs);
+      if (delayMs === 0) {
+        schedule(turn);
+        return;
+      }
+      this.ilpGathering = new Promise<void>((resolve) => setTimeout(() => {
+        this.ilpGathering = undefined;
+        schedule(turn);
+        resolve();
+      }, delayMs));
     };
     this.ilpRequests = new CommitGroup(scheduleIlp, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
   }
@@ -197,9 +206,10 @@ export class WriterService {
     });
   }
 
-  /** Resolves when every queued statement has finished (used by shutdown). */
-  idle(): Promise<void> {
-    return this.tail.then(() => undefined, () => undefined);
+  /** Resolves when every queued statement has finished (used by shutdown), a group still gathering too. */
+  async idle(): Promise<void> {
+    await this.ilpGathering;
+    await this.tail.then(() => undefined, () => undefined);
   }
 }
 

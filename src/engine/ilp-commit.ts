@@ -200,10 +200,10 @@ function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { table
  * A group whose requests all write one table, under commit mode nosync: each request is its own insert, in
  * order of first timestamp, with no WAL record. Nothing is fsynced in this mode, so one commit per group saves
  * only a _txn replace per request (microseconds against 50,000-row requests), while concatenating the group's
- * rows first copied all of them once more (a third of the commit's CPU). Requests that start below the rows
- * committed before them (concurrent connections finish parsing out of turn) still commit as one insert, after
- * the others: one out-of-order merge for all of them instead of one each. A unit whose insert fails fails
- * alone: the other requests' rows are committed and answered as such.
+ * rows first copied all of them once more (a third of the commit's CPU). Requests that overlap each other or
+ * start below the rows committed before them commit together (orderedUnits): at most one out-of-order merge
+ * for the group instead of one each. A unit whose insert fails fails alone: the other requests' rows are
+ * committed and answered as such.
  */
 function commitEachRequest(writer: TableWriter, group: { readonly requests: readonly number[]; readonly tables: readonly PreparedTable[] }, rows: Float64Array, outcomes: (IlpCommitResult | Error)[]): void {
   assert(group.requests.length === group.tables.length, 'one request index per prepared table');
@@ -232,29 +232,36 @@ interface CommitUnit {
 }
 
 /**
- * The units in insert order: by first timestamp, those that start at or after every row committed or placed
- * before them (appends), then the rest concatenated as one unit (one merge). The split only saves copies: the
+ * The units in insert order, by first timestamp. A unit that starts below the rows committed before the group
+ * makes the group one out-of-order merge whatever the rest does, so every unit joins that one insert (rows
+ * appended first would only be read back and rewritten by the merge). Otherwise units that overlap each other
+ * (connections sending rows stamped with one clock) become one unit, which the writer sorts in memory and
+ * appends; units that follow the ones before them stay separate appends. The split only saves copies: the
  * writer places any rows in any order correctly.
  */
 function orderedUnits(writer: TableWriter, units: CommitUnit[]): CommitUnit[] {
   const tsIndex = writer.meta.timestampIndex;
   if (tsIndex < 0 || units.length < 2) return units;
   const nanos = writer.meta.columns[tsIndex]?.type === 'TIMESTAMP_NS';
-  const sorted = units.map((unit) => ({ unit, first: rowTimestamp(unit.chunk, tsIndex, 0, nanos) })).sort((a, b) => a.first - b.first);
-  let placedMax = writer.txn.partitions.reduce((max, entry) => Math.max(max, entry.maxTimestamp), -Infinity);
-  const appends: CommitUnit[] = [];
-  const merged: CommitUnit[] = [];
-  for (const { unit, first } of sorted) {
-    if (first < placedMax) {
-      merged.push(unit);
-      continue;
-    }
-    appends.push(unit);
-    placedMax = rowTimestamp(unit.chunk, tsIndex, unit.chunk.rowCount - 1, nanos);
+  const sorted = units.map((unit) => ({
+    unit, first: rowTimestamp(unit.chunk, tsIndex, 0, nanos), last: rowTimestamp(unit.chunk, tsIndex, unit.chunk.rowCount - 1, nanos),
+  })).sort((a, b) => a.first - b.first);
+  const committedMax = writer.txn.partitions.reduce((max, entry) => Math.max(max, entry.maxTimestamp), -Infinity);
+  if (sorted[0].first < committedMax) return [joinedUnit(sorted.map((entry) => entry.unit))];
+  const runs: CommitUnit[][] = [];
+  let runLast = -Infinity;
+  for (const { unit, first, last } of sorted) {
+    if (runs.length > 0 && first < runLast) runs[runs.length - 1].push(unit);
+    else runs.push([unit]);
+    runLast = Math.max(runLast, last);
   }
-  if (merged.length === 0) return appends;
-  const rest = merged.length === 1 ? merged[0] : { requests: merged.flatMap((unit) => unit.requests), chunk: concatIncomingChunks(merged.map((unit) => unit.chunk)) };
-  return [...appends, rest];
+  return runs.map(joinedUnit);
+}
+
+/** Units committed as one insert. */
+function joinedUnit(units: readonly CommitUnit[]): CommitUnit {
+  if (units.length === 1) return units[0];
+  return { requests: units.flatMap((unit) => unit.requests), chunk: concatIncomingChunks(units.map((unit) => unit.chunk)) };
 }
 
 /**

@@ -45,6 +45,10 @@ export interface CommitResult {
   readonly txn: number;
   readonly rowCount: number;
   readonly rowsWritten: number;
+  /**
+   * Rows landed before a partition's newest row, so the commit merged a new version of that partition (and
+   * copied its older rows). Rows that only arrived unsorted are sorted in memory and appended: not counted.
+   */
   readonly outOfOrder: boolean;
   readonly walBytes: number;
 }
@@ -402,16 +406,13 @@ export class TableWriter {
     if (tsIndex < 0) return { partitions: [this.appendRows('default', resolved, undefined, nextTxn, superseded)], outOfOrder: false };
     let keys = timestampKeysOf(resolved.columns[tsIndex], resolved.rowCount, this.nanosTimestamp, this.scratch.float64(resolved.rowCount));
     let ordered = resolved;
-    let outOfOrder = false;
     if (!isAscending(keys)) {
       const order = stableSortPermutation(keys);
       ordered = gatherChunk(resolved, order, 0, order.length);
       keys = gatherKeys(keys, order);
-      outOfOrder = true;
     }
     const timestamps = keys instanceof Float64Array ? keys : timestampsOf(ordered.columns[tsIndex], ordered.rowCount, true);
-    const result = this.applyOrdered(ordered, timestamps, nextTxn, superseded);
-    return { partitions: result.partitions, outOfOrder: outOfOrder || result.outOfOrder };
+    return this.applyOrdered(ordered, timestamps, nextTxn, superseded);
   }
 
   /** Whether the designated timestamp holds nanoseconds (partition metadata then holds their µs floors). */

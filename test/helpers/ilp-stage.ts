@@ -1,9 +1,25 @@
 // Parses and stages one ILP request's lines as a worker does, for in-process engine tests that commit them,
 // and reads back what such tests committed.
-import type { Engine } from '../../src/engine/engine.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../../src/engine/engine.js';
+import { realFiles } from '../../src/core/files.js';
 import type { IlpCommitRequest } from '../../src/engine/writer-client.js';
 import { IlpRequest } from '../../src/ilp/ilp-request.js';
 import type { TableWriter } from '../../src/storage/table-writer.js';
+
+/** Runs `run` against a recovered in-process engine (commit mode nosync) over a temp root removed afterwards. */
+export function withIlpEngine(run: (engine: Engine) => void): void {
+  const root = mkdtempSync(join(tmpdir(), 'svc-ilp-engine-'));
+  try {
+    const engine = new Engine({ rootDir: root, files: realFiles, commitMode: 'nosync', walSegmentBytesMax: 1 << 20, uncommittedRowsMax: 500_000, o3LagMaxMs: 600_000 });
+    engine.recover();
+    run(engine);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
 
 export function stageIlp(engine: Engine, lines: string): IlpCommitRequest {
   const ilp = new IlpRequest({

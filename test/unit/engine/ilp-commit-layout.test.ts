@@ -3,24 +3,9 @@
 // concatenate. A tag (SYMBOL) one request sends and another leaves out travels as text in the first and must
 // be text nulls in the second: a key-form null made the whole group fail its layout assertion (HTTP 500).
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Engine } from '../../../src/engine/engine.js';
+import type { Engine } from '../../../src/engine/engine.js';
 import { commitIlpGroup } from '../../../src/engine/ilp-commit.js';
-import { stageIlp } from '../../helpers/ilp-stage.js';
-import { realFiles } from '../../../src/core/files.js';
-
-function withEngine(run: (engine: Engine) => void): void {
-  const root = mkdtempSync(join(tmpdir(), 'svc-ilp-layout-'));
-  try {
-    const engine = new Engine({ rootDir: root, files: realFiles, commitMode: 'nosync', walSegmentBytesMax: 1 << 20, uncommittedRowsMax: 500_000, o3LagMaxMs: 600_000 });
-    engine.recover();
-    run(engine);
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-}
+import { stageIlp, withIlpEngine } from '../../helpers/ilp-stage.js';
 
 /** The symbol text of every row of `column`, partition by partition. */
 function symbolValues(engine: Engine, table: string, column: string): (string | null)[] {
@@ -40,7 +25,7 @@ function symbolValues(engine: Engine, table: string, column: string): (string | 
 }
 
 test('requests with and without a tag commit together into one table', (t) => {
-  withEngine((engine) => {
+  withIlpEngine((engine) => {
     const setup = commitIlpGroup(engine, [stageIlp(engine, 'lay,host=a v=1i 1000000\n')]);
     t.false(setup[0] instanceof Error, String(setup[0]));
     const outcomes = commitIlpGroup(engine, [
@@ -57,7 +42,7 @@ test('requests with and without a tag commit together into one table', (t) => {
 });
 
 test('a new table created by one request of the group and written without its tag by another', (t) => {
-  withEngine((engine) => {
+  withIlpEngine((engine) => {
     const outcomes = commitIlpGroup(engine, [stageIlp(engine, 'fresh,host=x v=1i 1000000\n'), stageIlp(engine, 'fresh v=2i 2000000\n')]);
     t.deepEqual(outcomes.map((outcome) => (outcome instanceof Error ? outcome.message : outcome.rowsCommitted)), [1, 1]);
     t.deepEqual(symbolValues(engine, 'fresh', 'host'), ['x', null]);

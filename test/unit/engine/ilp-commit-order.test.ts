@@ -3,24 +3,9 @@
 // reaching below the committed rows is one out-of-order merge for all of them (one new partition version), and
 // requests that follow each other append one after another whatever order they arrived in.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Engine } from '../../../src/engine/engine.js';
+import type { Engine } from '../../../src/engine/engine.js';
 import { commitIlpGroup } from '../../../src/engine/ilp-commit.js';
-import { stageIlp } from '../../helpers/ilp-stage.js';
-import { realFiles } from '../../../src/core/files.js';
-
-function withEngine(run: (engine: Engine) => void): void {
-  const root = mkdtempSync(join(tmpdir(), 'svc-ilp-order-'));
-  try {
-    const engine = new Engine({ rootDir: root, files: realFiles, commitMode: 'nosync', walSegmentBytesMax: 1 << 20, uncommittedRowsMax: 500_000, o3LagMaxMs: 600_000 });
-    engine.recover();
-    run(engine);
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-}
+import { stageIlp, withIlpEngine } from '../../helpers/ilp-stage.js';
 
 /** `lines` rows of table `ord`: value v, timestamp in µs (the line protocol over HTTP defaults to ns). */
 function body(rows: readonly (readonly [number, number])[]): string {
@@ -51,7 +36,7 @@ function commitGroup(engine: Engine, bodies: readonly string[]): (number | strin
 const BASE = Date.UTC(2024, 0, 1) * 1000;
 
 test('requests that overlap each other in time commit sorted and appended in place (no new partition version)', (t) => {
-  withEngine((engine) => {
+  withIlpEngine((engine) => {
     t.deepEqual(commitGroup(engine, [body([[0, BASE]])]), [1]);
     const before = committed(engine).version;
     // Three connections stamping rows with one clock: each request in order, the three interleaved.
@@ -67,7 +52,7 @@ test('requests that overlap each other in time commit sorted and appended in pla
 });
 
 test('a request below the committed rows makes the group one merge: every row in order, one new version', (t) => {
-  withEngine((engine) => {
+  withIlpEngine((engine) => {
     t.deepEqual(commitGroup(engine, [body([[0, BASE], [1, BASE + 100]])]), [2]);
     const before = committed(engine).version;
     t.deepEqual(commitGroup(engine, [
@@ -82,7 +67,7 @@ test('a request below the committed rows makes the group one merge: every row in
 });
 
 test('requests that follow each other append in time order whatever order they arrived in', (t) => {
-  withEngine((engine) => {
+  withIlpEngine((engine) => {
     t.deepEqual(commitGroup(engine, [body([[0, BASE]])]), [1]);
     const before = committed(engine).version;
     t.deepEqual(commitGroup(engine, [body([[3, BASE + 30], [4, BASE + 40]]), body([[1, BASE + 10], [2, BASE + 20]]), body([[5, BASE + 50]])]), [2, 2, 1]);

@@ -45,10 +45,7 @@ export interface CommitResult {
   readonly txn: number;
   readonly rowCount: number;
   readonly rowsWritten: number;
-  /**
-   * Rows landed before a partition's newest row, so the commit merged a new version of that partition (and
-   * copied its older rows). Rows that only arrived unsorted are sorted in memory and appended: not counted.
-   */
+  /** Rows landed before a partition's newest row: a merged new version (unsorted rows appended are not this). */
   readonly outOfOrder: boolean;
   readonly walBytes: number;
 }

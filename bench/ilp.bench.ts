@@ -13,7 +13,7 @@
 // build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default). BENCH_ILP_ONLY=tsbs
 // does the same for the TSBS rows over HTTP (a fresh server each, warmed by a first pass of up to 1M rows into
 // another table). BENCH_ILP_NODE_ARGS passes node flags to the narrow and TSBS servers (workers inherit them).
-import { request, Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { getText } from './lib/keep-alive-client.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { standardCsvChunks } from '../test/helpers/csv-stream.js';
 import { ilpBodies, standardIlpRow, tsbsCpuRow } from './lib/ilp-bodies.js';
+import { post, tableRowCount } from './lib/ingest-requests.js';
 
 const narrowRows = Number(process.env['BENCH_ILP_NARROW_ROWS'] ?? 4_000_000);
 const tsbsRows = Number(process.env['BENCH_ILP_TSBS_ROWS'] ?? 1_000_000);
@@ -49,18 +50,6 @@ const execDurationMs = Number(process.env['BENCH_EXEC_DURATION_MS'] ?? 5000);
 const execWarmupMs = Number(process.env['BENCH_EXEC_WARMUP_MS'] ?? 5000);
 const execTargetRowsPerSecond = 3000;
 const tsbsHosts = 1000;
-
-function post(agent: Agent, port: number, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'Content-Length': String(body.length), ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Sends every body over `connections` keep-alive connections; returns seconds. */
 async function sendHttp(server: TestServer, bodies: readonly Buffer[]): Promise<number> {
@@ -96,14 +85,8 @@ async function sendTcp(server: TestServer, port: number, bodies: readonly Buffer
     };
     socket.on('connect', pump);
   })));
-  while ((await count(server, table)) < expected) await new Promise((resolve) => setTimeout(resolve, 20));
+  while ((await tableRowCount(server, table)) < expected) await new Promise((resolve) => setTimeout(resolve, 20));
   return Number(process.hrtime.bigint() - started) / 1e9;
-}
-
-async function count(server: TestServer, table: string): Promise<number> {
-  const response = await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent(`select count() from ${table}`)}`);
-  const body = (await response.json()) as { dataset?: number[][] };
-  return body.dataset?.[0]?.[0] ?? 0;
 }
 
 async function importCsv(server: TestServer, rows: number, table = 'trades_csv'): Promise<number> {
@@ -362,7 +345,7 @@ async function main(): Promise<void> {
     const tsbsTcp = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts, 'cpu_tcp'));
     const tcpTsbs = await withCpu(server, tsbsRows, () => sendTcp(server, server.ilpTcpPort, tsbsTcp, 'cpu_tcp', tsbsRows));
     lines.push(line('TSBS cpu-only rows, TCP 9009', tsbsRows / tcpTsbs.result, undefined, `until the last row is visible; ${tcpTsbs.cpu}`));
-    if ((await count(server, 'trades')) !== narrowRows || (await count(server, 'cpu')) !== tsbsRows) throw new Error('row count mismatch');
+    if ((await tableRowCount(server, 'trades')) !== narrowRows || (await tableRowCount(server, 'cpu')) !== tsbsRows) throw new Error('row count mismatch');
     lines.push(await execInsertLine('own server', undefined));
     lines.push(`\npeak RSS: ${peakRss(server.process.pid ?? 0)}`);
   } finally {

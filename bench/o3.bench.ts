@@ -15,12 +15,14 @@
 // one connection sending the same rows per second. The figure is the primary's CPU time: what the merges cost.
 // BENCH_O3_ONLY=insert|http|tcp runs one part; BENCH_O3_BASELINE=<main.js of another build> adds that build's
 // 8 TCP connections beside this one's.
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { createKeepAliveClient, type KeepAliveClient } from './lib/keep-alive-client.js';
 import { ilpBodies, standardIlpRow } from './lib/ilp-bodies.js';
 import { processCpuSeconds, treeCpuMs } from './lib/process-cpu.js';
+import { post, tableRowCount } from './lib/ingest-requests.js';
+import { metricValue } from '../test/helpers/cold-partitions.js';
 
 const sizes = (process.env['BENCH_O3_SIZES'] ?? '100000,1000000,5000000').split(',').map(Number);
 const insertRuns = Number(process.env['BENCH_O3_RUNS'] ?? 9);
@@ -72,41 +74,31 @@ async function insertLatencies(client: KeepAliveClient, size: number): Promise<{
   return { inOrder: median(inOrder), outOfOrder: median(outOfOrder) };
 }
 
-function post(agent: Agent, port: number, body: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/write', method: 'POST', agent, headers: { 'Content-Length': String(body.length) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-      res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`/write answered ${res.statusCode ?? 0}: ${text}`))));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** Each sender posts its own bodies in order; returns seconds until every one was answered. */
 async function sendPerSender(server: TestServer, bodiesBySender: readonly (readonly Buffer[])[]): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: senders });
   const started = process.hrtime.bigint();
   await Promise.all(bodiesBySender.map(async (bodies) => {
-    for (const body of bodies) await post(agent, server.httpPort, body);
+    for (const body of bodies) {
+      const answer = await post(agent, server.httpPort, '/write', body);
+      if (answer.status !== 204) throw new Error(`/write answered ${answer.status}: ${answer.text}`);
+    }
   }));
   agent.destroy();
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
 /** Rows/s and server CPU s per 1M rows of the rows sent as `bodiesBySender`, on a fresh server. */
-async function ilpRun(bodiesBySender: readonly (readonly Buffer[])[], partitionBy = 'DAY'): Promise<{ rate: number; cpu: number; outOfOrder: string }> {
+async function ilpRun(bodiesBySender: readonly (readonly Buffer[])[], partitionBy = 'DAY'): Promise<{ rate: number; cpu: number; outOfOrder: number }> {
   const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true', SVC_LINE_DEFAULT_PARTITION_BY: partitionBy } });
   try {
     // Warm-up into a table of its own: the request path is compiled before the timed rows arrive.
     await sendPerSender(server, [ilpBodies(200_000, bodyRows, (i) => standardIlpRow(i, 'warm'))]);
     const cpuBefore = treeCpuMs(server.process.pid ?? -1);
+    const mergesBefore = await metricValue(server.adminUrl, 'svc_o3_commits_total');
     const seconds = await sendPerSender(server, bodiesBySender);
     const cpu = (treeCpuMs(server.process.pid ?? -1) - cpuBefore) / 1000 / (ilpRows / 1e6);
-    const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text();
-    const outOfOrder = /^svc_o3_commits_total\S* (\d+)/m.exec(metrics)?.[1] ?? '?';
-    return { rate: ilpRows / seconds, cpu, outOfOrder };
+    return { rate: ilpRows / seconds, cpu, outOfOrder: (await metricValue(server.adminUrl, 'svc_o3_commits_total')) - mergesBefore };
   } finally {
     await server.stop();
     server.cleanup();
@@ -140,7 +132,7 @@ async function tcpNowRun(connections: number, entryScript?: string): Promise<{ p
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const pid = String(server.process.pid ?? -1);
     const cpuBefore = processCpuSeconds(pid);
-    const mergesBefore = await metric(server, 'svc_o3_commits_total');
+    const mergesBefore = await metricValue(server.adminUrl, 'svc_o3_commits_total');
     const sockets = await Promise.all(Array.from({ length: connections }, () => new Promise<Socket>((resolve, reject) => {
       const socket = connect(server.ilpTcpPort, '127.0.0.1', () => resolve(socket));
       socket.on('error', reject);
@@ -159,23 +151,12 @@ async function tcpNowRun(connections: number, entryScript?: string): Promise<{ p
       }
       await new Promise<void>((resolve) => socket.end(() => resolve()));
     }));
-    while ((await tableCount(server, 'trades')) < tcpPrefill + sent) await new Promise((resolve) => setTimeout(resolve, 50));
-    return { primaryCpu: processCpuSeconds(pid) - cpuBefore, outOfOrder: (await metric(server, 'svc_o3_commits_total')) - mergesBefore, rows: sent };
+    while ((await tableRowCount(server, 'trades')) < tcpPrefill + sent) await new Promise((resolve) => setTimeout(resolve, 50));
+    return { primaryCpu: processCpuSeconds(pid) - cpuBefore, outOfOrder: (await metricValue(server.adminUrl, 'svc_o3_commits_total')) - mergesBefore, rows: sent };
   } finally {
     await server.stop();
     server.cleanup();
   }
-}
-
-async function metric(server: TestServer, name: string): Promise<number> {
-  const text = await (await fetch(`${server.adminUrl}/metrics`)).text();
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
-  return line === undefined ? 0 : Number(line.slice(name.length + 1));
-}
-
-async function tableCount(server: TestServer, table: string): Promise<number> {
-  const body = (await (await fetch(`${server.baseUrl}/exec?query=${encodeURIComponent(`select count() from ${table}`)}`)).json()) as { dataset?: number[][] };
-  return body.dataset?.[0]?.[0] ?? 0;
 }
 
 async function insertLines(): Promise<string[]> {
@@ -202,7 +183,7 @@ async function httpLines(): Promise<string[]> {
   const shared = await ilpRun(sharedClock);
   const inOrder = await ilpRun(slices);
   const sharedHourly = await ilpRun(sharedClock, 'HOUR');
-  const ilpLine = (name: string, run: { rate: number; cpu: number; outOfOrder: string }, note: string): string => `| ILP HTTP, ${senders} senders, ${ilpRows.toLocaleString('en-US')} rows, ${name} | ${Math.round(run.rate).toLocaleString('en-US')} rows/s `
+  const ilpLine = (name: string, run: { rate: number; cpu: number; outOfOrder: number }, note: string): string => `| ILP HTTP, ${senders} senders, ${ilpRows.toLocaleString('en-US')} rows, ${name} | ${Math.round(run.rate).toLocaleString('en-US')} rows/s `
     + `| ${Math.round(inOrder.rate).toLocaleString('en-US')} rows/s | ${(run.rate / inOrder.rate).toFixed(2)} | ${note} ${run.cpu.toFixed(2)} CPU s per 1M rows, ${run.outOfOrder} out-of-order commits; the reference, consecutive slices: ${inOrder.cpu.toFixed(2)} CPU s, ${inOrder.outOfOrder} |`;
   return [
     ilpLine('one clock, DAY', shared, 'senders stamp rows with one clock (row i to sender i % 8), tables by DAY (the default):'),

@@ -150,8 +150,9 @@ export class IlpTcpConnection {
       const delayMs = msUntilCommitTick(now, this.settings.commitIntervalMs);
       this.timer = setTimeout(() => {
         this.timer = undefined;
+        if (this.state !== 'streaming') return;
         this.firedTick = now + delayMs;
-        if (this.state === 'streaming') this.requestCommit();
+        this.requestCommit();
       }, delayMs).unref();
     }
     if (request.sizeBytes > this.settings.uncommittedBytesMax) this.requestCommit();

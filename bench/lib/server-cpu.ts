@@ -8,6 +8,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '../../test/helpers/server.js';
 import { threadNiceValues } from '../../test/helpers/thread-nice.js';
+import { childPids } from '../../test/helpers/proc-stat.js';
 import { processCpuSeconds } from './process-cpu.js';
 
 export interface ServerCpu {
@@ -38,27 +39,19 @@ function lowestPriorityThreadsCpu(pid: string): number {
   return total;
 }
 
-function childPids(pid: string): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((text) => text !== '');
-  } catch {
-    return [];
-  }
-}
-
 /** CPU seconds so far of a server's primary process (and of its main thread) and of its workers (its child processes). */
 export function serverCpu(server: TestServer): ServerCpu {
   const pid = String(server.process.pid ?? 0);
   return {
     primary: processCpuSeconds(pid), primaryMain: processCpuSeconds(`${pid}/task/${pid}`), primaryEncoder: lowestPriorityThreadsCpu(pid),
-    workers: childPids(pid).reduce((sum, id) => sum + processCpuSeconds(id), 0),
+    workers: childPids(Number(pid)).reduce((sum, id) => sum + processCpuSeconds(String(id)), 0),
   };
 }
 
 /** The server's primary process and its workers. */
 export function serverPids(server: TestServer): number[] {
   const pid = String(server.process.pid ?? 0);
-  return [pid, ...childPids(pid)].map(Number);
+  return [Number(pid), ...childPids(Number(pid))];
 }
 
 export function totalOf(cpu: ServerCpu): number {

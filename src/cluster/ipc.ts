@@ -29,6 +29,8 @@ export type WorkerToPrimary =
   /** An ILP request began (ilp-order-gate.ts); sent at once, not batched, so it precedes the request's commit. */
   | { readonly type: 'svc:ilp-announce'; readonly announcement: IlpAnnouncement }
   | { readonly type: 'svc:ilp-withdraw'; readonly id: number }
+  /** An ILP TCP connection the primary handed to this worker closed (ilp-tcp-dispatcher.ts counts them). */
+  | { readonly type: 'svc:ilp-tcp-closed' }
   | { readonly type: 'svc:ready' };
 
 /** The answer to one request (`id`) of a worker. */
@@ -48,6 +50,8 @@ export type PrimaryToWorker =
    * request (connection-shedder.ts); `order` is echoed as settledOrder.
    */
   | { readonly type: 'svc:shed-connections'; readonly order: number; readonly count: number }
+  /** Sent with an accepted ILP TCP socket as its handle, unread: serve it (ilp-tcp-dispatcher.ts). */
+  | { readonly type: 'svc:ilp-tcp-connection' }
   | { readonly type: 'svc:shutdown' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -55,8 +59,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const REQUEST_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit']);
-const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:connections', 'svc:ilp-announce', 'svc:ilp-withdraw', 'svc:ready']);
-const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shed-connections', 'svc:shutdown']);
+const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:connections', 'svc:ilp-announce', 'svc:ilp-withdraw', 'svc:ilp-tcp-closed', 'svc:ready']);
+const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shed-connections', 'svc:ilp-tcp-connection', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {

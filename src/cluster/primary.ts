@@ -40,6 +40,7 @@ import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
 import { pgTlsContextOf, startPgListener, type PgListener } from './pg-listener.js';
 import { TokenBroadcast } from './token-broadcast.js';
 import { ConnectionRebalancer } from './connection-rebalancer.js';
+import { IlpTcpDispatcher } from './ilp-tcp-dispatcher.js';
 import { ServiceAccounts } from '../accounts/service-accounts.js';
 import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../accounts/service-account-file.js';
 import type { TokenEntry } from '../accounts/token-entry.js';
@@ -102,26 +103,18 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   const accounts = new ServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH));
   const localTokens = new TokenRegistry();
   localTokens.replace(accounts.tokenEntries());
-  let broadcast: TokenBroadcast | undefined;
+  let workers: Workers | undefined;
   const publish = (entries: readonly TokenEntry[]): Promise<void> => {
     localTokens.replace(entries);
-    return broadcast === undefined ? Promise.resolve() : broadcast.publish(entries);
+    return workers === undefined ? Promise.resolve() : workers.broadcast.publish(entries);
   };
   const { service, cold } = await startWriterSide(config, engine, { accounts, publish }, replication);
   const activeImports = new ActiveImports();
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
-  const replies = new ReplyBatcher((slot, message) => pool?.send(slot, message));
-  let pool: WorkerPool | undefined;
-  let rebalancer: ConnectionRebalancer | undefined;
+  const replies = new ReplyBatcher((slot, message) => workers?.pool.send(slot, message));
   let stopping = false;
   let localHttp: RunningHttpServer | undefined;
-
-  const onWorkerMessage = (slot: WorkerSlot, raw: unknown): void => {
-    const message = parseWorkerMessage(raw);
-    if (message !== undefined && message.type === 'svc:tokens-ack') broadcast?.onAck(slot.slot, message.version);
-    else if (message !== undefined && pool !== undefined) handleWorkerMessage(slot, message, { pool, replies, service, metricsRequests, rebalancer });
-  };
   let localTcp: RunningIlpTcpServer | undefined;
   let localPg: PgListener | undefined;
   // Whoever serves TCP loads its keys; a bad file stops the start here, before anything listens or forks.
@@ -129,23 +122,20 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   // Likewise the PG TLS certificate and key: a bad pair stops the start here.
   if (config.pgEnabled) pgTlsContextOf(config);
   if (config.httpEnabled && config.httpWorkerCount > 0) {
-    pool = new WorkerPool(config.httpWorkerCount, onWorkerMessage, (slot) => service.ilpOrder.ownerGone(ilpOwnerOf(slot)));
-    broadcast = new TokenBroadcast(pool);
-    if (config.httpConnectionRebalance && config.httpWorkerCount > 1) rebalancer = new ConnectionRebalancer(pool);
-    pool.start();
+    workers = await startWorkers(config, service, replies, metricsRequests);
   } else if (config.httpEnabled) {
     const handler = createHttpHandler(buildHttpDeps(config, {
       catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir, tokens: localTokens, activeImports,
     }));
     localHttp = await startHttpServer(config, handler);
   }
-  if (pool === undefined) {
+  if (workers === undefined) {
     localTcp = await startIlpTcpListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
     localPg = await startPgListener(config, { catalog: new Catalog(engine.dbDir, config.sqlCopyRoot), writer: new LocalWriterClient(service, config.queryTimeoutMs), dbDir: engine.dbDir });
   }
   replication.follow(() => void publish(new ServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH)).tokenEntries()));
-  const admin = await startAdmin(config, metrics, metricsRequests, () => pool, () => stopping, replication);
-  logListening(config, admin?.port, localTcp?.port, localPg?.server.port);
+  const admin = await startAdmin(config, metrics, metricsRequests, () => workers?.pool, () => stopping, replication);
+  logListening(config, admin?.port, localTcp?.port ?? workers?.tcpDispatcher?.port, localPg?.server.port);
 
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -153,14 +143,16 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     const started = Date.now();
     log.info(`${signal} received, draining [drain=${config.shutdownDrainTimeoutMs}ms]`);
     service.snapshot.release(signal);
-    rebalancer?.stop();
+    workers?.rebalancer?.stop();
     const closingHttp = localHttp?.close(config.shutdownDrainTimeoutMs);
     const closingTcp = localTcp?.close(config.shutdownDrainTimeoutMs);
+    const closingDispatcher = workers?.tcpDispatcher?.close();
     const closingPg = localPg?.server.close(config.shutdownDrainTimeoutMs);
     activeImports.abortAll('server is shutting down');
-    await pool?.stop(config.shutdownDrainTimeoutMs);
+    await workers?.pool.stop(config.shutdownDrainTimeoutMs);
     await closingHttp;
     await closingTcp;
+    await closingDispatcher;
     await closingPg;
     await cold.close();
     await service.idle();
@@ -180,6 +172,35 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     log.info('SIGHUP received: log files reopened');
   });
   process.on('exit', () => flushLogsSync());
+}
+
+/** The worker processes and what serves them in the primary. */
+interface Workers {
+  readonly pool: WorkerPool;
+  readonly broadcast: TokenBroadcast;
+  /** Absent with rebalancing off or a single worker. */
+  readonly rebalancer: ConnectionRebalancer | undefined;
+  /** Absent with ILP TCP off. */
+  readonly tcpDispatcher: IlpTcpDispatcher | undefined;
+}
+
+/** Forks the workers once the ILP TCP port is bound (a connection that arrives first waits for a ready worker). */
+async function startWorkers(config: ServerConfig, service: WriterService, replies: ReplyBatcher, metricsRequests: MetricsRequests): Promise<Workers> {
+  let workers: Workers | undefined;
+  const pool = new WorkerPool(config.httpWorkerCount, (slot, raw) => {
+    const message = parseWorkerMessage(raw);
+    if (message === undefined || workers === undefined) return;
+    if (message.type === 'svc:tokens-ack') workers.broadcast.onAck(slot.slot, message.version);
+    else handleWorkerMessage(slot, message, { ...workers, replies, service, metricsRequests });
+  }, (slot) => {
+    service.ilpOrder.ownerGone(ilpOwnerOf(slot));
+    workers?.tcpDispatcher?.onExit(slot);
+  });
+  const rebalancer = config.httpConnectionRebalance && config.httpWorkerCount > 1 ? new ConnectionRebalancer(pool) : undefined;
+  const tcpDispatcher = ilpTcpListening(config) ? await IlpTcpDispatcher.start(config.ilpTcpBindHost, config.ilpTcpBindPort, pool) : undefined;
+  workers = { pool, broadcast: new TokenBroadcast(pool), rebalancer, tcpDispatcher };
+  pool.start();
+  return workers;
 }
 
 /** The write queue, and the cold-storage manager that runs storage policies through it. */
@@ -247,6 +268,8 @@ interface WorkerMessageDeps {
   readonly metricsRequests: MetricsRequests;
   /** Absent with rebalancing off or a single worker: connection counts are then not reported. */
   readonly rebalancer: ConnectionRebalancer | undefined;
+  /** Absent without workers or with ILP TCP off. */
+  readonly tcpDispatcher: IlpTcpDispatcher | undefined;
 }
 
 /** Answers request `id` of the worker in `slot` once `outcome` settles (in that worker's next batch of replies). */
@@ -304,7 +327,12 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
     case 'svc:ilp-withdraw':
       service.ilpOrder.withdraw(ilpOwnerOf(slot), message.id);
       return;
+    case 'svc:ilp-tcp-closed':
+      deps.tcpDispatcher?.onClosed(slot);
+      return;
     case 'svc:ready':
+      deps.tcpDispatcher?.onReady(slot);
+      return;
     case 'svc:tokens-ack':
       return;
   }

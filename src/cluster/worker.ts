@@ -1,6 +1,8 @@
-// A worker process: serves :9000, the ILP TCP port and the PostgreSQL port (all shared through node:cluster),
-// compiles every statement, runs reads over memory-mapped columns, and sends writes to the primary over IPC.
+// A worker process: serves :9000 and the PostgreSQL port (shared through node:cluster) and the ILP TCP
+// connections the primary hands it, compiles every statement, runs reads over memory-mapped columns, and sends
+// writes to the primary over IPC.
 import { join } from 'node:path';
+import { Socket } from 'node:net';
 import { loadParquetCodecs } from '../output/parquet-codecs.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { Catalog } from '../storage/catalog.js';
@@ -11,7 +13,8 @@ import { parsePrimaryMessage } from './ipc.js';
 import type { WorkerToPrimary } from './ipc.js';
 import { startHttpServer } from './http-server.js';
 import { buildHttpDeps } from './http-deps.js';
-import { startIlpTcpListener } from './ilp-tcp-listener.js';
+import { ilpTcpConnectionsOf } from './ilp-tcp-listener.js';
+import type { IlpTcpConnections } from '../ilp/tcp-server.js';
 import { startPgListener } from './pg-listener.js';
 import { TokenRegistry } from '../http/auth/token-registry.js';
 import { parseTokenEntries } from '../accounts/token-entry.js';
@@ -46,14 +49,13 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   // The IPC handler is installed before listening: a shutdown that arrives during start-up must not be lost.
   const shedder = connectionShedderOf(config, send);
   const starting = startHttpServer(config, handler, (req, res) => shedder.onRequest(req, res));
-  const startingTcp = startIlpTcpListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db') });
+  const tcp = ilpTcpConnectionsOf(config, { catalog, writer, dbDir: join(config.rootDir, 'db') });
   const startingPg = startPgListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), onForeignCancel: (processId, secretKey) => send({ type: 'svc:pg-cancel', processId, secretKey }) });
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
     const running = await starting;
-    const tcp = await startingTcp.catch(() => undefined);
     const pg = await startingPg.catch(() => undefined);
     const closed = running.close(config.shutdownDrainTimeoutMs);
     // TCP connections commit what they hold while the primary still answers (it waits for the workers to exit).
@@ -66,12 +68,13 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     await pgClosed;
     process.exit(0);
   };
-  process.on('message', (raw: unknown) => {
+  process.on('message', (raw: unknown, handle: unknown) => {
     const message = parsePrimaryMessage(raw);
     if (message === undefined) return;
     if (message.type === 'svc:replies') {
       for (const reply of message.replies) writer.onReply(reply);
     }
+    else if (message.type === 'svc:ilp-tcp-connection') serveHandedTcp(handle, stopping ? undefined : tcp, send);
     else if (message.type === 'svc:shutdown') void stop();
     else if (message.type === 'svc:shed-connections') shedder.shed(message.order, message.count);
     else if (message.type === 'svc:pg-cancel') void startingPg.then((pg) => pg?.cancels.cancel(message.processId, message.secretKey)).catch(() => undefined);
@@ -91,9 +94,17 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => { /* the primary orchestrates shutdown */ });
   // Ready once the parallel query threads have loaded too: their start-up would otherwise share the cores with
   // the first queries (and be counted in their CPU time).
-  await Promise.all([starting, startingTcp, startingPg, parallelThreadsStarted()]);
+  await Promise.all([starting, startingPg, parallelThreadsStarted()]);
   send({ type: 'svc:ready' });
   log.info(`worker ${process.pid} serving http://${config.httpBindHost}:${config.httpBindPort}`);
+}
+
+/** An ILP TCP socket the primary accepted: served here, and reported when it closes (the primary counts them). */
+function serveHandedTcp(handle: unknown, tcp: IlpTcpConnections | undefined, send: (message: WorkerToPrimary) => void): void {
+  if (!(handle instanceof Socket)) return;
+  handle.once('close', () => send({ type: 'svc:ilp-tcp-closed' }));
+  if (tcp === undefined) handle.destroy();
+  else tcp.accept(handle);
 }
 
 /** Busy connections are counted either way (a metric); they are reported, and moved, only with rebalancing on. */

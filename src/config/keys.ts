@@ -148,7 +148,7 @@ const KEY_TABLE = [
   { name: 'line.timestamp.default.column.type', type: 'enum', default: 'TIMESTAMP', enumValues: ['TIMESTAMP', 'TIMESTAMP_NS'], group: 'Line protocol (ILP)',
     description: 'Type of the timestamp columns the line protocol creates (the designated `timestamp` of a new table and `t`/`n` fields of new columns), as in QuestDB 9.1.0; TIMESTAMP_NS keeps nanoseconds.' },
   { name: 'line.tcp.enabled', type: 'boolean', default: 'true', group: 'Line protocol (ILP)',
-    description: 'Accept InfluxDB line protocol over plain TCP on line.tcp.net.bind.to, served by the workers (no replies; a bad line closes the connection). A read-only server (http.security.readonly) does not listen.' },
+    description: 'Accept InfluxDB line protocol over plain TCP on line.tcp.net.bind.to, accepted by the primary and served by the workers (no replies; a bad line closes the connection). A read-only server (http.security.readonly) does not listen.' },
   { name: 'line.tcp.net.bind.to', type: 'address', default: '0.0.0.0:9009', group: 'Line protocol (ILP)',
     description: 'Address of the ILP TCP listener, host:port. Port 0 picks a free port.' },
   { name: 'line.tcp.net.connection.limit', type: 'int', default: '256', min: 1, max: 65536, group: 'Line protocol (ILP)',

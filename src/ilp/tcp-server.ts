@@ -1,7 +1,8 @@
-// The ILP TCP listener (line.tcp.net.bind.to, 9009 by default). In a worker the listening socket is shared
-// through node:cluster exactly like :9000's; in single-process mode the primary listens itself. Owns its
-// connections: past the connection limit a new one is closed at once (and logged, at most once per interval);
-// close() stops accepting, lets every connection commit what it has, and after the drain time closes the rest.
+// The ILP TCP connections of one process and, where it listens itself (single-process mode), its listener on
+// line.tcp.net.bind.to (9009 by default). With workers the primary accepts and hands each connection to a worker
+// (cluster/ilp-tcp-dispatcher.ts), which serves it here. Past the connection limit a new connection is closed
+// at once (and logged, at most once per interval); close() stops accepting, lets every connection commit what
+// it has, and after the drain time closes the rest.
 import { createServer, type Server, type Socket } from 'node:net';
 import { IlpTcpConnection, type IlpTcpConnectionSettings } from './tcp-connection.js';
 import { ilpConnectionChannel } from '../core/diagnostics.js';
@@ -43,10 +44,51 @@ class RefusalLog {
   }
 }
 
+/**
+ * The ILP TCP connections one process serves, however they reach it: accepted by its own listener, or handed to
+ * it by the primary (ilp-tcp-dispatcher.ts). Past the connection limit a new one is closed at once.
+ */
+export class IlpTcpConnections {
+  private readonly connections = new Set<IlpTcpConnection>();
+  private readonly refusals: RefusalLog;
+
+  constructor(private readonly connectionsMax: number, private readonly settings: IlpTcpConnectionSettings) {
+    this.refusals = new RefusalLog(connectionsMax);
+  }
+
+  accept(socket: Socket): void {
+    if (this.connections.size >= this.connectionsMax) {
+      this.refusals.note(`${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`);
+      socket.on('error', () => undefined);
+      socket.destroy();
+      return;
+    }
+    socket.setKeepAlive(true, tcpKeepAliveDelayMs);
+    const connection = new IlpTcpConnection(socket, this.settings);
+    this.connections.add(connection);
+    ilpConnectionChannel.publish({ transport: 'tcp', delta: 1 });
+    void connection.closed.then(() => {
+      this.connections.delete(connection);
+      ilpConnectionChannel.publish({ transport: 'tcp', delta: -1 });
+    });
+  }
+
+  /** Every connection commits what it has and closes; those still busy after `drainMs` are cut. */
+  async close(drainMs: number): Promise<void> {
+    const open = [...this.connections];
+    for (const connection of open) connection.shutdown();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = Promise.all(open.map((connection) => connection.closed)).then(() => true);
+    const timedOut = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), drainMs); });
+    const inTime = await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
+    if (!inTime) for (const connection of this.connections) connection.abandon();
+  }
+}
+
 export function startIlpTcpServer(options: IlpTcpServerOptions): Promise<RunningIlpTcpServer> {
-  const connections = new Set<IlpTcpConnection>();
-  const refusals = new RefusalLog(options.connectionsMax);
-  const server = createServer((socket) => accept(socket, options, connections, refusals));
+  const connections = new IlpTcpConnections(options.connectionsMax, options.connection);
+  const server = createServer((socket) => connections.accept(socket));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -59,32 +101,8 @@ export function startIlpTcpServer(options: IlpTcpServerOptions): Promise<Running
   });
 }
 
-function accept(socket: Socket, options: IlpTcpServerOptions, connections: Set<IlpTcpConnection>, refusals: RefusalLog): void {
-  if (connections.size >= options.connectionsMax) {
-    refusals.note(`${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`);
-    socket.on('error', () => undefined);
-    socket.destroy();
-    return;
-  }
-  socket.setKeepAlive(true, tcpKeepAliveDelayMs);
-  const connection = new IlpTcpConnection(socket, options.connection);
-  connections.add(connection);
-  ilpConnectionChannel.publish({ transport: 'tcp', delta: 1 });
-  void connection.closed.then(() => {
-    connections.delete(connection);
-    ilpConnectionChannel.publish({ transport: 'tcp', delta: -1 });
-  });
-}
-
-async function closeServer(server: Server, connections: Set<IlpTcpConnection>, drainMs: number): Promise<void> {
+async function closeServer(server: Server, connections: IlpTcpConnections, drainMs: number): Promise<void> {
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-  const open = [...connections];
-  for (const connection of open) connection.shutdown();
-  let timer: NodeJS.Timeout | undefined;
-  const drained = Promise.all(open.map((connection) => connection.closed)).then(() => true);
-  const timedOut = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), drainMs); });
-  const inTime = await Promise.race([drained, timedOut]);
-  clearTimeout(timer);
-  if (!inTime) for (const connection of connections) connection.abandon();
+  await connections.close(drainMs);
   await stopped;
 }

@@ -13,6 +13,8 @@ import { readLogFiles, startServer, startServers, type TestServer } from '../hel
 import { exec, rows } from '../helpers/http.js';
 import { openRawIlpSocket, waitUntil, waitUntilListening, type RawIlpSocket } from '../helpers/ilp-tcp.js';
 import { metricValue } from '../helpers/cold-partitions.js';
+import { childPids } from '../helpers/proc-stat.js';
+import { connectionsHeldBy } from '../helpers/proc-sockets.js';
 
 const KEY_ID = 'ingest-1';
 const quiet = { log: (): void => undefined };
@@ -129,6 +131,35 @@ test.serial('connections commit on the shared tick of the interval: rows sent at
     t.true(merges <= 2, `${merges} out-of-order commits for 8 connections`);
     t.deepEqual((await rows(server.baseUrl, 'select s from tcp_tick')).map((row) => row[0]), ['c7', 'c6', 'c5', 'c4', 'c3', 'c2', 'c1', 'c0']);
     t.false(sockets.some((socket) => socket.closedByServer()));
+  } finally {
+    for (const socket of sockets) socket.destroy();
+  }
+});
+
+/** ILP TCP connections each of the server's workers holds, in a stable order (for comparing counts only). */
+function connectionsPerWorker(target: TestServer): number[] {
+  return childPids(target.process.pid as number).map((pid) => connectionsHeldBy(pid, target.ilpTcpPort)).sort((a, b) => a - b);
+}
+
+// Serial: the connections of other tests would be counted too.
+test.serial('the primary spreads connections opened together over the workers; a dead worker\'s share goes to the others', async (t) => {
+  const primaryPid = server.process.pid as number;
+  const sockets = await Promise.all(Array.from({ length: 8 }, () => openRawIlpSocket(server.ilpTcpPort)));
+  try {
+    for (const [k, socket] of sockets.entries()) socket.write(`tcp_spread,s=c${k} v=${k}i\n`);
+    // Workers accepting on a shared socket took all 8 on one of them, which then parsed every row alone.
+    t.true(await waitUntil(() => connectionsPerWorker(server).join() === '4,4', 10_000), `held per worker: ${connectionsPerWorker(server).join()}`);
+    t.is(connectionsHeldBy(primaryPid, server.ilpTcpPort), 0, 'the primary hands connections on and keeps none');
+    t.true(await untilCount(server, 'tcp_spread', 8));
+    const [victim] = childPids(primaryPid);
+    process.kill(victim as number, 'SIGKILL');
+    t.true(await waitUntil(() => sockets.filter((socket) => socket.closedByServer()).length === 4, 10_000), 'the dead worker\'s connections are closed');
+    const more = await Promise.all(Array.from({ length: 4 }, () => openRawIlpSocket(server.ilpTcpPort)));
+    sockets.push(...more);
+    for (const [k, socket] of more.entries()) socket.write(`tcp_spread,s=d${k} v=${k}i\n`);
+    t.true(await untilCount(server, 'tcp_spread', 12), 'connections opened while a worker restarts are served');
+    t.false(more.some((socket) => socket.closedByServer()));
+    t.true(await waitUntil(() => { const workers = childPids(primaryPid); return workers.length === 2 && !workers.includes(victim as number); }, 15_000), 'the dead worker is restarted');
   } finally {
     for (const socket of sockets) socket.destroy();
   }

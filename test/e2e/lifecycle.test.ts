@@ -2,19 +2,11 @@
 // records land in the primary's log file; SIGTERM drains and exits 0.
 import test from 'ava';
 import { readFileSync, readdirSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { get } from 'node:http';
 import { startServer } from '../helpers/server.js';
 import { exec } from '../helpers/http.js';
-
-function childPids(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
+import { childPids } from '../helpers/proc-stat.js';
 
 function freshConnectionStatus(url: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -14,3 +14,12 @@ export function statFields(task: string): string[] | undefined {
   }
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
+
+/** The pids of a process's children (a server's workers), from /proc; empty once it is gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((text) => text !== '').map(Number);
+  } catch {
+    return [];
+  }
+}

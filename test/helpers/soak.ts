@@ -3,9 +3,9 @@
 // `kill -9`ed twice and restarted on the same root. At the end every acknowledged row is present exactly
 // once, every unacknowledged batch is present wholly or not at all, and each worker kill has its C record.
 // Used by test/e2e/soak.test.ts (short) and scripts/soak.ts (`npm run soak`, long).
-import { execFileSync } from 'node:child_process';
 import { readLogFiles, startServer, type TestServer } from './server.js';
 import { multipartBody } from './upload.js';
+import { childPids } from './proc-stat.js';
 
 export interface SoakOptions {
   readonly seconds: number;
@@ -35,14 +35,6 @@ interface Batch {
 const TABLE = 'soak';
 const REQUEST_TIMEOUT_MS = 15_000;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function childPids(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 function timestampOf(id: number): string {
   // Spread over a few hours, not in id order, so commits append in place and merge out of order.

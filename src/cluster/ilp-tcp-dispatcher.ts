@@ -1,0 +1,142 @@
+// Primary side of ILP TCP with workers: the primary accepts on line.tcp.net.bind.to and hands each connection,
+// unread, to the ready worker serving the fewest. ILP TCP connections are few and long-lived, and with the
+// workers accepting on a shared socket the first to wake took them all: 8 senders connecting together landed on
+// one worker, which then parsed every row while the other idled. An HTTP client can be told to reconnect
+// elsewhere (connection-shedder.ts); an ILP TCP sender cannot, so the choice is made once, at accept.
+// Invariants: the primary never reads from a connection (pauseOnConnect), so no byte is left behind in it; a
+// connection that no worker can take within ilpTcpDispatchWaitMs, or past ilpTcpDispatchQueueMax waiting, is
+// closed (the sender reconnects); a worker's count rises when a connection is sent to it and falls when the
+// worker reports it closed, or to zero when the worker exits (the kernel closed its sockets).
+import { createServer, type Server, type Socket } from 'node:net';
+import { ilpTcpDispatchQueueMax, ilpTcpDispatchWaitMs } from '../core/limits.js';
+import { getLogger } from '../log/logger.js';
+import type { WorkerPool, WorkerSlot } from './worker-pool.js';
+import type { PrimaryToWorker } from './ipc.js';
+
+const log = getLogger('ilp-tcp');
+
+interface SlotLoad {
+  ready: boolean;
+  connections: number;
+}
+
+interface WaitingSocket {
+  readonly socket: Socket;
+  readonly since: number;
+}
+
+export class IlpTcpDispatcher {
+  private readonly loads = new Map<number, SlotLoad>();
+  private readonly waiting: WaitingSocket[] = [];
+  private readonly expiry: NodeJS.Timeout;
+
+  private constructor(private readonly server: Server, private readonly pool: WorkerPool, readonly port: number) {
+    this.expiry = setInterval(() => this.expireWaiting(Date.now()), Math.max(100, ilpTcpDispatchWaitMs / 4));
+    this.expiry.unref();
+  }
+
+  static start(host: string, port: number, pool: WorkerPool): Promise<IlpTcpDispatcher> {
+    let dispatcher: IlpTcpDispatcher | undefined;
+    const server = createServer({ pauseOnConnect: true }, (socket) => dispatcher?.dispatch(socket));
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        server.on('error', (error) => log.error(`ILP TCP listener: ${error.message}`));
+        const address = server.address();
+        dispatcher = new IlpTcpDispatcher(server, pool, typeof address === 'object' && address !== null ? address.port : port);
+        resolve(dispatcher);
+      });
+    });
+  }
+
+  /** The worker in `slot` has started serving (svc:ready): it takes connections from now on. */
+  onReady(slot: WorkerSlot): void {
+    this.loadOf(slot).ready = true;
+    const waiting = this.waiting.splice(0);
+    for (const { socket } of waiting) this.dispatch(socket);
+  }
+
+  /** A connection handed to the worker in `slot` closed. */
+  onClosed(slot: WorkerSlot): void {
+    const load = this.loadOf(slot);
+    load.connections = Math.max(0, load.connections - 1);
+  }
+
+  /** The worker in `slot` died: its connections died with it, and it takes none until its successor is ready. */
+  onExit(slot: WorkerSlot): void {
+    this.loads.set(slot.slot, { ready: false, connections: 0 });
+  }
+
+  /** Stops accepting; connections waiting for a worker are closed (handed ones drain in their workers). */
+  close(): Promise<void> {
+    clearInterval(this.expiry);
+    for (const { socket } of this.waiting.splice(0)) socket.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private dispatch(socket: Socket): void {
+    socket.on('error', () => undefined);
+    const slot = this.leastLoaded();
+    if (slot === undefined) {
+      this.wait(socket);
+      return;
+    }
+    const worker = slot.worker;
+    if (worker === undefined) {
+      this.wait(socket);
+      return;
+    }
+    const load = this.loadOf(slot);
+    load.connections++;
+    const message: PrimaryToWorker = { type: 'svc:ilp-tcp-connection' };
+    worker.send(message, socket, (error) => {
+      if (error === null) return;
+      load.connections = Math.max(0, load.connections - 1);
+      log.error(`ILP TCP: could not hand a connection to worker ${slot.slot}, closing it: ${error.message}`);
+      socket.destroy();
+    });
+  }
+
+  private wait(socket: Socket): void {
+    if (this.waiting.length >= ilpTcpDispatchQueueMax) {
+      log.error(`ILP TCP: no worker is ready and ${ilpTcpDispatchQueueMax} connections wait for one; closing a new one`);
+      socket.destroy();
+      return;
+    }
+    this.waiting.push({ socket, since: Date.now() });
+  }
+
+  private expireWaiting(now: number): void {
+    let expired = 0;
+    for (let first = this.waiting[0]; first !== undefined && now - first.since >= ilpTcpDispatchWaitMs; first = this.waiting[0]) {
+      this.waiting.shift();
+      first.socket.destroy();
+      expired++;
+    }
+    if (expired > 0) log.error(`ILP TCP: closed ${expired} connection(s) that waited ${ilpTcpDispatchWaitMs} ms for a ready worker`);
+  }
+
+  private leastLoaded(): WorkerSlot | undefined {
+    let best: WorkerSlot | undefined;
+    let bestConnections = Infinity;
+    for (const slot of this.pool.slots) {
+      const load = this.loadOf(slot);
+      if (!load.ready || slot.worker === undefined || !slot.worker.isConnected()) continue;
+      if (load.connections < bestConnections) {
+        best = slot;
+        bestConnections = load.connections;
+      }
+    }
+    return best;
+  }
+
+  private loadOf(slot: WorkerSlot): SlotLoad {
+    let load = this.loads.get(slot.slot);
+    if (load === undefined) {
+      load = { ready: false, connections: 0 };
+      this.loads.set(slot.slot, load);
+    }
+    return load;
+  }
+}

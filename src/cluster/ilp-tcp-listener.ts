@@ -1,5 +1,5 @@
 // ILP TCP from the server configuration: the listener of single-process mode, and the connections a worker serves
-// (the primary accepts them, ilp-tcp-dispatcher.ts); only the catalog and the writer client differ. Neither when
+// (the primary accepts them, tcp-dispatcher.ts); only the catalog and the writer client differ. Neither when
 // line.tcp.enabled is false or the server is read-only (http.security.readonly: /settings then lists no
 // transport taking writes).
 import { resolve } from 'node:path';
@@ -52,7 +52,7 @@ export async function startIlpTcpListener(config: ServerConfig, parts: IlpTcpLis
   });
 }
 
-/** A worker: serves the connections the primary hands it (ilp-tcp-dispatcher.ts); undefined when TCP is off. */
+/** A worker: serves the connections the primary hands it (tcp-dispatcher.ts); undefined when TCP is off. */
 export function ilpTcpConnectionsOf(config: ServerConfig, parts: IlpTcpListenerParts): IlpTcpConnections | undefined {
   if (!ilpTcpListening(config)) return undefined;
   return new IlpTcpConnections(config.ilpTcpConnectionsMax, connectionSettingsOf(config, parts));

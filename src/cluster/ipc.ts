@@ -4,6 +4,9 @@ import type { ErrorPayload } from '../core/errors.js';
 import type { EncodedStatement } from '../sql/compiler.js';
 import type { IlpAnnouncement, IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 
+/** The long-lived TCP protocols the primary accepts and hands to workers. */
+export type TcpProtocol = 'ilp' | 'pg';
+
 /** A request the primary answers with a WriteReply of the same id. */
 export type WorkerRequest =
   /** `statement`: the parsed statement (parameters filled in) as encodeStatement made it for the channel. */
@@ -29,8 +32,8 @@ export type WorkerToPrimary =
   /** An ILP request began (ilp-order-gate.ts); sent at once, not batched, so it precedes the request's commit. */
   | { readonly type: 'svc:ilp-announce'; readonly announcement: IlpAnnouncement }
   | { readonly type: 'svc:ilp-withdraw'; readonly id: number }
-  /** An ILP TCP connection the primary handed to this worker closed (ilp-tcp-dispatcher.ts counts them). */
-  | { readonly type: 'svc:ilp-tcp-closed' }
+  /** A connection the primary handed to this worker closed (tcp-dispatcher.ts counts them). */
+  | { readonly type: 'svc:tcp-closed'; readonly protocol: TcpProtocol }
   | { readonly type: 'svc:ready' };
 
 /** The answer to one request (`id`) of a worker. */
@@ -50,8 +53,8 @@ export type PrimaryToWorker =
    * request (connection-shedder.ts); `order` is echoed as settledOrder.
    */
   | { readonly type: 'svc:shed-connections'; readonly order: number; readonly count: number }
-  /** Sent with an accepted ILP TCP socket as its handle, unread: serve it (ilp-tcp-dispatcher.ts). */
-  | { readonly type: 'svc:ilp-tcp-connection' }
+  /** Sent with an accepted socket of `protocol` as its handle, unread: serve it (tcp-dispatcher.ts). */
+  | { readonly type: 'svc:tcp-connection'; readonly protocol: TcpProtocol }
   | { readonly type: 'svc:shutdown' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -59,8 +62,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const REQUEST_TYPES = new Set(['svc:write', 'svc:import-commit', 'svc:ilp-commit']);
-const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:connections', 'svc:ilp-announce', 'svc:ilp-withdraw', 'svc:ilp-tcp-closed', 'svc:ready']);
-const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shed-connections', 'svc:ilp-tcp-connection', 'svc:shutdown']);
+const WORKER_TYPES = new Set(['svc:requests', 'svc:log', 'svc:metrics-reply', 'svc:unhandled-error', 'svc:tokens-ack', 'svc:pg-cancel', 'svc:connections', 'svc:ilp-announce', 'svc:ilp-withdraw', 'svc:tcp-closed', 'svc:ready']);
+const PRIMARY_TYPES = new Set(['svc:replies', 'svc:metrics-request', 'svc:tokens', 'svc:pg-cancel', 'svc:shed-connections', 'svc:tcp-connection', 'svc:shutdown']);
 
 /** Narrows a message received from a worker; undefined for anything that is not ours. */
 export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined {
@@ -71,6 +74,7 @@ export function parseWorkerMessage(value: unknown): WorkerToPrimary | undefined 
   if (value['type'] === 'svc:connections' && !(isCount(value['busy']) && isCount(value['leaving']) && isCount(value['settledOrder']))) return undefined;
   if (value['type'] === 'svc:ilp-announce' && !isAnnouncement(value['announcement'])) return undefined;
   if (value['type'] === 'svc:ilp-withdraw' && !Number.isInteger(value['id'])) return undefined;
+  if (value['type'] === 'svc:tcp-closed' && !isTcpProtocol(value['protocol'])) return undefined;
   return value as unknown as WorkerToPrimary;
 }
 
@@ -80,6 +84,7 @@ export function parsePrimaryMessage(value: unknown): PrimaryToWorker | undefined
   if (value['type'] === 'svc:tokens' && typeof value['version'] !== 'number') return undefined;
   if (value['type'] === 'svc:pg-cancel' && !isPgCancel(value)) return undefined;
   if (value['type'] === 'svc:shed-connections' && !(isCount(value['order']) && isCount(value['count']))) return undefined;
+  if (value['type'] === 'svc:tcp-connection' && !isTcpProtocol(value['protocol'])) return undefined;
   return value as unknown as PrimaryToWorker;
 }
 
@@ -103,6 +108,10 @@ function isAnnouncement(value: unknown): boolean {
 
 function isPgCancel(value: Record<string, unknown>): boolean {
   return Number.isInteger(value['processId']) && Number.isInteger(value['secretKey']);
+}
+
+function isTcpProtocol(value: unknown): boolean {
+  return value === 'ilp' || value === 'pg';
 }
 
 function isCount(value: unknown): boolean {

@@ -1,9 +1,10 @@
-// Starts the PostgreSQL wire protocol listener from the server configuration, the same way in a worker and in
-// the primary of single-process mode; only the catalog and the writer client differ.
+// The PostgreSQL wire protocol from the server configuration: the listener of single-process mode, and the
+// connections a worker serves (the primary accepts them, tcp-dispatcher.ts); only the catalog and the writer
+// client differ.
 import type { ServerConfig } from '../config/server-config.js';
 import type { Catalog } from '../storage/catalog.js';
 import type { WriterClient } from '../engine/writer-client.js';
-import { startPgServer, type RunningPgServer } from '../pgwire/pg-server.js';
+import { PgConnections, startPgServer, type PgConnectionOptions, type RunningPgServer } from '../pgwire/pg-server.js';
 import { AUTH_METHODS, type AuthMethod, type PgUser } from '../pgwire/authentication.js';
 import { CancelRegistry } from '../pgwire/cancel-registry.js';
 import { ConfigError } from '../core/errors.js';
@@ -49,14 +50,11 @@ export function pgTlsContextOf(config: ServerConfig): SecureContext | undefined 
   }
 }
 
-export async function startPgListener(config: ServerConfig, parts: PgListenerParts): Promise<PgListener | undefined> {
-  if (!config.pgEnabled) return undefined;
-  const cancels = new CancelRegistry();
+/** How this process serves PostgreSQL connections, from the configuration. */
+function connectionOptionsOf(config: ServerConfig, parts: PgListenerParts, cancels: CancelRegistry): PgConnectionOptions {
   const tls = pgTlsContextOf(config);
-  const server = await startPgServer({
+  return {
     ...(tls === undefined ? {} : { tls }),
-    host: config.pgBindHost,
-    port: config.pgBindPort,
     connectionsMax: config.pgConnectionsMax,
     connection: {
       catalog: parts.catalog,
@@ -72,6 +70,20 @@ export async function startPgListener(config: ServerConfig, parts: PgListenerPar
       copy: { dbDir: parts.dbDir, analysisMaxLines: config.importAnalysisLinesMax },
       ...(parts.onForeignCancel === undefined ? {} : { onForeignCancel: parts.onForeignCancel }),
     },
-  });
+  };
+}
+
+/** Single-process mode: the primary listens and serves the connections itself. */
+export async function startPgListener(config: ServerConfig, parts: PgListenerParts): Promise<PgListener | undefined> {
+  if (!config.pgEnabled) return undefined;
+  const cancels = new CancelRegistry();
+  const server = await startPgServer({ host: config.pgBindHost, port: config.pgBindPort, ...connectionOptionsOf(config, parts, cancels) });
   return { server, cancels };
+}
+
+/** A worker: serves the connections the primary hands it (tcp-dispatcher.ts); undefined when PG is off. */
+export function pgConnectionsOf(config: ServerConfig, parts: PgListenerParts): { readonly connections: PgConnections; readonly cancels: CancelRegistry } | undefined {
+  if (!config.pgEnabled) return undefined;
+  const cancels = new CancelRegistry();
+  return { connections: new PgConnections(connectionOptionsOf(config, parts, cancels)), cancels };
 }

@@ -15,7 +15,7 @@ import { LocalWriterClient } from './local-writer-client.js';
 import { WorkerPool } from './worker-pool.js';
 import type { WorkerSlot } from './worker-pool.js';
 import { parseWorkerMessage } from './ipc.js';
-import type { WorkerRequest, WorkerToPrimary } from './ipc.js';
+import type { TcpProtocol, WorkerRequest, WorkerToPrimary } from './ipc.js';
 import { errorToPayload } from '../core/errors.js';
 import { createHttpHandler } from '../http/app.js';
 import { startHttpServer } from './http-server.js';
@@ -40,7 +40,7 @@ import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
 import { pgTlsContextOf, startPgListener, type PgListener } from './pg-listener.js';
 import { TokenBroadcast } from './token-broadcast.js';
 import { ConnectionRebalancer } from './connection-rebalancer.js';
-import { IlpTcpDispatcher } from './ilp-tcp-dispatcher.js';
+import { TcpDispatcher } from './tcp-dispatcher.js';
 import { ServiceAccounts } from '../accounts/service-accounts.js';
 import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../accounts/service-account-file.js';
 import type { TokenEntry } from '../accounts/token-entry.js';
@@ -135,7 +135,7 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
   }
   replication.follow(() => void publish(new ServiceAccounts(join(config.rootDir, SERVICE_ACCOUNTS_RELATIVE_PATH)).tokenEntries()));
   const admin = await startAdmin(config, metrics, metricsRequests, () => workers?.pool, () => stopping, replication);
-  logListening(config, admin?.port, localTcp?.port ?? workers?.tcpDispatcher?.port, localPg?.server.port);
+  logListening(config, admin?.port, localTcp?.port ?? workers?.dispatchers.ilp?.port, localPg?.server.port ?? workers?.dispatchers.pg?.port);
 
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -146,13 +146,13 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     workers?.rebalancer?.stop();
     const closingHttp = localHttp?.close(config.shutdownDrainTimeoutMs);
     const closingTcp = localTcp?.close(config.shutdownDrainTimeoutMs);
-    const closingDispatcher = workers?.tcpDispatcher?.close();
+    const closingDispatchers = Promise.all(Object.values(workers?.dispatchers ?? {}).map((dispatcher) => dispatcher.close()));
     const closingPg = localPg?.server.close(config.shutdownDrainTimeoutMs);
     activeImports.abortAll('server is shutting down');
     await workers?.pool.stop(config.shutdownDrainTimeoutMs);
     await closingHttp;
     await closingTcp;
-    await closingDispatcher;
+    await closingDispatchers;
     await closingPg;
     await cold.close();
     await service.idle();
@@ -180,8 +180,8 @@ interface Workers {
   readonly broadcast: TokenBroadcast;
   /** Absent with rebalancing off or a single worker. */
   readonly rebalancer: ConnectionRebalancer | undefined;
-  /** Absent with ILP TCP off. */
-  readonly tcpDispatcher: IlpTcpDispatcher | undefined;
+  /** Absent with ILP TCP off, with PostgreSQL off. */
+  readonly dispatchers: Partial<Record<TcpProtocol, TcpDispatcher>>;
 }
 
 /** Forks the workers once the ILP TCP port is bound (a connection that arrives first waits for a ready worker). */
@@ -194,11 +194,13 @@ async function startWorkers(config: ServerConfig, service: WriterService, replie
     else handleWorkerMessage(slot, message, { ...workers, replies, service, metricsRequests });
   }, (slot) => {
     service.ilpOrder.ownerGone(ilpOwnerOf(slot));
-    workers?.tcpDispatcher?.onExit(slot);
+    for (const dispatcher of Object.values(workers?.dispatchers ?? {})) dispatcher.onExit(slot);
   });
   const rebalancer = config.httpConnectionRebalance && config.httpWorkerCount > 1 ? new ConnectionRebalancer(pool) : undefined;
-  const tcpDispatcher = ilpTcpListening(config) ? await IlpTcpDispatcher.start(config.ilpTcpBindHost, config.ilpTcpBindPort, pool) : undefined;
-  workers = { pool, broadcast: new TokenBroadcast(pool), rebalancer, tcpDispatcher };
+  const dispatchers: Partial<Record<TcpProtocol, TcpDispatcher>> = {};
+  if (ilpTcpListening(config)) dispatchers.ilp = await TcpDispatcher.start('ilp', config.ilpTcpBindHost, config.ilpTcpBindPort, pool);
+  if (config.pgEnabled) dispatchers.pg = await TcpDispatcher.start('pg', config.pgBindHost, config.pgBindPort, pool);
+  workers = { pool, broadcast: new TokenBroadcast(pool), rebalancer, dispatchers };
   pool.start();
   return workers;
 }
@@ -268,8 +270,8 @@ interface WorkerMessageDeps {
   readonly metricsRequests: MetricsRequests;
   /** Absent with rebalancing off or a single worker: connection counts are then not reported. */
   readonly rebalancer: ConnectionRebalancer | undefined;
-  /** Absent without workers or with ILP TCP off. */
-  readonly tcpDispatcher: IlpTcpDispatcher | undefined;
+  /** By protocol; absent for one that is off. */
+  readonly dispatchers: Partial<Record<TcpProtocol, TcpDispatcher>>;
 }
 
 /** Answers request `id` of the worker in `slot` once `outcome` settles (in that worker's next batch of replies). */
@@ -327,11 +329,11 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
     case 'svc:ilp-withdraw':
       service.ilpOrder.withdraw(ilpOwnerOf(slot), message.id);
       return;
-    case 'svc:ilp-tcp-closed':
-      deps.tcpDispatcher?.onClosed(slot);
+    case 'svc:tcp-closed':
+      deps.dispatchers[message.protocol]?.onClosed(slot);
       return;
     case 'svc:ready':
-      deps.tcpDispatcher?.onReady(slot);
+      for (const dispatcher of Object.values(deps.dispatchers)) dispatcher.onReady(slot);
       return;
     case 'svc:tokens-ack':
       return;

@@ -1,6 +1,6 @@
-// A worker process: serves :9000 and the PostgreSQL port (shared through node:cluster) and the ILP TCP
-// connections the primary hands it, compiles every statement, runs reads over memory-mapped columns, and sends
-// writes to the primary over IPC.
+// A worker process: serves :9000 (shared through node:cluster) and the ILP TCP and PostgreSQL connections the
+// primary hands it, compiles every statement, runs reads over memory-mapped columns, and sends writes to the
+// primary over IPC.
 import { join } from 'node:path';
 import { Socket } from 'node:net';
 import { loadParquetCodecs } from '../output/parquet-codecs.js';
@@ -10,12 +10,11 @@ import { parallelThreadsStarted, warmColdStore } from '../sql/compiler.js';
 import { createHttpHandler } from '../http/app.js';
 import { IpcWriterClient } from './ipc-writer-client.js';
 import { parsePrimaryMessage } from './ipc.js';
-import type { WorkerToPrimary } from './ipc.js';
+import type { TcpProtocol, WorkerToPrimary } from './ipc.js';
 import { startHttpServer } from './http-server.js';
 import { buildHttpDeps } from './http-deps.js';
 import { ilpTcpConnectionsOf } from './ilp-tcp-listener.js';
-import type { IlpTcpConnections } from '../ilp/tcp-server.js';
-import { startPgListener } from './pg-listener.js';
+import { pgConnectionsOf } from './pg-listener.js';
 import { TokenRegistry } from '../http/auth/token-registry.js';
 import { parseTokenEntries } from '../accounts/token-entry.js';
 import { readServiceAccounts, SERVICE_ACCOUNTS_RELATIVE_PATH, tokenEntriesOf } from '../accounts/service-account-file.js';
@@ -50,17 +49,17 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   const shedder = connectionShedderOf(config, send);
   const starting = startHttpServer(config, handler, (req, res) => shedder.onRequest(req, res));
   const tcp = ilpTcpConnectionsOf(config, { catalog, writer, dbDir: join(config.rootDir, 'db') });
-  const startingPg = startPgListener(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), onForeignCancel: (processId, secretKey) => send({ type: 'svc:pg-cancel', processId, secretKey }) });
+  const pg = pgConnectionsOf(config, { catalog, writer, dbDir: join(config.rootDir, 'db'), onForeignCancel: (processId, secretKey) => send({ type: 'svc:pg-cancel', processId, secretKey }) });
+  const served: Record<TcpProtocol, HandedConnections | undefined> = { ilp: tcp, pg: pg?.connections };
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
     const running = await starting;
-    const pg = await startingPg.catch(() => undefined);
     const closed = running.close(config.shutdownDrainTimeoutMs);
     // TCP connections commit what they hold while the primary still answers (it waits for the workers to exit).
     const tcpClosed = tcp?.close(config.shutdownDrainTimeoutMs);
-    const pgClosed = pg?.server.close(config.shutdownDrainTimeoutMs);
+    const pgClosed = pg?.connections.close(config.shutdownDrainTimeoutMs);
     const aborted = activeImports.abortAll('server is shutting down');
     if (aborted > 0) log.info(`shutdown: rolled back ${aborted} import(s) in progress`);
     await closed;
@@ -74,10 +73,10 @@ export async function runWorker(config: ServerConfig): Promise<void> {
     if (message.type === 'svc:replies') {
       for (const reply of message.replies) writer.onReply(reply);
     }
-    else if (message.type === 'svc:ilp-tcp-connection') serveHandedTcp(handle, stopping ? undefined : tcp, send);
+    else if (message.type === 'svc:tcp-connection') serveHanded(message.protocol, handle, stopping ? undefined : served[message.protocol], send);
     else if (message.type === 'svc:shutdown') void stop();
     else if (message.type === 'svc:shed-connections') shedder.shed(message.order, message.count);
-    else if (message.type === 'svc:pg-cancel') void startingPg.then((pg) => pg?.cancels.cancel(message.processId, message.secretKey)).catch(() => undefined);
+    else if (message.type === 'svc:pg-cancel') pg?.cancels.cancel(message.processId, message.secretKey);
     else if (message.type === 'svc:tokens') {
       tokens.replace(parseTokenEntries(message.tokens));
       send({ type: 'svc:tokens-ack', version: message.version });
@@ -94,17 +93,22 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => { /* the primary orchestrates shutdown */ });
   // Ready once the parallel query threads have loaded too: their start-up would otherwise share the cores with
   // the first queries (and be counted in their CPU time).
-  await Promise.all([starting, startingPg, parallelThreadsStarted()]);
+  await Promise.all([starting, parallelThreadsStarted()]);
   send({ type: 'svc:ready' });
   log.info(`worker ${process.pid} serving http://${config.httpBindHost}:${config.httpBindPort}`);
 }
 
-/** An ILP TCP socket the primary accepted: served here, and reported when it closes (the primary counts them). */
-function serveHandedTcp(handle: unknown, tcp: IlpTcpConnections | undefined, send: (message: WorkerToPrimary) => void): void {
+/** What serves the connections of one protocol here. */
+interface HandedConnections {
+  accept(socket: Socket): void;
+}
+
+/** A socket the primary accepted: served here, and reported when it closes (the primary counts them). */
+function serveHanded(protocol: TcpProtocol, handle: unknown, connections: HandedConnections | undefined, send: (message: WorkerToPrimary) => void): void {
   if (!(handle instanceof Socket)) return;
-  handle.once('close', () => send({ type: 'svc:ilp-tcp-closed' }));
-  if (tcp === undefined) handle.destroy();
-  else tcp.accept(handle);
+  handle.once('close', () => send({ type: 'svc:tcp-closed', protocol }));
+  if (connections === undefined) handle.destroy();
+  else connections.accept(handle);
 }
 
 /** Busy connections are counted either way (a metric); they are reported, and moved, only with rebalancing on. */

@@ -164,7 +164,7 @@ const KEY_TABLE = [
 
   // PostgreSQL wire protocol
   { name: 'pg.enabled', type: 'boolean', default: 'true', group: 'PostgreSQL wire protocol',
-    description: 'Serve the PostgreSQL wire protocol (v3: simple and extended query) on pg.net.bind.to, served by the workers.' },
+    description: 'Serve the PostgreSQL wire protocol (v3: simple and extended query) on pg.net.bind.to, accepted by the primary and served by the workers.' },
   { name: 'pg.net.bind.to', type: 'address', default: '0.0.0.0:8812', group: 'PostgreSQL wire protocol',
     description: 'Address of the PostgreSQL wire protocol listener, host:port. Port 0 picks a free port.' },
   { name: 'pg.net.connection.limit', type: 'int', default: '64', min: 1, max: 65536, group: 'PostgreSQL wire protocol',

@@ -84,10 +84,10 @@ export const ilpTcpTickGatherMs = 20;
 export const tcpKeepAliveDelayMs = 60_000;
 /** Refused TCP connections (over the connection limit) are logged at most once per this period, with a count. */
 export const ilpTcpRefusalLogIntervalMs = 10_000;
-/** ILP TCP connections the primary holds while no worker is ready (start-up, every worker restarting). */
-export const ilpTcpDispatchQueueMax = 1024;
-/** How long such a connection waits for a ready worker before it is closed (the sender reconnects). */
-export const ilpTcpDispatchWaitMs = 10_000;
+/** ILP TCP or PG connections the primary holds while no worker is ready (start-up, every worker restarting). */
+export const tcpDispatchQueueMax = 1024;
+/** How long such a connection waits for a ready worker before it is closed (the client reconnects). */
+export const tcpDispatchWaitMs = 10_000;
 /** How long GET /warnings reuses its readings of the open-file limit, vm.max_map_count and free disk space. */
 export const systemWarningsCacheMs = 5_000;
 

@@ -1,6 +1,6 @@
 // The ILP TCP connections of one process and, where it listens itself (single-process mode), its listener on
 // line.tcp.net.bind.to (9009 by default). With workers the primary accepts and hands each connection to a worker
-// (cluster/ilp-tcp-dispatcher.ts), which serves it here. Past the connection limit a new connection is closed
+// (cluster/tcp-dispatcher.ts), which serves it here. Past the connection limit a new connection is closed
 // at once (and logged, at most once per interval); close() stops accepting, lets every connection commit what
 // it has, and after the drain time closes the rest.
 import { createServer, type Server, type Socket } from 'node:net';
@@ -46,7 +46,7 @@ class RefusalLog {
 
 /**
  * The ILP TCP connections one process serves, however they reach it: accepted by its own listener, or handed to
- * it by the primary (ilp-tcp-dispatcher.ts). Past the connection limit a new one is closed at once.
+ * it by the primary (tcp-dispatcher.ts). Past the connection limit a new one is closed at once.
  */
 export class IlpTcpConnections {
   private readonly connections = new Set<IlpTcpConnection>();

@@ -1,7 +1,8 @@
-// The PostgreSQL wire protocol listener (pg.net.bind.to, 8812 by default). In a worker the listening socket is
-// shared through node:cluster like :9000's; in single-process mode the primary listens itself. Owns its
-// connections: past pg.net.connection.limit a new one gets a FATAL 53300 ErrorResponse and is closed.
-// close() stops accepting and closes every connection (a running query is cancelled).
+// The PostgreSQL connections of one process and, where it listens itself (single-process mode), its listener on
+// pg.net.bind.to (8812 by default). With workers the primary accepts and hands each connection to a worker
+// (cluster/tcp-dispatcher.ts), which serves it here. Past pg.net.connection.limit a new connection gets a FATAL
+// 53300 ErrorResponse and is closed. close() stops accepting and closes every connection (a running query is
+// cancelled).
 import { createServer, type Server, type Socket } from 'node:net';
 import { PgConnection, type PgConnectionSettings } from './connection.js';
 import { MessageWriter } from './message-writer.js';
@@ -13,14 +14,18 @@ import { negotiateTls } from './tls-negotiation.js';
 
 const log = getLogger('pg');
 
-export interface PgServerOptions {
-  readonly host: string;
-  /** 0 picks a free port (the same one for every worker of a cluster). */
-  readonly port: number;
+/** How a process serves its PostgreSQL connections. */
+export interface PgConnectionOptions {
   readonly connectionsMax: number;
   readonly connection: PgConnectionSettings;
   /** Certificate and key for TLS after SSLRequest; absent: SSLRequest is answered 'N'. */
   readonly tls?: SecureContext;
+}
+
+export interface PgServerOptions extends PgConnectionOptions {
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
 }
 
 export interface RunningPgServer {
@@ -28,9 +33,64 @@ export interface RunningPgServer {
   close(drainMs: number): Promise<void>;
 }
 
+/**
+ * The PostgreSQL connections one process serves, however they reach it: accepted by its own listener, or
+ * handed to it by the primary (cluster/tcp-dispatcher.ts).
+ */
+export class PgConnections {
+  private readonly connections = new Set<PgConnection>();
+
+  constructor(private readonly options: PgConnectionOptions) {}
+
+  accept(socket: Socket): void {
+    const options = this.options;
+    socket.on('error', () => undefined);
+    if (this.connections.size >= options.connectionsMax) {
+      // PostgreSQL answers the start-up with this error; sending it at once is equivalent for clients.
+      const out = new MessageWriter();
+      out.errorResponse({ severity: 'FATAL', sqlState: '53300', message: `too many connections [max=${options.connectionsMax}] [pg.net.connection.limit]` });
+      socket.end(out.take());
+      setTimeout(() => socket.destroy(), 1000).unref();
+      log.error(`PG ${socket.remoteAddress ?? '?'}: connection refused, ${options.connectionsMax} connections are open [pg.net.connection.limit]`);
+      return;
+    }
+    socket.setKeepAlive(true, tcpKeepAliveDelayMs);
+    if (options.tls === undefined) {
+      this.serve(socket);
+      return;
+    }
+    void negotiateTls(socket, options.tls, options.connection.handshakeTimeoutMs).then((negotiated) => {
+      if (negotiated !== undefined) this.serve(negotiated);
+    });
+  }
+
+  /** Statements in flight get up to `drainMs`; PostgreSQL clients reconnect, so idle connections close at once. */
+  async close(drainMs: number): Promise<void> {
+    const deadline = Date.now() + drainMs;
+    while (this.connections.size > 0 && Date.now() < deadline) {
+      for (const connection of this.connections) connection.closeIfIdle();
+      if (this.connections.size === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const connection of [...this.connections]) connection.shutdown();
+  }
+
+  private serve(socket: Socket): void {
+    const connection = new PgConnection(socket, this.options.connection);
+    // TLS negotiation paused a plain socket to push its first bytes back; a listener alone does not resume it.
+    socket.resume();
+    this.connections.add(connection);
+    pgConnectionChannel.publish({ delta: 1 });
+    void connection.closed.then(() => {
+      this.connections.delete(connection);
+      pgConnectionChannel.publish({ delta: -1 });
+    });
+  }
+}
+
 export function startPgServer(options: PgServerOptions): Promise<RunningPgServer> {
-  const connections = new Set<PgConnection>();
-  const server = createServer((socket) => accept(socket, options, connections));
+  const connections = new PgConnections(options);
+  const server = createServer((socket) => connections.accept(socket));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -43,48 +103,8 @@ export function startPgServer(options: PgServerOptions): Promise<RunningPgServer
   });
 }
 
-function accept(socket: Socket, options: PgServerOptions, connections: Set<PgConnection>): void {
-  socket.on('error', () => undefined);
-  if (connections.size >= options.connectionsMax) {
-    // PostgreSQL answers the start-up with this error; sending it at once is equivalent for clients.
-    const out = new MessageWriter();
-    out.errorResponse({ severity: 'FATAL', sqlState: '53300', message: `too many connections [max=${options.connectionsMax}] [pg.net.connection.limit]` });
-    socket.end(out.take());
-    setTimeout(() => socket.destroy(), 1000).unref();
-    log.error(`PG ${socket.remoteAddress ?? '?'}: connection refused, ${options.connectionsMax} connections are open [pg.net.connection.limit]`);
-    return;
-  }
-  socket.setKeepAlive(true, tcpKeepAliveDelayMs);
-  if (options.tls === undefined) {
-    serve(socket, options, connections);
-    return;
-  }
-  void negotiateTls(socket, options.tls, options.connection.handshakeTimeoutMs).then((negotiated) => {
-    if (negotiated !== undefined) serve(negotiated, options, connections);
-  });
-}
-
-function serve(socket: Socket, options: PgServerOptions, connections: Set<PgConnection>): void {
-  const connection = new PgConnection(socket, options.connection);
-  // TLS negotiation paused a plain socket to push its first bytes back; a listener alone does not resume it.
-  socket.resume();
-  connections.add(connection);
-  pgConnectionChannel.publish({ delta: 1 });
-  void connection.closed.then(() => {
-    connections.delete(connection);
-    pgConnectionChannel.publish({ delta: -1 });
-  });
-}
-
-async function closeServer(server: Server, connections: Set<PgConnection>, drainMs: number): Promise<void> {
+async function closeServer(server: Server, connections: PgConnections, drainMs: number): Promise<void> {
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Statements in flight get up to drainMs; PostgreSQL clients reconnect, so idle connections close at once.
-  const deadline = Date.now() + drainMs;
-  while (connections.size > 0 && Date.now() < deadline) {
-    for (const connection of connections) connection.closeIfIdle();
-    if (connections.size === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  for (const connection of [...connections]) connection.shutdown();
+  await connections.close(drainMs);
   await stopped;
 }

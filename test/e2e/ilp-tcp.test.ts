@@ -14,7 +14,7 @@ import { exec, rows } from '../helpers/http.js';
 import { openRawIlpSocket, waitUntil, waitUntilListening, type RawIlpSocket } from '../helpers/ilp-tcp.js';
 import { metricValue } from '../helpers/cold-partitions.js';
 import { childPids } from '../helpers/proc-stat.js';
-import { connectionsHeldBy } from '../helpers/proc-sockets.js';
+import { connectionsHeldBy, connectionsPerChild, untilBothWorkersTakeConnections } from '../helpers/proc-sockets.js';
 
 const KEY_ID = 'ingest-1';
 const quiet = { log: (): void => undefined };
@@ -136,25 +136,15 @@ test.serial('connections commit on the shared tick of the interval: rows sent at
   }
 });
 
-/** ILP TCP connections each of the server's workers holds, in a stable order (for comparing counts only). */
+/** ILP TCP connections each of the server's workers holds, ascending. */
 function connectionsPerWorker(target: TestServer): number[] {
-  return childPids(target.process.pid as number).map((pid) => connectionsHeldBy(pid, target.ilpTcpPort)).sort((a, b) => a - b);
+  return connectionsPerChild(target.process.pid as number, target.ilpTcpPort);
 }
 
 // Serial: the connections of other tests would be counted too.
 test.serial('the primary spreads connections opened together over the workers; a dead worker\'s share goes to the others', async (t) => {
   const primaryPid = server.process.pid as number;
-  // A worker takes connections once it is ready, which on a loaded machine can be after the server answers
-  // HTTP: two connections land one on each worker only when both are.
-  t.true(await waitUntil(async () => {
-    const probes = await Promise.all([openRawIlpSocket(server.ilpTcpPort), openRawIlpSocket(server.ilpTcpPort)]);
-    const spread = await waitUntil(() => connectionsPerWorker(server).join() === '1,1', 500);
-    for (const probe of probes) probe.destroy();
-    // The primary counts a connection gone when its worker reports the close, just after /proc shows it.
-    await waitUntil(() => connectionsPerWorker(server).join() === '0,0', 5000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    return spread;
-  }, 20_000), 'both workers take connections');
+  t.true(await untilBothWorkersTakeConnections(primaryPid, server.ilpTcpPort), 'both workers take connections');
   const sockets = await Promise.all(Array.from({ length: 8 }, () => openRawIlpSocket(server.ilpTcpPort)));
   try {
     for (const [k, socket] of sockets.entries()) socket.write(`tcp_spread,s=c${k} v=${k}i\n`);

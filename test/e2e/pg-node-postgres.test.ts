@@ -7,6 +7,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { connect } from 'node:net';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { connectionsHeldBy, connectionsPerChild, untilBothWorkersTakeConnections } from '../helpers/proc-sockets.js';
 
 let server: TestServer;
 
@@ -50,6 +51,23 @@ test.before(async () => {
 test.after.always(async () => {
   await server?.stop();
   server?.cleanup();
+});
+
+// Serial: other tests' connections would be counted too.
+test.serial('a pool of connections opened together is spread over the workers, none held by the primary', async (t) => {
+  const primaryPid = server.process.pid as number;
+  t.true(await untilBothWorkersTakeConnections(primaryPid, server.pgPort), 'both workers take connections');
+  const pool = Array.from({ length: 8 }, () => client());
+  try {
+    await Promise.all(pool.map((c) => c.connect()));
+    // Accepting on a shared socket, the workers split such a pool 1 and 7, or 2 and 6.
+    t.deepEqual(connectionsPerChild(primaryPid, server.pgPort), [4, 4]);
+    t.is(connectionsHeldBy(primaryPid, server.pgPort), 0);
+    const answers = await Promise.all(pool.map((c) => c.query('select count() n from trades')));
+    t.true(answers.every((answer) => answer.rows[0].n === '5000'));
+  } finally {
+    await Promise.all(pool.map((c) => c.end()));
+  }
 });
 
 test('a simple query returns typed rows (int8 and float8 parsed by pg from their OIDs)', async (t) => {

@@ -1,19 +1,22 @@
-// Primary side of ILP TCP with workers: the primary accepts on line.tcp.net.bind.to and hands each connection,
-// unread, to the ready worker serving the fewest. ILP TCP connections are few and long-lived, and with the
-// workers accepting on a shared socket the first to wake took them all: 8 senders connecting together landed on
-// one worker, which then parsed every row while the other idled. An HTTP client can be told to reconnect
-// elsewhere (connection-shedder.ts); an ILP TCP sender cannot, so the choice is made once, at accept.
+// Primary side of the long-lived TCP protocols with workers (ILP on line.tcp.net.bind.to, PostgreSQL on
+// pg.net.bind.to): the primary accepts and hands each connection, unread, to the ready worker serving the fewest
+// of that protocol. Their connections are few and long-lived, and with the workers accepting on a shared socket
+// the first to wake took most of them: 8 ILP senders connecting together landed on one worker, which then
+// parsed every row while the other idled, and a PostgreSQL client's pool of 8 split 1 and 7. An HTTP client can
+// be told to reconnect elsewhere (connection-shedder.ts); these clients cannot, so the choice is made at accept.
 // Invariants: the primary never reads from a connection (pauseOnConnect), so no byte is left behind in it; a
-// connection that no worker can take within ilpTcpDispatchWaitMs, or past ilpTcpDispatchQueueMax waiting, is
-// closed (the sender reconnects); a worker's count rises when a connection is sent to it and falls when the
-// worker reports it closed, or to zero when the worker exits (the kernel closed its sockets).
+// connection that no worker can take within tcpDispatchWaitMs, or past tcpDispatchQueueMax waiting, is closed
+// (the client reconnects); a worker's count rises when a connection is sent to it and falls when the worker
+// reports it closed, or to zero when the worker exits (the kernel closed its sockets).
 import { createServer, type Server, type Socket } from 'node:net';
-import { ilpTcpDispatchQueueMax, ilpTcpDispatchWaitMs } from '../core/limits.js';
+import { tcpDispatchQueueMax, tcpDispatchWaitMs } from '../core/limits.js';
 import { getLogger } from '../log/logger.js';
 import type { WorkerPool, WorkerSlot } from './worker-pool.js';
-import type { PrimaryToWorker } from './ipc.js';
+import type { PrimaryToWorker, TcpProtocol } from './ipc.js';
 
-const log = getLogger('ilp-tcp');
+const log = getLogger('tcp-dispatch');
+
+const PROTOCOL_NAMES: Record<TcpProtocol, string> = { ilp: 'ILP TCP', pg: 'PG' };
 
 interface SlotLoad {
   ready: boolean;
@@ -25,26 +28,26 @@ interface WaitingSocket {
   readonly since: number;
 }
 
-export class IlpTcpDispatcher {
+export class TcpDispatcher {
   private readonly loads = new Map<number, SlotLoad>();
   private readonly waiting: WaitingSocket[] = [];
   private readonly expiry: NodeJS.Timeout;
 
-  private constructor(private readonly server: Server, private readonly pool: WorkerPool, readonly port: number) {
-    this.expiry = setInterval(() => this.expireWaiting(Date.now()), Math.max(100, ilpTcpDispatchWaitMs / 4));
+  private constructor(private readonly protocol: TcpProtocol, private readonly server: Server, private readonly pool: WorkerPool, readonly port: number) {
+    this.expiry = setInterval(() => this.expireWaiting(Date.now()), Math.max(100, tcpDispatchWaitMs / 4));
     this.expiry.unref();
   }
 
-  static start(host: string, port: number, pool: WorkerPool): Promise<IlpTcpDispatcher> {
-    let dispatcher: IlpTcpDispatcher | undefined;
+  static start(protocol: TcpProtocol, host: string, port: number, pool: WorkerPool): Promise<TcpDispatcher> {
+    let dispatcher: TcpDispatcher | undefined;
     const server = createServer({ pauseOnConnect: true }, (socket) => dispatcher?.dispatch(socket));
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
         server.off('error', reject);
-        server.on('error', (error) => log.error(`ILP TCP listener: ${error.message}`));
+        server.on('error', (error) => log.error(`${PROTOCOL_NAMES[protocol]} listener: ${error.message}`));
         const address = server.address();
-        dispatcher = new IlpTcpDispatcher(server, pool, typeof address === 'object' && address !== null ? address.port : port);
+        dispatcher = new TcpDispatcher(protocol, server, pool, typeof address === 'object' && address !== null ? address.port : port);
         resolve(dispatcher);
       });
     });
@@ -78,29 +81,25 @@ export class IlpTcpDispatcher {
   private dispatch(socket: Socket): void {
     socket.on('error', () => undefined);
     const slot = this.leastLoaded();
-    if (slot === undefined) {
-      this.wait(socket);
-      return;
-    }
-    const worker = slot.worker;
-    if (worker === undefined) {
+    const worker = slot?.worker;
+    if (slot === undefined || worker === undefined) {
       this.wait(socket);
       return;
     }
     const load = this.loadOf(slot);
     load.connections++;
-    const message: PrimaryToWorker = { type: 'svc:ilp-tcp-connection' };
+    const message: PrimaryToWorker = { type: 'svc:tcp-connection', protocol: this.protocol };
     worker.send(message, socket, (error) => {
       if (error === null) return;
       load.connections = Math.max(0, load.connections - 1);
-      log.error(`ILP TCP: could not hand a connection to worker ${slot.slot}, closing it: ${error.message}`);
+      log.error(`${PROTOCOL_NAMES[this.protocol]}: could not hand a connection to worker ${slot.slot}, closing it: ${error.message}`);
       socket.destroy();
     });
   }
 
   private wait(socket: Socket): void {
-    if (this.waiting.length >= ilpTcpDispatchQueueMax) {
-      log.error(`ILP TCP: no worker is ready and ${ilpTcpDispatchQueueMax} connections wait for one; closing a new one`);
+    if (this.waiting.length >= tcpDispatchQueueMax) {
+      log.error(`${PROTOCOL_NAMES[this.protocol]}: no worker is ready and ${tcpDispatchQueueMax} connections wait for one; closing a new one`);
       socket.destroy();
       return;
     }
@@ -109,12 +108,12 @@ export class IlpTcpDispatcher {
 
   private expireWaiting(now: number): void {
     let expired = 0;
-    for (let first = this.waiting[0]; first !== undefined && now - first.since >= ilpTcpDispatchWaitMs; first = this.waiting[0]) {
+    for (let first = this.waiting[0]; first !== undefined && now - first.since >= tcpDispatchWaitMs; first = this.waiting[0]) {
       this.waiting.shift();
       first.socket.destroy();
       expired++;
     }
-    if (expired > 0) log.error(`ILP TCP: closed ${expired} connection(s) that waited ${ilpTcpDispatchWaitMs} ms for a ready worker`);
+    if (expired > 0) log.error(`${PROTOCOL_NAMES[this.protocol]}: closed ${expired} connection(s) that waited ${tcpDispatchWaitMs} ms for a ready worker`);
   }
 
   private leastLoaded(): WorkerSlot | undefined {

@@ -11,12 +11,25 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { tcpDispatchQueueMax, tcpDispatchWaitMs } from '../core/limits.js';
 import { getLogger } from '../log/logger.js';
-import type { WorkerPool, WorkerSlot } from './worker-pool.js';
 import type { PrimaryToWorker, TcpProtocol } from './ipc.js';
 
 const log = getLogger('tcp-dispatch');
 
 const PROTOCOL_NAMES: Record<TcpProtocol, string> = { ilp: 'ILP TCP', pg: 'PG' };
+
+/** What the dispatcher uses of a worker slot (worker-pool.ts's WorkerSlot and its node:cluster Worker). */
+export interface DispatchSlot {
+  readonly slot: number;
+  readonly worker: {
+    send(message: PrimaryToWorker, handle: Socket, callback: (error: Error | null) => void): boolean;
+    isConnected(): boolean;
+  } | undefined;
+}
+
+/** The worker slots connections go to (worker-pool.ts's WorkerPool). */
+export interface DispatchPool {
+  readonly slots: readonly DispatchSlot[];
+}
 
 interface SlotLoad {
   ready: boolean;
@@ -33,12 +46,12 @@ export class TcpDispatcher {
   private readonly waiting: WaitingSocket[] = [];
   private readonly expiry: NodeJS.Timeout;
 
-  private constructor(private readonly protocol: TcpProtocol, private readonly server: Server, private readonly pool: WorkerPool, readonly port: number) {
+  private constructor(private readonly protocol: TcpProtocol, private readonly server: Server, private readonly pool: DispatchPool, readonly port: number) {
     this.expiry = setInterval(() => this.expireWaiting(Date.now()), Math.max(100, tcpDispatchWaitMs / 4));
     this.expiry.unref();
   }
 
-  static start(protocol: TcpProtocol, host: string, port: number, pool: WorkerPool): Promise<TcpDispatcher> {
+  static start(protocol: TcpProtocol, host: string, port: number, pool: DispatchPool): Promise<TcpDispatcher> {
     let dispatcher: TcpDispatcher | undefined;
     const server = createServer({ pauseOnConnect: true }, (socket) => dispatcher?.dispatch(socket));
     return new Promise((resolve, reject) => {
@@ -54,20 +67,20 @@ export class TcpDispatcher {
   }
 
   /** The worker in `slot` has started serving (svc:ready): it takes connections from now on. */
-  onReady(slot: WorkerSlot): void {
+  onReady(slot: DispatchSlot): void {
     this.loadOf(slot).ready = true;
     const waiting = this.waiting.splice(0);
     for (const { socket } of waiting) this.dispatch(socket);
   }
 
   /** A connection handed to the worker in `slot` closed. */
-  onClosed(slot: WorkerSlot): void {
+  onClosed(slot: DispatchSlot): void {
     const load = this.loadOf(slot);
     load.connections = Math.max(0, load.connections - 1);
   }
 
   /** The worker in `slot` died: its connections died with it, and it takes none until its successor is ready. */
-  onExit(slot: WorkerSlot): void {
+  onExit(slot: DispatchSlot): void {
     this.loads.set(slot.slot, { ready: false, connections: 0 });
   }
 
@@ -116,8 +129,8 @@ export class TcpDispatcher {
     if (expired > 0) log.error(`${PROTOCOL_NAMES[this.protocol]}: closed ${expired} connection(s) that waited ${tcpDispatchWaitMs} ms for a ready worker`);
   }
 
-  private leastLoaded(): WorkerSlot | undefined {
-    let best: WorkerSlot | undefined;
+  private leastLoaded(): DispatchSlot | undefined {
+    let best: DispatchSlot | undefined;
     let bestConnections = Infinity;
     for (const slot of this.pool.slots) {
       const load = this.loadOf(slot);
@@ -130,7 +143,7 @@ export class TcpDispatcher {
     return best;
   }
 
-  private loadOf(slot: WorkerSlot): SlotLoad {
+  private loadOf(slot: DispatchSlot): SlotLoad {
     let load = this.loads.get(slot.slot);
     if (load === undefined) {
       load = { ready: false, connections: 0 };

@@ -105,7 +105,11 @@ interface HandedConnections {
 
 /** A socket the primary accepted: served here, and reported when it closes (the primary counts them). */
 function serveHanded(protocol: TcpProtocol, handle: unknown, connections: HandedConnections | undefined, send: (message: WorkerToPrimary) => void): void {
-  if (!(handle instanceof Socket)) return;
+  // The primary counted the connection when it sent it: it hears of its end whatever became of it here.
+  if (!(handle instanceof Socket)) {
+    send({ type: 'svc:tcp-closed', protocol });
+    return;
+  }
   handle.once('close', () => send({ type: 'svc:tcp-closed', protocol }));
   if (connections === undefined) handle.destroy();
   else connections.accept(handle);

@@ -184,7 +184,7 @@ interface Workers {
   readonly dispatchers: Partial<Record<TcpProtocol, TcpDispatcher>>;
 }
 
-/** Forks the workers once the ILP TCP port is bound (a connection that arrives first waits for a ready worker). */
+/** Forks the workers once the ILP TCP and PG ports are bound (a connection that arrives first waits for a ready worker). */
 async function startWorkers(config: ServerConfig, service: WriterService, replies: ReplyBatcher, metricsRequests: MetricsRequests): Promise<Workers> {
   let workers: Workers | undefined;
   const pool = new WorkerPool(config.httpWorkerCount, (slot, raw) => {

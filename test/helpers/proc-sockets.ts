@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { childPids } from './proc-stat.js';
+import { waitUntil } from './ilp-tcp.js';
 
 /** Socket inodes of the established IPv4 connections whose local port is `port` (/proc/net/tcp, state 01). */
 function establishedInodes(port: number): Set<string> {
@@ -51,15 +52,6 @@ function openSocket(port: number): Promise<Socket> {
   });
 }
 
-async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
-
 /**
  * True once both workers of a two-worker server take connections to `port`: a worker does once it is ready,
  * which on a loaded machine can be after the server answers HTTP. Two connections opened together land one on
@@ -70,9 +62,9 @@ export async function untilBothWorkersTakeConnections(parentPid: number, port: n
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const probes = await Promise.all([openSocket(port), openSocket(port)]);
-    const spread = await until(() => connectionsPerChild(parentPid, port).join() === '1,1', 500);
+    const spread = await waitUntil(() => connectionsPerChild(parentPid, port).join() === '1,1', 500, 20);
     for (const probe of probes) probe.destroy();
-    await until(() => connectionsPerChild(parentPid, port).join() === '0,0', 5000);
+    await waitUntil(() => connectionsPerChild(parentPid, port).join() === '0,0', 5000, 20);
     await new Promise((resolve) => setTimeout(resolve, 200));
     if (spread) return true;
   }

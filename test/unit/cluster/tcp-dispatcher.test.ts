@@ -6,6 +6,7 @@ import test from 'ava';
 import { connect, type Socket } from 'node:net';
 import { TcpDispatcher, type DispatchSlot } from '../../../src/cluster/tcp-dispatcher.js';
 import type { PrimaryToWorker } from '../../../src/cluster/ipc.js';
+import { waitUntil } from '../../helpers/ilp-tcp.js';
 
 class StandInWorker {
   readonly received: Socket[] = [];
@@ -55,16 +56,9 @@ async function tearDown(setup: Setup): Promise<void> {
   await setup.dispatcher.close();
 }
 
-function until(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve) => {
-    const poll = (): void => {
-      if (check()) resolve(true);
-      else if (Date.now() > deadline) resolve(false);
-      else setTimeout(poll, 5);
-    };
-    poll();
-  });
+/** Hand-overs take a turn of the event loop or two: polled every 5 ms, for up to 5 s. */
+function until(check: () => boolean): Promise<boolean> {
+  return waitUntil(check, 5000, 5);
 }
 
 function receivedCounts(setup: Setup): number[] {

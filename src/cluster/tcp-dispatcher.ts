@@ -53,7 +53,10 @@ export class TcpDispatcher {
 
   static start(protocol: TcpProtocol, host: string, port: number, pool: DispatchPool): Promise<TcpDispatcher> {
     let dispatcher: TcpDispatcher | undefined;
-    const server = createServer({ pauseOnConnect: true }, (socket) => dispatcher?.dispatch(socket));
+    const server = createServer({ pauseOnConnect: true }, (socket) => {
+      socket.on('error', () => undefined);
+      dispatcher?.dispatch(socket);
+    });
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
@@ -92,7 +95,6 @@ export class TcpDispatcher {
   }
 
   private dispatch(socket: Socket): void {
-    socket.on('error', () => undefined);
     const slot = this.leastLoaded();
     const worker = slot?.worker;
     if (slot === undefined || worker === undefined) {

@@ -8,7 +8,8 @@
 // against that build too, alternating, so before and after meet the same machine load; BENCH_EXEC_COMMIT_MODE
 // sets cairo.commit.mode for that section (nosync, the server's default, unless set); BENCH_EXEC_WARMUP_MS its
 // warm-up (5 s). The section also says how many inserts each commit (_txn publication) carried: how well
-// concurrent single-row INSERTs group. BENCH_ILP_ONLY=narrow runs only the narrow rows (/imp, HTTP, TCP), each
+// concurrent single-row INSERTs group. BENCH_ILP_ONLY=narrow runs only the narrow rows (/imp, HTTP, TCP over
+// BENCH_ILP_CONNECTIONS connections and over one), each
 // on a fresh server warmed up the same way; BENCH_ILP_BASELINE=<main.js of another
 // build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default). BENCH_ILP_ONLY=tsbs
 // does the same for the TSBS rows over HTTP (a fresh server each, warmed by a first pass of up to 1M rows into
@@ -67,11 +68,11 @@ async function sendHttp(server: TestServer, bodies: readonly Buffer[]): Promise<
   return seconds;
 }
 
-/** Sends the bodies over `connections` TCP connections, then waits until `table` holds `expected` rows. */
-async function sendTcp(server: TestServer, port: number, bodies: readonly Buffer[], table: string, expected: number): Promise<number> {
+/** Sends the bodies over `senders` TCP connections, then waits until `table` holds `expected` rows. */
+async function sendTcp(server: TestServer, port: number, bodies: readonly Buffer[], table: string, expected: number, senders = connections): Promise<number> {
   let next = 0;
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: connections }, () => new Promise<void>((resolve, reject) => {
+  await Promise.all(Array.from({ length: senders }, () => new Promise<void>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     socket.on('error', reject);
     const pump = (): void => {
@@ -278,10 +279,13 @@ async function narrowLines(name: string, entryScript: string | undefined): Promi
     const http = await withCpu(server, narrowRows, () => sendHttp(server, ilpBodies(narrowRows, rowsPerBody, standardIlpRow)));
     const tcpBodies = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp'));
     const tcp = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, tcpBodies, 'trades_tcp', narrowRows));
+    const oneBodies = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp1'));
+    const one = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, oneBodies, 'trades_tcp1', narrowRows, 1));
     const load = `load ${loadavg()[0]?.toFixed(1)}`;
     return [
       line(`${name}: narrow rows, HTTP /write`, narrowRows / http.result, imp, `${http.cpu}; /imp: ${csv.cpu}; ${load}`),
       line(`${name}: narrow rows, TCP 9009`, narrowRows / tcp.result, imp, `${tcp.cpu}; ${load}`),
+      line(`${name}: narrow rows, TCP 9009, 1 connection`, narrowRows / one.result, imp, `${one.cpu}; ${load}`),
     ];
   } finally {
     await server.stop();
@@ -342,6 +346,10 @@ async function main(): Promise<void> {
     const narrowTcp = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp'));
     const tcpNarrow = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, narrowTcp, 'trades_tcp', narrowRows));
     lines.push(line('narrow rows, TCP 9009', narrowRows / tcpNarrow.result, narrowRows / csvSeconds, `reference: /imp; until the last row is visible; ${tcpNarrow.cpu}`));
+    // One sender, as a single agent sends: each connection's rows are in time order, so they only append.
+    const narrowOne = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp1'));
+    const tcpOne = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, narrowOne, 'trades_tcp1', narrowRows, 1));
+    lines.push(line('narrow rows, TCP 9009, 1 connection', narrowRows / tcpOne.result, narrowRows / csvSeconds, `reference: /imp; until the last row is visible; ${tcpOne.cpu}`));
     const tsbsTcp = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts, 'cpu_tcp'));
     const tcpTsbs = await withCpu(server, tsbsRows, () => sendTcp(server, server.ilpTcpPort, tsbsTcp, 'cpu_tcp', tsbsRows));
     lines.push(line('TSBS cpu-only rows, TCP 9009', tsbsRows / tcpTsbs.result, undefined, `until the last row is visible; ${tcpTsbs.cpu}`));

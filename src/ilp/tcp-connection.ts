@@ -2,10 +2,12 @@
 // closes. Nothing is ever sent back but the challenge. Lines go into an IlpRequest (one commit unit; designated
 // timestamps without a suffix are nanoseconds, QuestDB's TCP default) that is committed at the next tick of the
 // commit interval (commit-tick.ts), as soon as its parsed bytes pass the uncommitted bound, and when the stream ends.
-// Invariants: at most one commit is in flight and the socket is paused while it is, so a connection holds at most
-// the uncommitted bound plus one chunk and a slow primary slows the sender rather than filling memory; a bad line
-// closes the connection and nothing it sent since its last commit is committed; a line cut off by the end of the
-// stream is dropped, never committed short; an idle connection holds no rows.
+// Invariants: at most one commit is in flight, and while it is the next unit is parsed until it passes the
+// uncommitted bound, when the socket is paused: a connection holds at most one unit in flight plus the bound plus
+// one chunk, parsing overlaps the primary's commit, and a slow primary slows the sender rather than filling
+// memory; units commit in the order they were parsed; a bad line closes the connection and nothing it sent since
+// the unit in flight is committed; a line cut off by the end of the stream is dropped, never committed short; an
+// idle connection holds no rows.
 import type { Socket } from 'node:net';
 import type { IlpCommitRequest, WriterClient } from '../engine/writer-client.js';
 import { IlpRequest, type IlpIngestOptions } from './ilp-request.js';
@@ -155,7 +157,10 @@ export class IlpTcpConnection {
         this.requestCommit();
       }, delayMs).unref();
     }
-    if (request.sizeBytes > this.settings.uncommittedBytesMax) this.requestCommit();
+    if (request.sizeBytes <= this.settings.uncommittedBytesMax) return;
+    // Full while the previous unit is still being committed: read nothing more until that commit is answered.
+    if (this.committing) this.socket.pause();
+    this.requestCommit();
   }
 
   /** A new commit unit, starting with the unfinished line the previous one left. */
@@ -187,10 +192,12 @@ export class IlpTcpConnection {
     if (!this.committing) void this.runCommits().catch((error: unknown) => this.fail(error, 0));
   }
 
-  /** Commits until nothing more is wanted, with the socket paused; then resumes, or closes when ending. */
+  /**
+   * Commits until nothing more is wanted; then resumes reading (paused when the next unit filled up meanwhile),
+   * or closes when ending. The socket is read while a unit's commit is in flight, into the next unit.
+   */
   private async runCommits(): Promise<void> {
     this.committing = true;
-    this.socket.pause();
     try {
       while (this.commitWanted && this.state !== 'closed') {
         this.commitWanted = false;
@@ -201,6 +208,7 @@ export class IlpTcpConnection {
     }
     if (this.state === 'streaming') this.socket.resume();
     else if (this.state === 'ending') this.finish();
+    else if (this.state === 'closed') this.resolveClosed();
   }
 
   private async commitPending(): Promise<void> {
@@ -273,6 +281,7 @@ export class IlpTcpConnection {
     this.request = undefined;
     this.unfinishedLine = undefined;
     this.socket.destroy();
-    this.resolveClosed();
+    // A commit in flight is still answered: `closed` waits for it (runCommits resolves it then).
+    if (!this.committing) this.resolveClosed();
   }
 }

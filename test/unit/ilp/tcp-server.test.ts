@@ -1,5 +1,6 @@
 // The ILP TCP listener in process, with a recording WriterClient in place of the primary: commits at the
-// interval and past the uncommitted bound (one at a time, lines cut by a commit carried whole into the next),
+// interval and past the uncommitted bound (one at a time, lines cut by a commit carried whole into the next, the
+// next unit parsed while one is being committed),
 // an overloaded primary retried without losing rows, a line cut off by the end of the stream dropped, a
 // commit the primary refuses closing the connection, and close() committing what connections hold.
 import test from 'ava';
@@ -19,6 +20,9 @@ class RecordingWriter implements WriterClient {
   inFlight = 0;
   inFlightMax = 0;
   attempts = 0;
+
+  /** While set, commits wait for it (a primary busy with a long commit). */
+  gate: Promise<void> | undefined;
 
   constructor(private refusals: SvcError[] = [], private readonly delayMs = 0) {}
 
@@ -40,6 +44,7 @@ class RecordingWriter implements WriterClient {
     this.inFlightMax = Math.max(this.inFlightMax, this.inFlight);
     try {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+      await this.gate;
       const refusal = this.refusals.shift();
       if (refusal !== undefined) throw refusal;
       const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk));
@@ -107,6 +112,28 @@ test('past the uncommitted bound a connection commits, one commit at a time, and
     t.true(harness.writer.commits.length > 5, `${harness.writer.commits.length} commits`);
     t.is(harness.writer.inFlightMax, 1);
   } finally {
+    await harness.close();
+  }
+});
+
+test('the next unit is parsed while one is being committed: a bad line in it closes the connection before that commit is answered', async (t) => {
+  const writer = new RecordingWriter();
+  let release = (): void => undefined;
+  writer.gate = new Promise((resolve) => { release = resolve; });
+  const harness = await startHarness(writer, { uncommittedBytesMax: 4096 });
+  try {
+    const socket = await openRawIlpSocket(harness.server.port);
+    socket.write(lines('pipe', 0, 100));
+    t.true(await waitUntil(() => writer.inFlight === 1, 5000), 'the first unit passed the bound and is being committed');
+    socket.write('pipe,k=a n=notanumber\n');
+    // Read while the commit waits: a connection paused for its commit would close only after the answer.
+    t.true(await socket.closed(5000), 'closed while the first unit is still in flight');
+    t.is(writer.commits.length, 0);
+    release();
+    t.true(await waitUntil(() => writer.commits.length === 1, 5000));
+    t.is(writer.rows('pipe'), 100, 'the unit in flight is committed; nothing after it is');
+  } finally {
+    release();
     await harness.close();
   }
 });

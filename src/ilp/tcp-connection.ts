@@ -193,8 +193,8 @@ export class IlpTcpConnection {
   }
 
   /**
-   * Commits until nothing more is wanted; then resumes reading (paused when the next unit filled up meanwhile),
-   * or closes when ending. The socket is read while a unit's commit is in flight, into the next unit.
+   * Commits until nothing more is wanted; then closes when ending. The socket is read while a unit's commit is
+   * in flight, into the next unit (commitPending resumes it, ingest pauses it when that unit fills up).
    */
   private async runCommits(): Promise<void> {
     this.committing = true;
@@ -230,6 +230,9 @@ export class IlpTcpConnection {
       return;
     }
     assert(staged !== undefined, 'a commit unit with rows stages them');
+    // The unit is staged and the next one is empty: read into it while this one commits (paused when the
+    // previous unit filled up before its turn came).
+    if (this.state === 'streaming') this.socket.resume();
     if (!(await this.sendCommit(tick === undefined ? staged : { ...staged, tick }))) request.discard();
   }
 

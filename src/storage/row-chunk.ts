@@ -125,7 +125,6 @@ export function varValueAsString(column: VarColumnData, row: number): string | n
   return column.bytes.toString('utf8', start + 4, start + 4 + length);
 }
 
-/** Rows `indexes[from..to)` of a column, in that order. */
 /**
  * Fixed-width values of rows `indexes[from..from+count)`: word copies through typed views when both buffers
  * are aligned (an 8-byte value as two int32 words, so no value passes through a double and a NaN payload
@@ -158,7 +157,68 @@ function gatherFixed(source: Buffer, width: number, indexes: Int32Array, from: n
   return out;
 }
 
+/**
+ * Rows gathered in runs of consecutive source rows averaging at least this many are copied run by run: a
+ * group commit's overlapping units, a merge's sorted rows and deduplication's survivors mostly keep long runs.
+ */
+const GATHER_RUN_ROWS_MIN = 32;
+
+/**
+ * Where each run of consecutive source rows in `indexes[from..to)` starts (and `to` last), or undefined when
+ * they average fewer than GATHER_RUN_ROWS_MIN rows (stops counting there, so random orders cost little).
+ */
+function consecutiveRuns(indexes: Int32Array, from: number, to: number): Int32Array | undefined {
+  const runsMax = Math.floor((to - from) / GATHER_RUN_ROWS_MIN);
+  if (runsMax === 0) return undefined;
+  const starts = new Int32Array(runsMax + 1);
+  let runs = 0;
+  for (let k = from; k < to; k++) {
+    if (k > from && indexes[k] === indexes[k - 1] + 1) continue;
+    if (runs === runsMax) return undefined;
+    starts[runs++] = k;
+  }
+  starts[runs] = to;
+  return starts.subarray(0, runs + 1);
+}
+
+/** gatherColumn for rows that form `runs` (consecutiveRuns): one block copy per run. */
+function gatherColumnRuns(column: ColumnData, indexes: Int32Array, runs: Int32Array, from: number, to: number): ColumnData {
+  const count = to - from;
+  if (column.kind === 'fixed') {
+    const width = column.width;
+    const out = Buffer.allocUnsafe(count * width);
+    for (let r = 0; r + 1 < runs.length; r++) {
+      const source = indexes[runs[r]] * width;
+      column.bytes.copy(out, (runs[r] - from) * width, source, source + (runs[r + 1] - runs[r]) * width);
+    }
+    return { kind: 'fixed', width, bytes: out };
+  }
+  let total = 0;
+  for (let r = 0; r + 1 < runs.length; r++) total += column.offsets[indexes[runs[r + 1] - 1] + 1] - column.offsets[indexes[runs[r]]];
+  const out = Buffer.allocUnsafe(total);
+  const offsets = new Float64Array(count + 1);
+  let position = 0;
+  for (let r = 0; r + 1 < runs.length; r++) {
+    const first = indexes[runs[r]];
+    const rows = runs[r + 1] - runs[r];
+    const base = column.offsets[first];
+    const end = column.offsets[first + rows];
+    for (let k = 0; k < rows; k++) offsets[runs[r] - from + k] = position + column.offsets[first + k] - base;
+    column.bytes.copy(out, position, base, end);
+    position += end - base;
+  }
+  offsets[count] = position;
+  return { kind: 'var', bytes: out, offsets };
+}
+
+/** Rows `indexes[from..to)` of a column, in that order. */
 export function gatherColumn(column: ColumnData, indexes: Int32Array, from: number, to: number): ColumnData {
+  const runs = consecutiveRuns(indexes, from, to);
+  return runs === undefined ? gatherColumnRows(column, indexes, from, to) : gatherColumnRuns(column, indexes, runs, from, to);
+}
+
+/** gatherColumn row by row. */
+function gatherColumnRows(column: ColumnData, indexes: Int32Array, from: number, to: number): ColumnData {
   const count = to - from;
   if (column.kind === 'fixed') {
     return { kind: 'fixed', width: column.width, bytes: gatherFixed(column.bytes, column.width, indexes, from, count) };
@@ -190,7 +250,9 @@ export function gatherColumn(column: ColumnData, indexes: Int32Array, from: numb
 }
 
 export function gatherChunk(chunk: RowChunk, indexes: Int32Array, from: number, to: number): RowChunk {
-  return { rowCount: to - from, columns: chunk.columns.map((column) => gatherColumn(column, indexes, from, to)) };
+  const runs = consecutiveRuns(indexes, from, to);
+  const gather = runs === undefined ? (column: ColumnData) => gatherColumnRows(column, indexes, from, to) : (column: ColumnData) => gatherColumnRuns(column, indexes, runs, from, to);
+  return { rowCount: to - from, columns: chunk.columns.map(gather) };
 }
 
 /** Rows [from, to) without reordering. */

@@ -250,9 +250,10 @@ function gatherColumnRows(column: ColumnData, indexes: Int32Array, from: number,
 }
 
 export function gatherChunk(chunk: RowChunk, indexes: Int32Array, from: number, to: number): RowChunk {
+  // The runs are found once for every column.
   const runs = consecutiveRuns(indexes, from, to);
-  const gather = runs === undefined ? (column: ColumnData) => gatherColumnRows(column, indexes, from, to) : (column: ColumnData) => gatherColumnRuns(column, indexes, runs, from, to);
-  return { rowCount: to - from, columns: chunk.columns.map(gather) };
+  const columns = chunk.columns.map((column) => (runs === undefined ? gatherColumnRows(column, indexes, from, to) : gatherColumnRuns(column, indexes, runs, from, to)));
+  return { rowCount: to - from, columns };
 }
 
 /** Rows [from, to) without reordering. */

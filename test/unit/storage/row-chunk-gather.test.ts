@@ -43,7 +43,7 @@ function blockOrder(block: number, next: () => number): Int32Array {
   return Int32Array.from(order);
 }
 
-const columns: [string, ColumnData][] = [[ 'width 1', fixedColumn(1)], ['width 2', fixedColumn(2)], ['width 4', fixedColumn(4)], ['width 8', fixedColumn(8)], ['width 16', fixedColumn(16)], ['text', textColumn()]];
+const columns: [string, ColumnData][] = [['width 1', fixedColumn(1)], ['width 2', fixedColumn(2)], ['width 4', fixedColumn(4)], ['width 8', fixedColumn(8)], ['width 16', fixedColumn(16)], ['text', textColumn()]];
 
 for (const block of [1, 7, 32, 100, 2000]) {
   test(`blocks of ${block} consecutive rows gather exactly the rows a per-row copy gives`, (t) => {

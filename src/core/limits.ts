@@ -20,14 +20,13 @@ export const timerDelayMsMax = 2_147_483_647;
 /** Rows one INSERT ... VALUES may carry. */
 export const insertValuesRowsMax = 1_000_000;
 /**
- * Memory the primary keeps for reading ILP requests' staged files (storage/staged-read-buffer.ts): a commit
- * group of that many bytes reads into it; a larger request gets a buffer of its own.
+ * Memory the primary keeps for the transient arrays of its write turns (core/turn-memory.ts): staged ILP reads,
+ * a group's concatenated rows, order keys, permutations, gathered columns. A turn that needs more gets fresh
+ * memory for the rest.
  */
-export const stagedReadBytesMax = 64 * 1024 * 1024;
-/** Time without an ILP commit after which the primary gives that memory back. */
-export const stagedReadIdleMs = 10_000;
-/** Rows a table writer keeps reusable per-row arrays for (storage/commit-scratch.ts): an ILP request's commit fits. */
-export const commitScratchRowsMax = 65_536;
+export const turnMemoryBytesMax = 128 * 1024 * 1024;
+/** Time without a write turn after which the primary gives that memory back. */
+export const turnMemoryIdleMs = 10_000;
 /** WAL segment size after which the writer starts a new segment once everything is applied. */
 export const walSegmentBytesMax = 64 * 1024 * 1024;
 /** Delay before an unpinned old partition version is deleted, so readers that listed it can still map it. */

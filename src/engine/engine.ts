@@ -7,7 +7,7 @@ import type { FilesFacade } from '../core/files.js';
 import { syncTree } from '../core/files.js';
 import type { CommitMode } from '../storage/wal/wal-writer.js';
 import type { TableMeta } from '../storage/table-meta.js';
-import { TableWriter } from '../storage/table-writer.js';
+import { TableWriter, type TableWriterOptions } from '../storage/table-writer.js';
 import type { ParquetPartitionEncoder } from '../storage/parquet/parquet-partition-encoder-contract.js';
 import { readWalRecords } from '../storage/wal/wal-reader.js';
 import { Catalog, isTableDirName } from '../storage/catalog.js';
@@ -15,7 +15,7 @@ import { forgetMappings } from '../storage/mmap.js';
 import { walChannel } from '../core/diagnostics.js';
 import { clearGroupIntent, readCommittedGroups, type GroupCommitContext } from '../storage/group-commit.js';
 import { hadColdManifest, markDroppedColdTable } from './cold/cold-dropped-tables.js';
-import { engineStagedReadBuffer, type StagedReadBuffer } from '../storage/staged-read-buffer.js';
+import { engineTurnMemory, type TurnMemory } from '../core/turn-memory.js';
 
 export interface EngineOptions {
   readonly rootDir: string;
@@ -54,8 +54,11 @@ export class Engine {
   readonly catalog: Catalog;
   private readonly writers = new Map<string, TableWriter>();
   private nextTableId = 1;
-  /** Memory ILP commits read staged chunk files into, reused from one group's turn to the next. */
-  readonly stagedReads: StagedReadBuffer = engineStagedReadBuffer();
+  /**
+   * Memory for the transient arrays of write turns (staged ILP reads, concatenated groups, the writers' order
+   * keys and gathered rows), reused from one turn to the next; every writer of this engine takes from it.
+   */
+  readonly turnMemory: TurnMemory = engineTurnMemory();
 
   constructor(readonly options: EngineOptions) {
     this.dbDir = join(options.rootDir, 'db');
@@ -113,8 +116,8 @@ export class Engine {
     };
   }
 
-  writerOptions(): { files: FilesFacade; commitMode: CommitMode; walSegmentBytesMax: number } {
-    return { files: this.options.files, commitMode: this.options.commitMode, walSegmentBytesMax: this.options.walSegmentBytesMax };
+  writerOptions(): TableWriterOptions {
+    return { files: this.options.files, commitMode: this.options.commitMode, walSegmentBytesMax: this.options.walSegmentBytesMax, memory: this.turnMemory };
   }
 
   /**

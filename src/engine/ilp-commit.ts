@@ -11,6 +11,7 @@ import type { IlpCommitRequest, IlpCommitResult, IlpTableBatch } from './writer-
 import type { ColumnMeta, TableMeta } from '../storage/table-meta.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData } from '../storage/row-chunk.js';
+import type { ScratchMemory } from '../core/scratch-memory.js';
 import { concatIncomingChunks, nullSymbolIds, type IncomingChunk, type IncomingColumnData } from '../storage/symbol-ids.js';
 import { readStagedChunks } from '../storage/staged-chunks.js';
 import { timestampsOf } from '../storage/partition-layout.js';
@@ -119,7 +120,7 @@ function layOut(meta: TableMeta, batch: IlpTableBatch, staged: IncomingChunk): I
 /** Reads a request's rows and settles its structure; the staged file is removed whatever happens. */
 function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: IlpTableBatch[]; writers: TableWriter[]; chunks: IncomingChunk[] } {
   try {
-    const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk), (bytes) => engine.stagedReads.take(bytes));
+    const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk), (bytes) => engine.turnMemory.bytes(bytes));
     const writers = request.tables.map((batch) => settleStructure(engine, batch, request.partitionBy));
     return { tables: [...request.tables], writers, chunks };
   } finally {
@@ -129,9 +130,9 @@ function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: Il
 
 /** Commits a group of requests; each gets its result or its error, in order. */
 export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] {
-  // The chunks read below are views of the engine's staged read buffer, valid until the next group's turn:
-  // nothing keeps them past this call (a group record left pending keeps a copy: TableWriter).
-  engine.stagedReads.startTurn();
+  // The chunks read below, and the group's concatenations of them, are views of the engine's turn memory, valid
+  // until the next turn: nothing keeps them past this call (a group record left pending keeps a copy: TableWriter).
+  engine.turnMemory.startTurn();
   const outcomes: (IlpCommitResult | Error)[] = requests.map(() => ({ rowsCommitted: 0, tablesCreated: 0 }));
   const namesBefore = new Set(engine.tableNames().map((name) => name.toLowerCase()));
   const prepared: (ReturnType<typeof prepareRequest> | undefined)[] = requests.map((request, k) => {
@@ -164,7 +165,7 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
   const rows = new Float64Array(requests.length);
   const only = byWriter.size === 1 ? [...byWriter][0] : undefined;
   if (only !== undefined && engine.options.commitMode === 'nosync') {
-    commitEachRequest(only[0], only[1], rows, outcomes);
+    commitEachRequest(only[0], only[1], rows, outcomes, engine.turnMemory);
   } else {
     try {
       commitTables(engine, byWriter);
@@ -184,7 +185,7 @@ export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitReque
 
 /** One record per table of the group, all of them committing as one unit (the tables are all or none). */
 function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { tables: PreparedTable[] }>): void {
-  const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatIncomingChunks(inTimeOrder(writer, group.tables.map((table) => table.chunk))) }));
+  const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatIncomingChunks(inTimeOrder(writer, group.tables.map((table) => table.chunk)), engine.turnMemory) }));
   if (parts.length === 0) return;
   const only = parts[0];
   // One table's _txn replace is atomic by itself; only several tables need the group's commit point.
@@ -205,7 +206,9 @@ function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { table
  * for the group instead of one each. A unit whose insert fails fails alone: the other requests' rows are
  * committed and answered as such.
  */
-function commitEachRequest(writer: TableWriter, group: { readonly requests: readonly number[]; readonly tables: readonly PreparedTable[] }, rows: Float64Array, outcomes: (IlpCommitResult | Error)[]): void {
+function commitEachRequest(
+  writer: TableWriter, group: { readonly requests: readonly number[]; readonly tables: readonly PreparedTable[] }, rows: Float64Array, outcomes: (IlpCommitResult | Error)[], memory: ScratchMemory,
+): void {
   assert(group.requests.length === group.tables.length, 'one request index per prepared table');
   // A request that spilled holds several chunks of the table: they commit together, as its one unit.
   const byRequest = new Map<number, IncomingChunk[]>();
@@ -214,8 +217,8 @@ function commitEachRequest(writer: TableWriter, group: { readonly requests: read
     chunks.push(group.tables[index].chunk);
     byRequest.set(k, chunks);
   });
-  const units = [...byRequest].map(([k, chunks]): CommitUnit => ({ requests: [k], chunk: concatIncomingChunks(chunks) }));
-  for (const unit of orderedUnits(writer, units)) {
+  const units = [...byRequest].map(([k, chunks]): CommitUnit => ({ requests: [k], chunk: concatIncomingChunks(chunks, memory) }));
+  for (const unit of orderedUnits(writer, units, memory)) {
     try {
       const result = writer.insert(unit.chunk, { fromDurableSource: true });
       commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
@@ -239,7 +242,7 @@ interface CommitUnit {
  * appends; units that follow the ones before them stay separate appends. The split only saves copies: the
  * writer places any rows in any order correctly.
  */
-function orderedUnits(writer: TableWriter, units: CommitUnit[]): CommitUnit[] {
+function orderedUnits(writer: TableWriter, units: CommitUnit[], memory: ScratchMemory): CommitUnit[] {
   const tsIndex = writer.meta.timestampIndex;
   if (tsIndex < 0 || units.length < 2) return units;
   const nanos = writer.meta.columns[tsIndex]?.type === 'TIMESTAMP_NS';
@@ -247,7 +250,7 @@ function orderedUnits(writer: TableWriter, units: CommitUnit[]): CommitUnit[] {
     unit, first: rowTimestamp(unit.chunk, tsIndex, 0, nanos), last: rowTimestamp(unit.chunk, tsIndex, unit.chunk.rowCount - 1, nanos),
   })).sort((a, b) => a.first - b.first);
   const committedMax = writer.txn.partitions.reduce((max, entry) => Math.max(max, entry.maxTimestamp), -Infinity);
-  if (sorted[0].first < committedMax) return [joinedUnit(sorted.map((entry) => entry.unit))];
+  if (sorted[0].first < committedMax) return [joinedUnit(sorted.map((entry) => entry.unit), memory)];
   const runs: CommitUnit[][] = [];
   let runLast = -Infinity;
   for (const { unit, first, last } of sorted) {
@@ -255,13 +258,13 @@ function orderedUnits(writer: TableWriter, units: CommitUnit[]): CommitUnit[] {
     else runs.push([unit]);
     runLast = Math.max(runLast, last);
   }
-  return runs.map(joinedUnit);
+  return runs.map((run) => joinedUnit(run, memory));
 }
 
-/** Units committed as one insert. */
-function joinedUnit(units: readonly CommitUnit[]): CommitUnit {
+/** Units committed as one insert, concatenated into `memory`. */
+function joinedUnit(units: readonly CommitUnit[], memory: ScratchMemory): CommitUnit {
   if (units.length === 1) return units[0];
-  return { requests: units.flatMap((unit) => unit.requests), chunk: concatIncomingChunks(units.map((unit) => unit.chunk)) };
+  return { requests: units.flatMap((unit) => unit.requests), chunk: concatIncomingChunks(units.map((unit) => unit.chunk), memory) };
 }
 
 /**

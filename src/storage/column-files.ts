@@ -15,6 +15,7 @@ import { varColumnFromArrays, varOffsets } from './row-chunk.js';
 import { isGeohashType } from '../types/geohash.js';
 import { isArrayType } from '../types/double-array.js';
 import { assert } from '../core/assert.js';
+import { freshMemory, type ScratchMemory } from '../core/scratch-memory.js';
 
 export function columnFilePaths(partitionDir: string, stem: string): { data: string; index: string } {
   // Readers call this for every column of every partition of each statement: plain concatenation, because
@@ -118,8 +119,8 @@ function readIndexEntry(files: FilesFacade, path: string, entry: number): number
   }
 }
 
-function readRange(files: FilesFacade, path: string, start: number, length: number): Buffer {
-  const bytes = Buffer.allocUnsafe(length);
+function readRange(files: FilesFacade, path: string, start: number, length: number, memory: ScratchMemory = freshMemory): Buffer {
+  const bytes = memory.bytes(length);
   if (length === 0) return bytes;
   const fd = files.openRead(path);
   try {
@@ -140,19 +141,19 @@ export function readPartitionChunk(files: FilesFacade, partitionDir: string, col
   return readPartitionRows(files, partitionDir, columns, 0, rowCount);
 }
 
-/** Reads rows [from, to) of the given columns of a partition into memory. */
-export function readPartitionRows(files: FilesFacade, partitionDir: string, columns: readonly ColumnMeta[], from: number, to: number): RowChunk {
+/** Reads rows [from, to) of the given columns of a partition into `memory`. */
+export function readPartitionRows(files: FilesFacade, partitionDir: string, columns: readonly ColumnMeta[], from: number, to: number, memory: ScratchMemory = freshMemory): RowChunk {
   const rowCount = to - from;
   const data = columns.map((column): ColumnData => {
     const paths = columnFilePaths(partitionDir, column.fileStem);
     if (!files.exists(paths.data)) return nullColumnData(column.type, rowCount);
     if (!isVariableSize(column.type)) {
       const width = storageWidthBytes(column.type);
-      return { kind: 'fixed', width, bytes: readRange(files, paths.data, from * width, rowCount * width) };
+      return { kind: 'fixed', width, bytes: readRange(files, paths.data, from * width, rowCount * width, memory) };
     }
     const start = readIndexEntry(files, paths.index, from);
     const end = readIndexEntry(files, paths.index, to);
-    const bytes = readRange(files, paths.data, start, end - start);
+    const bytes = readRange(files, paths.data, start, end - start, memory);
     return { kind: 'var', bytes, offsets: varOffsets(bytes, rowCount) };
   });
   return { rowCount, columns: data };

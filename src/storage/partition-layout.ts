@@ -5,6 +5,7 @@ import { partitionCeilExclusive, partitionFloor, partitionName } from '../types/
 import type { ColumnData } from './row-chunk.js';
 import { assert } from '../core/assert.js';
 import { microsFloorOfNanos } from '../types/timestamp-ns.js';
+import { freshMemory, type ScratchMemory } from '../core/scratch-memory.js';
 
 export const DEFAULT_PARTITION = 'default';
 
@@ -53,9 +54,9 @@ function nanosWordsToMicros(exact: BigInt64Array, out: Float64Array, rowCount: n
   for (let row = 0; row < rowCount; row++) out[row] = microsFloorOfNanos(exact[row]);
 }
 
-/** The order keys of a designated timestamp column (see TimestampKeys); µs keys go `into` when given. */
-export function timestampKeysOf(column: ColumnData, rowCount: number, nanos: boolean, into?: Float64Array): TimestampKeys {
-  if (!nanos) return timestampsOf(column, rowCount, false, into);
+/** The order keys of a designated timestamp column (see TimestampKeys); µs keys in `memory`. */
+export function timestampKeysOf(column: ColumnData, rowCount: number, nanos: boolean, memory: ScratchMemory = freshMemory): TimestampKeys {
+  if (!nanos) return timestampsOf(column, rowCount, false, memory.float64(rowCount));
   const words = int64WordsOf(column, rowCount);
   return new BigInt64Array(words.buffer, words.byteOffset, rowCount).slice();
 }
@@ -81,11 +82,12 @@ const NATURAL_RUNS_MAX = 64;
 /**
  * Row order that sorts `values` ascending, keeping equal values in their original order. Rows that are a few
  * ascending runs (a group commit's requests, each in time order) are merged run by run, stably; others are sorted.
+ * The permutation and its merge buffer come from `memory`.
  */
-export function stableSortPermutation(values: TimestampKeys): Int32Array {
-  const order = new Int32Array(values.length);
+export function stableSortPermutation(values: TimestampKeys, memory: ScratchMemory = freshMemory): Int32Array {
+  const order = memory.int32(values.length);
   for (let k = 0; k < order.length; k++) order[k] = k;
-  const merged = mergeNaturalRuns(values, order);
+  const merged = mergeNaturalRuns(values, order, memory);
   if (merged !== undefined) return merged;
   if (values instanceof Float64Array) order.sort((a, b) => values[a] - values[b] || a - b);
   else order.sort((a, b) => (values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : a - b));
@@ -93,7 +95,7 @@ export function stableSortPermutation(values: TimestampKeys): Int32Array {
 }
 
 /** The identity `order` merged run by run (pairwise, stable), or undefined past NATURAL_RUNS_MAX runs. */
-function mergeNaturalRuns(values: TimestampKeys, order: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> | undefined {
+function mergeNaturalRuns(values: TimestampKeys, order: Int32Array, memory: ScratchMemory): Int32Array | undefined {
   const bounds: number[] = [0];
   for (let k = 1; k < values.length; k++) {
     if (values[k] < values[k - 1]) {
@@ -103,7 +105,7 @@ function mergeNaturalRuns(values: TimestampKeys, order: Int32Array<ArrayBuffer>)
   }
   bounds.push(values.length);
   let from = order;
-  let to = new Int32Array(values.length);
+  let to = memory.int32(values.length);
   let runs = bounds;
   while (runs.length > 2) {
     const next: number[] = [0];
@@ -131,10 +133,10 @@ function mergeTwoRuns(values: TimestampKeys, from: Int32Array, to: Int32Array, s
   while (j < end) to[k++] = from[j++];
 }
 
-/** `keys` in the row order `order`. */
-export function gatherKeys(keys: TimestampKeys, order: Int32Array): TimestampKeys {
+/** `keys` in the row order `order` (µs keys in `memory`). */
+export function gatherKeys(keys: TimestampKeys, order: Int32Array, memory: ScratchMemory = freshMemory): TimestampKeys {
   if (keys instanceof Float64Array) {
-    const out = new Float64Array(order.length);
+    const out = memory.float64(order.length);
     for (let k = 0; k < order.length; k++) out[k] = keys[order[k]];
     return out;
   }

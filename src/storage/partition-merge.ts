@@ -11,14 +11,18 @@ import { appendColumn, copyColumnPrefixes, copyColumnRows, readPartitionRows, ty
 import { mergePermutation, mergeRuns, timestampKeysOf, type TimestampKeys } from './partition-layout.js';
 import { dedupRows } from './dedup.js';
 import { o3MergeRunsMax } from '../core/limits.js';
+import type { ScratchMemory } from '../core/scratch-memory.js';
 
 /**
  * How ascending rows with keys `rowKeys` merge with rows [kept, rowCount) of a partition, as runs (see
- * mergeRuns); undefined when that takes more than o3MergeRunsMax runs. Reads only the designated timestamps.
+ * mergeRuns); undefined when that takes more than o3MergeRunsMax runs. Reads only the designated timestamps,
+ * into `memory` (nothing read outlives the call).
  */
-export function partitionMergeRuns(files: FilesFacade, partitionDir: string, timestamp: ColumnMeta, kept: number, rowCount: number, rowKeys: TimestampKeys): Int32Array | undefined {
-  const tail = readPartitionRows(files, partitionDir, [timestamp], kept, rowCount);
-  return mergeRuns(timestampKeysOf(tail.columns[0], rowCount - kept, timestamp.type === 'TIMESTAMP_NS'), rowKeys, o3MergeRunsMax);
+export function partitionMergeRuns(
+  files: FilesFacade, partitionDir: string, timestamp: ColumnMeta, kept: number, rowCount: number, rowKeys: TimestampKeys, memory: ScratchMemory,
+): Int32Array | undefined {
+  const tail = readPartitionRows(files, partitionDir, [timestamp], kept, rowCount, memory);
+  return mergeRuns(timestampKeysOf(tail.columns[0], rowCount - kept, timestamp.type === 'TIMESTAMP_NS', memory), rowKeys, o3MergeRunsMax);
 }
 
 /**

@@ -2,6 +2,7 @@
 // Fixed-width columns are little-endian values; variable-size columns are [int32 length][bytes] records
 // with row offsets. Before symbol resolution SYMBOL columns are variable-size text; after, int32 keys.
 import { assert } from '../core/assert.js';
+import { freshMemory, type ScratchMemory } from '../core/scratch-memory.js';
 
 export interface FixedColumnData {
   readonly kind: 'fixed';
@@ -130,8 +131,8 @@ export function varValueAsString(column: VarColumnData, row: number): string | n
  * are aligned (an 8-byte value as two int32 words, so no value passes through a double and a NaN payload
  * can never be changed), else a byte loop. A native copy call per row cost more than the copy itself.
  */
-function gatherFixed(source: Buffer, width: number, indexes: Int32Array, from: number, count: number): Buffer {
-  const out = Buffer.allocUnsafe(count * width);
+function gatherFixed(source: Buffer, width: number, indexes: Int32Array, from: number, count: number, memory: ScratchMemory): Buffer {
+  const out = memory.bytes(count * width);
   const wordWidth = width === 8 || width === 16 ? 4 : width;
   const aligned = (source.byteOffset % wordWidth === 0) && (out.byteOffset % wordWidth === 0) && (wordWidth === 4 || wordWidth === 2 || wordWidth === 1);
   if (aligned && wordWidth === 4) {
@@ -167,10 +168,10 @@ const GATHER_RUN_ROWS_MIN = 32;
  * Where each run of consecutive source rows in `indexes[from..to)` starts (and `to` last), or undefined when
  * they average fewer than GATHER_RUN_ROWS_MIN rows (stops counting there, so random orders cost little).
  */
-function consecutiveRuns(indexes: Int32Array, from: number, to: number): Int32Array | undefined {
+function consecutiveRuns(indexes: Int32Array, from: number, to: number, memory: ScratchMemory): Int32Array | undefined {
   const runsMax = Math.floor((to - from) / GATHER_RUN_ROWS_MIN);
   if (runsMax === 0) return undefined;
-  const starts = new Int32Array(runsMax + 1);
+  const starts = memory.int32(runsMax + 1);
   let runs = 0;
   for (let k = from; k < to; k++) {
     if (k > from && indexes[k] === indexes[k - 1] + 1) continue;
@@ -182,11 +183,11 @@ function consecutiveRuns(indexes: Int32Array, from: number, to: number): Int32Ar
 }
 
 /** gatherColumn for rows that form `runs` (consecutiveRuns): one block copy per run. */
-function gatherColumnRuns(column: ColumnData, indexes: Int32Array, runs: Int32Array, from: number, to: number): ColumnData {
+function gatherColumnRuns(column: ColumnData, indexes: Int32Array, runs: Int32Array, from: number, to: number, memory: ScratchMemory): ColumnData {
   const count = to - from;
   if (column.kind === 'fixed') {
     const width = column.width;
-    const out = Buffer.allocUnsafe(count * width);
+    const out = memory.bytes(count * width);
     for (let r = 0; r + 1 < runs.length; r++) {
       const source = indexes[runs[r]] * width;
       column.bytes.copy(out, (runs[r] - from) * width, source, source + (runs[r + 1] - runs[r]) * width);
@@ -195,8 +196,8 @@ function gatherColumnRuns(column: ColumnData, indexes: Int32Array, runs: Int32Ar
   }
   let total = 0;
   for (let r = 0; r + 1 < runs.length; r++) total += column.offsets[indexes[runs[r + 1] - 1] + 1] - column.offsets[indexes[runs[r]]];
-  const out = Buffer.allocUnsafe(total);
-  const offsets = new Float64Array(count + 1);
+  const out = memory.bytes(total);
+  const offsets = memory.float64(count + 1);
   let position = 0;
   for (let r = 0; r + 1 < runs.length; r++) {
     const first = indexes[runs[r]];
@@ -211,25 +212,25 @@ function gatherColumnRuns(column: ColumnData, indexes: Int32Array, runs: Int32Ar
   return { kind: 'var', bytes: out, offsets };
 }
 
-/** Rows `indexes[from..to)` of a column, in that order. */
-export function gatherColumn(column: ColumnData, indexes: Int32Array, from: number, to: number): ColumnData {
-  const runs = consecutiveRuns(indexes, from, to);
-  return runs === undefined ? gatherColumnRows(column, indexes, from, to) : gatherColumnRuns(column, indexes, runs, from, to);
+/** Rows `indexes[from..to)` of a column, in that order, in `memory`. */
+export function gatherColumn(column: ColumnData, indexes: Int32Array, from: number, to: number, memory: ScratchMemory = freshMemory): ColumnData {
+  const runs = consecutiveRuns(indexes, from, to, memory);
+  return runs === undefined ? gatherColumnRows(column, indexes, from, to, memory) : gatherColumnRuns(column, indexes, runs, from, to, memory);
 }
 
 /** gatherColumn row by row. */
-function gatherColumnRows(column: ColumnData, indexes: Int32Array, from: number, to: number): ColumnData {
+function gatherColumnRows(column: ColumnData, indexes: Int32Array, from: number, to: number, memory: ScratchMemory): ColumnData {
   const count = to - from;
   if (column.kind === 'fixed') {
-    return { kind: 'fixed', width: column.width, bytes: gatherFixed(column.bytes, column.width, indexes, from, count) };
+    return { kind: 'fixed', width: column.width, bytes: gatherFixed(column.bytes, column.width, indexes, from, count, memory) };
   }
   let total = 0;
   for (let k = from; k < to; k++) {
     const row = indexes[k];
     total += column.offsets[row + 1] - column.offsets[row];
   }
-  const out = Buffer.allocUnsafe(total);
-  const offsets = new Float64Array(count + 1);
+  const out = memory.bytes(total);
+  const offsets = memory.float64(count + 1);
   let position = 0;
   for (let k = 0; k < count; k++) {
     const row = indexes[from + k];
@@ -249,10 +250,11 @@ function gatherColumnRows(column: ColumnData, indexes: Int32Array, from: number,
   return { kind: 'var', bytes: out, offsets };
 }
 
-export function gatherChunk(chunk: RowChunk, indexes: Int32Array, from: number, to: number): RowChunk {
+/** Rows `indexes[from..to)` of a chunk, in that order, in `memory`. */
+export function gatherChunk(chunk: RowChunk, indexes: Int32Array, from: number, to: number, memory: ScratchMemory = freshMemory): RowChunk {
   // The runs are found once for every column.
-  const runs = consecutiveRuns(indexes, from, to);
-  const columns = chunk.columns.map((column) => (runs === undefined ? gatherColumnRows(column, indexes, from, to) : gatherColumnRuns(column, indexes, runs, from, to)));
+  const runs = consecutiveRuns(indexes, from, to, memory);
+  const columns = chunk.columns.map((column) => (runs === undefined ? gatherColumnRows(column, indexes, from, to, memory) : gatherColumnRuns(column, indexes, runs, from, to, memory)));
   return { rowCount: to - from, columns };
 }
 
@@ -272,17 +274,17 @@ export function sliceChunk(chunk: RowChunk, from: number, to: number): RowChunk 
   return { rowCount: to - from, columns: chunk.columns.map((column) => sliceColumn(column, from, to)) };
 }
 
-/** Columns of the same layout, one after another, in one copy. */
-export function concatColumnList(parts: readonly ColumnData[]): ColumnData {
+/** Columns of the same layout, one after another, in one copy into `memory`. */
+export function concatColumnList(parts: readonly ColumnData[], memory: ScratchMemory = freshMemory): ColumnData {
   const first = parts[0];
   assert(first !== undefined, 'at least one column');
   if (parts.length === 1) return first;
   if (first.kind === 'fixed') {
     assert(parts.every((part) => part.kind === 'fixed'), 'concatenated columns have the same layout');
-    return { kind: 'fixed', width: first.width, bytes: Buffer.concat(parts.map((part) => part.bytes)) };
+    return { kind: 'fixed', width: first.width, bytes: concatBytes(parts.map((part) => part.bytes), memory) };
   }
   const rowCount = parts.reduce((sum, part) => sum + columnRows(part), 0);
-  const offsets = new Float64Array(rowCount + 1);
+  const offsets = memory.float64(rowCount + 1);
   let row = 0;
   let base = 0;
   for (const part of parts) {
@@ -293,7 +295,18 @@ export function concatColumnList(parts: readonly ColumnData[]): ColumnData {
     base += part.bytes.length;
   }
   offsets[rowCount] = base;
-  return { kind: 'var', bytes: Buffer.concat(parts.map((part) => part.bytes)), offsets };
+  return { kind: 'var', bytes: concatBytes(parts.map((part) => part.bytes), memory), offsets };
+}
+
+/** Buffer.concat into `memory`. */
+export function concatBytes(parts: readonly Uint8Array[], memory: ScratchMemory): Buffer {
+  const out = memory.bytes(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 function columnRows(column: ColumnData): number {
@@ -309,13 +322,13 @@ export function concatChunks(a: RowChunk, b: RowChunk): RowChunk {
 }
 
 /** Concatenates several chunks with one copy per column (pairwise concatenation would copy the prefix again each time). */
-export function concatChunkList(chunks: readonly RowChunk[]): RowChunk {
+export function concatChunkList(chunks: readonly RowChunk[], memory: ScratchMemory = freshMemory): RowChunk {
   const first = chunks[0];
   assert(first !== undefined, 'at least one chunk');
   if (chunks.length === 1) return first;
   assert(chunks.every((chunk) => chunk.columns.length === first.columns.length), 'concatenated chunks have the same columns');
   const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
-  return { rowCount, columns: first.columns.map((_, k) => concatColumnList(chunks.map((chunk) => chunk.columns[k]))) };
+  return { rowCount, columns: first.columns.map((_, k) => concatColumnList(chunks.map((chunk) => chunk.columns[k]), memory)) };
 }
 
 /** Record offsets of a variable-size column ([int32 length][bytes] records, length -1 = null) by walking its length prefixes. */

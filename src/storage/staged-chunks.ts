@@ -81,7 +81,7 @@ function placeVar(column: VarColumnData, place: (bytes: Uint8Array) => number): 
 
 /**
  * Reads a staged file back as the chunks `refs` describe; every reference is checked against the file size.
- * `allocate` gives the memory the chunks are views of (the primary reuses its own: staged-read-buffer.ts).
+ * `allocate` gives the memory the chunks are views of (the primary reuses its own: core/turn-memory.ts).
  */
 export function readStagedChunks(path: string, refs: readonly StagedChunkRef[], allocate: (bytes: number) => Buffer = ownBuffer): IncomingChunk[] {
   const size = fs.statSync(path).size;

@@ -6,6 +6,7 @@
 import { assert, assertNever } from '../core/assert.js';
 import type { ColumnData, VarColumnData } from './row-chunk.js';
 import { chunkColumnRowCount, concatColumnList } from './row-chunk.js';
+import { freshMemory, type ScratchMemory } from '../core/scratch-memory.js';
 
 export interface SymbolIdsColumnData {
   readonly kind: 'symbolIds';
@@ -120,9 +121,9 @@ export function symbolIdsToText(column: SymbolIdsColumnData): VarColumnData {
 /**
  * Columns of several chunks, one after another. Dictionary-coded parts keep their form (dictionaries
  * concatenated, ids shifted; a value two parts share is in the dictionary twice and costs one more lookup);
- * mixed with text, every part becomes text.
+ * mixed with text, every part becomes text. The result is in `memory`.
  */
-export function concatIncomingColumns(parts: readonly IncomingColumnData[]): IncomingColumnData {
+export function concatIncomingColumns(parts: readonly IncomingColumnData[], memory: ScratchMemory = freshMemory): IncomingColumnData {
   const first = parts[0];
   assert(first !== undefined, 'at least one column');
   if (parts.length === 1) return first;
@@ -132,10 +133,10 @@ export function concatIncomingColumns(parts: readonly IncomingColumnData[]): Inc
     if (part.kind === 'symbolIds') coded.push(part);
     else plain.push(part);
   }
-  if (coded.length === 0) return concatColumnList(plain);
-  if (plain.length > 0) return concatColumnList(parts.map((part) => (part.kind === 'symbolIds' ? symbolIdsToText(part) : part)));
+  if (coded.length === 0) return concatColumnList(plain, memory);
+  if (plain.length > 0) return concatColumnList(parts.map((part) => (part.kind === 'symbolIds' ? symbolIdsToText(part) : part)), memory);
   const rowCount = coded.reduce((sum, part) => sum + (part.ids.length >> 2), 0);
-  const ids = new Int32Array(rowCount);
+  const ids = memory.int32(rowCount);
   let row = 0;
   let base = 0;
   for (const part of coded) {
@@ -147,19 +148,19 @@ export function concatIncomingColumns(parts: readonly IncomingColumnData[]): Inc
     row += partIds.length;
     base += dictionarySize(part);
   }
-  const dictionary = concatColumnList(coded.map((part) => part.dictionary));
+  const dictionary = concatColumnList(coded.map((part) => part.dictionary), memory);
   assert(dictionary.kind === 'var', 'dictionaries are text records');
   return { kind: 'symbolIds', ids: Buffer.from(ids.buffer, ids.byteOffset, ids.byteLength), dictionary };
 }
 
-/** Concatenates several chunks with one copy per column. */
-export function concatIncomingChunks(chunks: readonly IncomingChunk[]): IncomingChunk {
+/** Concatenates several chunks with one copy per column, into `memory`. */
+export function concatIncomingChunks(chunks: readonly IncomingChunk[], memory: ScratchMemory = freshMemory): IncomingChunk {
   const first = chunks[0];
   assert(first !== undefined, 'at least one chunk');
   if (chunks.length === 1) return first;
   assert(chunks.every((chunk) => chunk.columns.length === first.columns.length), 'concatenated chunks have the same columns');
   const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
-  return { rowCount, columns: first.columns.map((_, k) => concatIncomingColumns(chunks.map((chunk) => chunk.columns[k]))) };
+  return { rowCount, columns: first.columns.map((_, k) => concatIncomingColumns(chunks.map((chunk) => chunk.columns[k]), memory)) };
 }
 
 /** Memory of its own, 8-aligned like a staged read's, holding `bytes`. */

@@ -23,12 +23,14 @@ import { assertIncomingChunk, ownIncomingChunk, symbolIdsToKeys, type IncomingCh
 import { readPartitionEntry } from './read-partition.js';
 import type { ParquetPartitionEncoder } from './parquet/parquet-partition-encoder-contract.js';
 import { parquetPartitionPath } from './parquet/parquet-partition-reader.js';
-import { CommitScratch } from './commit-scratch.js';
+import type { TurnMemory } from '../core/turn-memory.js';
 
 export interface TableWriterOptions {
   readonly files: FilesFacade;
   readonly commitMode: CommitMode;
   readonly walSegmentBytesMax: number;
+  /** Where a commit's per-row working arrays come from (order keys, SYMBOL keys, permutations, sorted rows); shared by the engine's writers. */
+  readonly memory: TurnMemory;
 }
 
 /** A table's WAL record of a commit across tables, written and not yet applied. */
@@ -55,8 +57,6 @@ export class TableWriter {
   private readonly wal: WalWriter;
   /** A committed group record whose apply failed: applied before anything else changes this table. */
   private pending: GroupRecord | undefined;
-  /** Per-row arrays of the commit being applied (order keys, SYMBOL keys), reused by the next one. */
-  private readonly scratch = new CommitScratch();
 
   private constructor(readonly dir: string, private metaValue: TableMeta, private txnValue: TxnState, private readonly options: TableWriterOptions) {
     this.wal = new WalWriter(options.files, dir, options.commitMode, options.walSegmentBytesMax);
@@ -229,7 +229,7 @@ export class TableWriter {
       });
       let partitions = this.txnValue.partitions;
       if (rows !== undefined && rows.rowCount > 0) {
-        const placed = this.placeRows(rows, nextTxn, superseded);
+        const placed = this.options.memory.scope(() => this.placeRows(rows, nextTxn, superseded));
         partitions = placed.partitions;
         outOfOrder = placed.outOfOrder;
         assert(partitions.every((entry) => !entries.some((adopted) => adopted.name === entry.name)), 'inserted rows stay out of adopted partitions');
@@ -376,7 +376,7 @@ export class TableWriter {
       }
       removed.push(entry);
       if (replacement.rowCount === 0) continue;
-      const written = this.writeNewPartition(entry.name, this.resolveSymbols(replacement), nextTxn);
+      const written = this.options.memory.scope(() => this.writeNewPartition(entry.name, this.resolveSymbols(replacement), nextTxn));
       partitions.push(written);
       rowCount += written.rowCount;
     }
@@ -391,22 +391,26 @@ export class TableWriter {
   private apply(chunk: IncomingChunk, seq: number): boolean {
     const nextTxn = this.txnValue.txn + 1;
     const superseded: PartitionEntry[] = [];
-    const placed = this.placeRows(chunk, nextTxn, superseded);
+    const placed = this.options.memory.scope(() => this.placeRows(chunk, nextTxn, superseded));
     this.publishPartitions(placed.partitions, nextTxn, seq, superseded);
     return placed.outOfOrder;
   }
 
-  /** Writes rows into their partitions (merged new versions where they overlap); returns the partition list after them. */
+  /**
+   * Writes rows into their partitions (merged new versions where they overlap); returns the partition list after
+   * them. Callers run it in a scope of the turn memory, which frees its working arrays once they are written.
+   */
   private placeRows(chunk: IncomingChunk, nextTxn: number, superseded: PartitionEntry[]): { partitions: PartitionEntry[]; outOfOrder: boolean } {
+    const { memory } = this.options;
     const resolved = this.resolveSymbols(chunk);
     const tsIndex = this.metaValue.timestampIndex;
     if (tsIndex < 0) return { partitions: [this.appendRows('default', resolved, undefined, nextTxn, superseded)], outOfOrder: false };
-    let keys = timestampKeysOf(resolved.columns[tsIndex], resolved.rowCount, this.nanosTimestamp, this.scratch.float64(resolved.rowCount));
+    let keys = this.timestampKeys(resolved);
     let ordered = resolved;
     if (!isAscending(keys)) {
-      const order = stableSortPermutation(keys);
-      ordered = gatherChunk(resolved, order, 0, order.length);
-      keys = gatherKeys(keys, order);
+      const order = stableSortPermutation(keys, memory);
+      ordered = gatherChunk(resolved, order, 0, order.length, memory);
+      keys = gatherKeys(keys, order, memory);
     }
     const timestamps = keys instanceof Float64Array ? keys : timestampsOf(ordered.columns[tsIndex], ordered.rowCount, true);
     return this.applyOrdered(ordered, timestamps, nextTxn, superseded);
@@ -417,9 +421,9 @@ export class TableWriter {
     return this.metaValue.columns[this.metaValue.timestampIndex]?.type === 'TIMESTAMP_NS';
   }
 
-  /** The designated timestamps rows are ordered by (exact ns for TIMESTAMP_NS). */
+  /** The designated timestamps rows are ordered by (exact ns for TIMESTAMP_NS); µs keys in the turn memory. */
   private timestampKeys(rows: RowChunk): TimestampKeys {
-    return timestampKeysOf(rows.columns[this.metaValue.timestampIndex], rows.rowCount, this.nanosTimestamp);
+    return timestampKeysOf(rows.columns[this.metaValue.timestampIndex], rows.rowCount, this.nanosTimestamp, this.options.memory);
   }
 
   /** The designated timestamps as µs (the floor of ns values): what partition spans and metadata use. */
@@ -484,18 +488,17 @@ export class TableWriter {
    * cost follows how far back the new rows reach, not how large the partition is.
    */
   private mergeIntoNewVersion(existing: PartitionEntry, rows: RowChunk, timestamps: Float64Array, nextTxn: number, dedupKeys: readonly number[]): PartitionEntry {
-    const tsIndex = this.metaValue.timestampIndex;
-    const columns = this.metaValue.columns;
+    const { timestampIndex: tsIndex, columns } = this.metaValue;
     const oldDir = join(this.dir, partitionDirName(existing));
     // A Parquet partition has no column files to copy from: all of it is read and rewritten as native columns.
     const parquet = existing.parquetBytes !== undefined;
     const kept = parquet ? 0 : firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex], existing.rowCount, timestamps[0]);
     const rowKeys = this.timestampKeys(rows);
     // Without deduplication a merge of a few long runs copies the committed rows file to file, never reading them.
-    const runs = parquet || dedupKeys.length > 0 ? undefined : partitionMergeRuns(this.options.files, oldDir, columns[tsIndex], kept, existing.rowCount, rowKeys);
+    const runs = parquet || dedupKeys.length > 0 ? undefined : partitionMergeRuns(this.options.files, oldDir, columns[tsIndex], kept, existing.rowCount, rowKeys, this.options.memory);
     const dir = this.emptyPartitionDir(existing.name, nextTxn);
     const written = runs !== undefined ? writeMergeRuns(this.writeSession(), oldDir, dir, columns, kept, rows, runs)
-      : writeMergeInMemory(this.writeSession(), oldDir, dir, columns, kept, parquet ? this.readPartition(existing) : readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount), rows, (chunk) => this.timestampKeys(chunk), dedupKeys);
+      : writeMergeInMemory(this.writeSession(), oldDir, dir, columns, kept, parquet ? this.readPartition(existing) : readPartitionRows(this.options.files, oldDir, columns, kept, existing.rowCount, this.options.memory), rows, (chunk) => this.timestampKeys(chunk), dedupKeys);
     return {
       name: existing.name, version: nextTxn, rowCount: kept + written,
       minTimestamp: Math.min(existing.minTimestamp, timestamps[0]),
@@ -513,14 +516,9 @@ export class TableWriter {
     const version = this.options.files.exists(join(this.dir, name)) ? nextTxn : 0;
     const dir = this.emptyPartitionDir(name, version);
     this.writeColumns(dir, rows, 0);
-    let min = minTs ?? 0;
-    let max = maxTs ?? 0;
-    if (minTs === undefined && this.metaValue.timestampIndex >= 0) {
-      const timestamps = this.timestampMicros(rows);
-      min = timestamps[0];
-      max = timestamps[timestamps.length - 1];
-    }
-    return { name, version, rowCount: rows.rowCount, minTimestamp: min, maxTimestamp: max };
+    if (minTs !== undefined || this.metaValue.timestampIndex < 0) return { name, version, rowCount: rows.rowCount, minTimestamp: minTs ?? 0, maxTimestamp: maxTs ?? 0 };
+    const timestamps = this.timestampMicros(rows);
+    return { name, version, rowCount: rows.rowCount, minTimestamp: timestamps[0], maxTimestamp: timestamps[timestamps.length - 1] };
   }
 
   /** The directory of a new partition version, emptied of whatever an interrupted commit left there. */
@@ -551,12 +549,12 @@ export class TableWriter {
     return { rowCount: chunk.rowCount, columns };
   }
 
-  /** Keys of SYMBOL column k, adding new values to its dictionary (flushed by the caller); ids (a commit's rows) get the scratch's. */
+  /** Keys of SYMBOL column k, adding new values to its dictionary (flushed by the caller); ids (a commit's rows) get keys in the turn memory. */
   private symbolKeys(k: number, values: VarColumnData | SymbolIdsColumnData): Buffer {
     const dictionary = this.symbols[k];
     assert(dictionary !== undefined, 'symbol keys are asked for SYMBOL columns only');
     const keyOf = (value: string): number => dictionary.keyOf(value);
-    return values.kind === 'symbolIds' ? symbolIdsToKeys(values, keyOf, this.scratch.int32(k, values.ids.length >> 2)) : symbolKeysOf(values, keyOf);
+    return values.kind === 'symbolIds' ? symbolIdsToKeys(values, keyOf, this.options.memory.int32(values.ids.length >> 2)) : symbolKeysOf(values, keyOf);
   }
 
   private currentSymbolCounts(): number[] {

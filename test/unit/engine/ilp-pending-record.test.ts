@@ -1,6 +1,6 @@
 // A committed group record that failed to apply stays pending in its table's writer until the next change to
 // that table. ILP commits read staged files into memory the engine reuses from one group to the next
-// (storage/staged-read-buffer.ts), so the pending record must not keep views of it: the next group's read
+// (core/turn-memory.ts), so the pending record must not keep views of it: the next group's read
 // overwrote them, and the record then applied that group's bytes as its own rows.
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realFiles } from '../../../src/core/files.js';
+import { freshMemory } from '../../../src/core/scratch-memory.js';
 import { appendColumn, firstRowAtOrAfter, readPartitionRows } from '../../../src/storage/column-files.js';
 import { mergePermutation, mergeRuns, stableSortPermutation, timestampKeysOf } from '../../../src/storage/partition-layout.js';
 import { partitionMergeRuns, writeMergeInMemory, writeMergeRuns } from '../../../src/storage/partition-merge.js';
@@ -84,7 +85,7 @@ test('a merge by runs writes the same files as the merge in memory', (t) => {
     const rows = chunkOf(incoming, 'new', true);
     const keysOf = (chunk: RowChunk): Float64Array => timestampKeysOf(chunk.columns[0] as ColumnData, chunk.rowCount, false) as Float64Array;
     const kept = firstRowAtOrAfter(realFiles, old, COLUMNS[0] as ColumnMeta, committed.length, incoming[0] as number);
-    const runs = partitionMergeRuns(realFiles, old, COLUMNS[0] as ColumnMeta, kept, committed.length, keysOf(rows));
+    const runs = partitionMergeRuns(realFiles, old, COLUMNS[0] as ColumnMeta, kept, committed.length, keysOf(rows), freshMemory);
     if (runs === undefined) continue;
     const byRuns = join(root, `runs${round}`);
     const inMemory = join(root, `memory${round}`);

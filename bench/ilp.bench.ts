@@ -4,6 +4,10 @@
 // reference; /exec single-row INSERT throughput with 16 clients; peak RSS of every server process; CPU seconds
 // per 1M rows of the primary and the workers, and the table commits each section made (out of order ones too).
 // Both ILP and /imp are warmed up first (1M rows each into tables of their own, see warmUp). Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
+// Every body (ILP and CSV) is generated before the first server starts and the sections run back to back: 4M
+// rows of ILP took 11 s to generate, longer than the 10 s after which an idle server gives back the memory it
+// keeps for ingest (turn memory, builder pools) and V8 shrinks its heaps, so generating them between sections
+// measured each section on a server that had just gone idle, not on one under sustained load.
 // BENCH_ILP_ONLY=exec runs only the /exec INSERT section; BENCH_EXEC_BASELINE=<main.js of another build> runs it
 // against that build too, alternating, so before and after meet the same machine load; BENCH_EXEC_COMMIT_MODE
 // sets cairo.commit.mode for that section (nosync, the server's default, unless set); BENCH_EXEC_WARMUP_MS its
@@ -90,11 +94,17 @@ async function sendTcp(server: TestServer, port: number, bodies: readonly Buffer
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-async function importCsv(server: TestServer, rows: number, table = 'trades_csv'): Promise<number> {
-  const boundary = '----svc-bench-ilp';
-  const parts = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="t.csv"\r\nContent-Type: text/csv\r\n\r\n`),
-    ...standardCsvChunks(rows, 8 << 20), Buffer.from(`\r\n--${boundary}--\r\n`)];
-  const body = Buffer.concat(parts);
+const csvBoundary = '----svc-bench-ilp';
+
+/** The multipart /imp body of the first `rows` standard rows as CSV. */
+function csvBody(rows: number): Buffer {
+  const parts = [Buffer.from(`--${csvBoundary}\r\nContent-Disposition: form-data; name="data"; filename="t.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    ...standardCsvChunks(rows, 8 << 20), Buffer.from(`\r\n--${csvBoundary}--\r\n`)];
+  return Buffer.concat(parts);
+}
+
+async function importCsv(server: TestServer, body: Buffer, rows: number, table = 'trades_csv'): Promise<number> {
+  const boundary = csvBoundary;
   const agent = new Agent({ keepAlive: false });
   const started = process.hrtime.bigint();
   const answer = await post(agent, server.httpPort, `/imp?name=${table}&timestamp=ts&partitionBy=DAY&fmt=json`, body, { 'Content-Type': `multipart/form-data; boundary=${boundary}` });
@@ -257,30 +267,46 @@ async function mainExecOnly(): Promise<void> {
   process.stdout.write(`\n/exec INSERT, ${execClients} clients, ${execDurationMs} ms each, commit mode ${execCommitMode ?? 'nosync (default)'}\n${lines.join('\n')}\n`);
 }
 
+/** The warm-up's bodies: up to 1M narrow rows as ILP and as CSV, into tables of their own. */
+interface WarmBodies { readonly rows: number; readonly ilp: readonly Buffer[]; readonly csv: Buffer }
+
+function warmBodies(): WarmBodies {
+  const rows = Math.min(narrowRows, 1_000_000);
+  return { rows, ilp: ilpBodies(rows, rowsPerBody, (i) => standardIlpRow(i, 'warm')), csv: csvBody(rows) };
+}
+
 /**
  * Warms both measured paths up on a fresh server (JIT, table files), each into a table of its own: the figures
  * describe a long-running server, and the first requests of a path tier up its parser and commit code. Without
  * this the full bench measured ILP on its very first requests while /imp's one large request amortised its own
  * warm-up, which understated ILP ÷ /imp.
  */
-async function warmUp(server: TestServer): Promise<void> {
-  const rows = Math.min(narrowRows, 1_000_000);
-  await sendHttp(server, ilpBodies(rows, rowsPerBody, (i) => standardIlpRow(i, 'warm')));
-  await importCsv(server, rows, 'warm_csv');
+async function warmUp(server: TestServer, bodies: WarmBodies): Promise<void> {
+  await sendHttp(server, bodies.ilp);
+  await importCsv(server, bodies.csv, bodies.rows, 'warm_csv');
+}
+
+/** Every body the narrow section sends, generated once for all its servers. */
+interface NarrowBodies { readonly warm: WarmBodies; readonly csv: Buffer; readonly http: readonly Buffer[]; readonly tcp: readonly Buffer[]; readonly tcpOne: readonly Buffer[] }
+
+function narrowBodies(): NarrowBodies {
+  return {
+    warm: warmBodies(), csv: csvBody(narrowRows), http: ilpBodies(narrowRows, rowsPerBody, standardIlpRow),
+    // Own tables for TCP: the same rows into the HTTP tables would all be out of order (older than the newest).
+    tcp: ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp')), tcpOne: ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp1')),
+  };
 }
 
 /** The narrow rows through /imp, HTTP and TCP on a fresh server of `entryScript` (this checkout's build when undefined). */
-async function narrowLines(name: string, entryScript: string | undefined): Promise<string[]> {
+async function narrowLines(bodies: NarrowBodies, name: string, entryScript: string | undefined): Promise<string[]> {
   const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
   try {
-    await warmUp(server);
-    const csv = await withCpu(server, narrowRows, () => importCsv(server, narrowRows));
+    await warmUp(server, bodies.warm);
+    const csv = await withCpu(server, narrowRows, () => importCsv(server, bodies.csv, narrowRows));
     const imp = narrowRows / csv.result;
-    const http = await withCpu(server, narrowRows, () => sendHttp(server, ilpBodies(narrowRows, rowsPerBody, standardIlpRow)));
-    const tcpBodies = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp'));
-    const tcp = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, tcpBodies, 'trades_tcp', narrowRows));
-    const oneBodies = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp1'));
-    const one = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, oneBodies, 'trades_tcp1', narrowRows, 1));
+    const http = await withCpu(server, narrowRows, () => sendHttp(server, bodies.http));
+    const tcp = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, bodies.tcp, 'trades_tcp', narrowRows));
+    const one = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, bodies.tcpOne, 'trades_tcp1', narrowRows, 1));
     const load = `load ${loadavg()[0]?.toFixed(1)}`;
     return [
       line(`${name}: narrow rows, HTTP /write`, narrowRows / http.result, imp, `${http.cpu}; /imp: ${csv.cpu}; ${load}`),
@@ -296,22 +322,29 @@ async function narrowLines(name: string, entryScript: string | undefined): Promi
 /** Only the narrow rows, alternating this build and the baseline build when one is given. */
 async function mainNarrowOnly(): Promise<void> {
   const lines = ['| measure | svc rows/s | /imp rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
-  lines.push(...(await alternatedLines(narrowBaseline, narrowRounds, narrowLines)));
+  const bodies = narrowBodies();
+  lines.push(...(await alternatedLines(narrowBaseline, narrowRounds, (name, entryScript) => narrowLines(bodies, name, entryScript))));
   process.stdout.write(`\nILP narrow rows, ${narrowRows.toLocaleString('en-US')} rows, ${connections} connections, 2 workers\n${lines.join('\n')}\n`);
 }
 
 /** The TSBS rows over HTTP on a fresh server of `entryScript` (this checkout's build when undefined). */
-async function tsbsLine(name: string, entryScript: string | undefined): Promise<string> {
+/** The TSBS section's bodies: the warm-up pass (into its own table) and the measured one. */
+interface TsbsBodies { readonly warmRows: number; readonly warm: readonly Buffer[]; readonly measured: readonly Buffer[] }
+
+function tsbsBodies(): TsbsBodies {
+  const warmRows = Math.min(tsbsRows, 1_000_000);
+  return { warmRows, warm: ilpBodies(warmRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts, 'cpu_warm')), measured: ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts)) };
+}
+
+async function tsbsLine(bodies: TsbsBodies, name: string, entryScript: string | undefined): Promise<string> {
   const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
   try {
     // The warm-up must reach both workers: 500k rows are 10 bodies for 8 connections, and when the connections
     // land on one worker the other met its first TSBS rows (JIT warm-up, deopts) in the measured pass, which
     // then cost 3.1-3.7 CPU s per 1M rows in the workers instead of 2.3-2.4. With 20 bodies the connections
     // moved after the first round still carry about half of the other 12; the note says how the warm-up split.
-    const warmRows = Math.min(tsbsRows, 1_000_000);
-    const warm = await withCpu(server, warmRows, () => sendHttp(server, ilpBodies(warmRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts, 'cpu_warm'))));
-    const bodies = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
-    const http = await withCpu(server, tsbsRows, () => sendHttp(server, bodies));
+    const warm = await withCpu(server, bodies.warmRows, () => sendHttp(server, bodies.warm));
+    const http = await withCpu(server, tsbsRows, () => sendHttp(server, bodies.measured));
     const warmSplit = /\(([^)]*)\)/.exec(warm.cpu)?.[1] ?? '?';
     return line(`${name}: TSBS cpu-only rows, HTTP /write`, tsbsRows / http.result, undefined, `${http.cpu}; warm-up split ${warmSplit}; load ${loadavg()[0]?.toFixed(1)}`);
   } finally {
@@ -323,34 +356,33 @@ async function tsbsLine(name: string, entryScript: string | undefined): Promise<
 /** Only the TSBS rows over HTTP, alternating this build and the baseline build when one is given. */
 async function mainTsbsOnly(): Promise<void> {
   const lines = ['| measure | svc rows/s | | | note |', '|---|---:|---:|---:|---|'];
-  lines.push(...(await alternatedLines(narrowBaseline, narrowRounds, async (name, entryScript) => [await tsbsLine(name, entryScript)])));
+  const bodies = tsbsBodies();
+  lines.push(...(await alternatedLines(narrowBaseline, narrowRounds, async (name, entryScript) => [await tsbsLine(bodies, name, entryScript)])));
   process.stdout.write(`\nILP TSBS rows, ${tsbsRows.toLocaleString('en-US')} rows, ${connections} connections, 2 workers\n${lines.join('\n')}\n`);
 }
 
 async function main(): Promise<void> {
-  const narrow = ilpBodies(narrowRows, rowsPerBody, standardIlpRow);
+  const bodies = narrowBodies();
+  const narrow = bodies.http;
   const tsbs = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts));
+  const tsbsTcp = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts, 'cpu_tcp'));
   const narrowMb = narrow.reduce((sum, body) => sum + body.length, 0) / 1e6;
   const tsbsMb = tsbs.reduce((sum, body) => sum + body.length, 0) / 1e6;
   const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' } });
   const lines = ['| measure | svc rows/s | reference rows/s | ratio | note |', '|---|---:|---:|---:|---|'];
   try {
-    await warmUp(server);
-    const csv = await withCpu(server, narrowRows, () => importCsv(server, narrowRows));
+    await warmUp(server, bodies.warm);
+    const csv = await withCpu(server, narrowRows, () => importCsv(server, bodies.csv, narrowRows));
     const csvSeconds = csv.result;
     const httpNarrow = await withCpu(server, narrowRows, () => sendHttp(server, narrow));
     lines.push(line('narrow rows, HTTP /write', narrowRows / httpNarrow.result, narrowRows / csvSeconds, `reference: the same rows through /imp; target ≥ 2,000,000 rows/s and ≥ 0.8 × /imp; ${narrowMb.toFixed(0)} MB of ILP; ${httpNarrow.cpu}; /imp: ${csv.cpu}`));
     const httpTsbs = await withCpu(server, tsbsRows, () => sendHttp(server, tsbs));
     lines.push(line('TSBS cpu-only rows, HTTP /write', tsbsRows / httpTsbs.result, undefined, `target ≥ 500,000 rows/s; ${tsbsMb.toFixed(0)} MB of ILP; ${httpTsbs.cpu}`));
-    // Own tables for TCP: the same rows into the HTTP tables would all be out of order (older than the newest).
-    const narrowTcp = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp'));
-    const tcpNarrow = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, narrowTcp, 'trades_tcp', narrowRows));
+    const tcpNarrow = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, bodies.tcp, 'trades_tcp', narrowRows));
     lines.push(line('narrow rows, TCP 9009', narrowRows / tcpNarrow.result, narrowRows / csvSeconds, `reference: /imp; until the last row is visible; ${tcpNarrow.cpu}`));
     // One sender, as a single agent sends: each connection's rows are in time order, so they only append.
-    const narrowOne = ilpBodies(narrowRows, rowsPerBody, (i) => standardIlpRow(i, 'trades_tcp1'));
-    const tcpOne = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, narrowOne, 'trades_tcp1', narrowRows, 1));
+    const tcpOne = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, bodies.tcpOne, 'trades_tcp1', narrowRows, 1));
     lines.push(line('narrow rows, TCP 9009, 1 connection', narrowRows / tcpOne.result, narrowRows / csvSeconds, `reference: /imp; until the last row is visible; ${tcpOne.cpu}`));
-    const tsbsTcp = ilpBodies(tsbsRows, rowsPerBody, (i) => tsbsCpuRow(i, tsbsHosts, 'cpu_tcp'));
     const tcpTsbs = await withCpu(server, tsbsRows, () => sendTcp(server, server.ilpTcpPort, tsbsTcp, 'cpu_tcp', tsbsRows));
     lines.push(line('TSBS cpu-only rows, TCP 9009', tsbsRows / tcpTsbs.result, undefined, `until the last row is visible; ${tcpTsbs.cpu}`));
     if ((await tableRowCount(server, 'trades')) !== narrowRows || (await tableRowCount(server, 'cpu')) !== tsbsRows) throw new Error('row count mismatch');

@@ -1,10 +1,10 @@
 // The primary's memory for the transient arrays of its write turns (staged ILP reads, a group's concatenated
 // rows, order keys, permutations, gathered columns), reused from one turn to the next instead of allocated
-// fresh per commit (scratch-memory.ts says why that matters). A bump allocator over one kept buffer:
-// startTurn frees everything, scope frees what its work took. Invariants: every view handed out and not yet
-// freed is disjoint from every other; the live views in the kept buffer all lie below `usedBytes`; the kept
-// buffer is never larger than `bytesMax` (a request that does not fit gets memory of its own); after `idleMs`
-// without a use nothing is kept.
+// fresh per commit (scratch-memory.ts says why that matters). A bump allocator over one kept buffer, used
+// only inside scopes: a scope frees what its work took, so the outermost one (a write turn) frees everything.
+// Invariants: every view handed out and not yet freed is disjoint from every other; the live views in the kept
+// buffer all lie below `usedBytes`; the kept buffer is never larger than `bytesMax` (a request that does not fit
+// gets memory of its own); after `idleMs` without a use nothing is kept.
 import { assert } from './assert.js';
 import { IdleKeptBuffer, type IdleKeptBufferOptions } from './idle-kept-buffer.js';
 import { realIdleTimers } from './idle-check.js';
@@ -23,15 +23,11 @@ function aligned(position: number): number {
 export class TurnMemory implements ScratchMemory {
   private readonly keeper: IdleKeptBuffer;
   private usedBytes = 0;
+  /** Scopes running now: memory is handed out only inside one, so nothing taken outlives every scope. */
+  private depth = 0;
 
   constructor(options: TurnMemoryOptions) {
     this.keeper = new IdleKeptBuffer(options);
-  }
-
-  /** Starts a write turn: every view taken before may be overwritten from now on. */
-  startTurn(): void {
-    this.usedBytes = 0;
-    this.keeper.markUse();
   }
 
   /**
@@ -41,21 +37,23 @@ export class TurnMemory implements ScratchMemory {
    */
   scope<T>(work: () => T): T {
     const mark = this.usedBytes;
+    this.depth++;
     try {
       return work();
     } finally {
+      this.depth--;
       this.usedBytes = mark;
     }
   }
 
   /**
    * `byteCount` bytes at an 8-aligned offset of their buffer, valid until the turn or scope that took them ends.
-   * When the kept buffer is full one of the bound's size replaces it (the views already taken keep the old one
-   * alive); past the bound, memory of its own, not kept. Straight to the bound: a page costs only once it is
-   * touched, while growing by doubling touched every page of each smaller step again (twice the peak in all).
+   * When the kept buffer is full one of the bound's size replaces it (idle-kept-buffer.ts; the views already
+   * taken keep the old one alive); past the bound, memory of its own, not kept.
    */
   bytes(byteCount: number): Buffer {
     assert(Number.isSafeInteger(byteCount) && byteCount >= 0, 'turn memory is asked for in whole, non-negative bytes');
+    assert(this.depth > 0, 'turn memory is taken inside a scope, which frees it');
     const start = aligned(this.usedBytes);
     if (start + byteCount <= this.keeper.keptBytes) {
       this.usedBytes = start + byteCount;
@@ -81,7 +79,7 @@ export class TurnMemory implements ScratchMemory {
     return new Int32Array(bytes.buffer, bytes.byteOffset, count);
   }
 
-  /** Bytes kept for the next turn. */
+  /** Bytes kept for the next turn (the next outermost scope). */
   get keptBytes(): number {
     return this.keeper.keptBytes;
   }

@@ -128,11 +128,16 @@ function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: Il
   }
 }
 
-/** Commits a group of requests; each gets its result or its error, in order. */
+/**
+ * Commits a group of requests; each gets its result or its error, in order. The chunks read, and the group's
+ * concatenations of them, are views of the engine's turn memory, free again when this returns: nothing keeps
+ * them past it (a group record left pending keeps a copy: TableWriter).
+ */
 export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] {
-  // The chunks read below, and the group's concatenations of them, are views of the engine's turn memory, valid
-  // until the next turn: nothing keeps them past this call (a group record left pending keeps a copy: TableWriter).
-  engine.turnMemory.startTurn();
+  return engine.turnMemory.scope(() => commitIlpGroupInScope(engine, requests));
+}
+
+function commitIlpGroupInScope(engine: Engine, requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] {
   const outcomes: (IlpCommitResult | Error)[] = requests.map(() => ({ rowsCommitted: 0, tablesCreated: 0 }));
   const namesBefore = new Set(engine.tableNames().map((name) => name.toLowerCase()));
   const prepared: (ReturnType<typeof prepareRequest> | undefined)[] = requests.map((request, k) => {

@@ -1,4 +1,5 @@
-// The encoder thread's kept raw buffer: reused while segments come, never above its bound, and released
+// The encoder thread's kept raw buffer: reused while segments come, of its bound's size once taken (a page
+// costs only when touched; growing step by step touched each step's pages again), never above it, and released
 // once no segment came for the idle time (a request meanwhile postpones the release). A manual clock and
 // scheduler stand in for the thread's timers.
 import test from 'ava';
@@ -15,22 +16,16 @@ function manualScratch(): { scratch: RawScratch; advance: (ms: number) => void; 
   return { scratch, advance: clock.advance, pendingCount: clock.pendingCount };
 }
 
-test('a smaller request reuses the kept buffer', (t) => {
+test('the first request keeps a buffer of the bound, and later requests reuse it', (t) => {
   const { scratch } = manualScratch();
-  const first = scratch.take(600);
+  const first = scratch.take(300);
+  t.is(first.length, 300);
+  t.is(scratch.keptBytes, BYTES_MAX);
   const second = scratch.take(100);
+  const third = scratch.take(BYTES_MAX);
   t.is(second.length, 100);
   t.is(second.buffer, first.buffer);
-  t.is(scratch.keptBytes, 600);
-});
-
-test('growth doubles up to the bound and never past it', (t) => {
-  const { scratch } = manualScratch();
-  scratch.take(300);
-  scratch.take(400);
-  t.is(scratch.keptBytes, 600);
-  scratch.take(700);
-  t.is(scratch.keptBytes, BYTES_MAX);
+  t.is(third.buffer, first.buffer);
 });
 
 test('a request past the bound gets a buffer of its own and the kept one stays as it was', (t) => {
@@ -39,14 +34,15 @@ test('a request past the bound gets a buffer of its own and the kept one stays a
   const large = scratch.take(BYTES_MAX + 1);
   t.is(large.length, BYTES_MAX + 1);
   t.not(large.buffer, kept.buffer);
-  t.is(scratch.keptBytes, 500);
+  t.is(scratch.keptBytes, BYTES_MAX);
+  t.is(scratch.take(500).buffer, kept.buffer);
 });
 
 test('the kept buffer is released after the idle time without a request', (t) => {
   const { scratch, advance, pendingCount } = manualScratch();
   scratch.take(500);
   advance(IDLE_MS - 1);
-  t.is(scratch.keptBytes, 500);
+  t.is(scratch.keptBytes, BYTES_MAX);
   advance(1);
   t.is(scratch.keptBytes, 0);
   t.is(pendingCount(), 0, 'nothing kept, no check pending');
@@ -59,9 +55,9 @@ test('a request during the idle time postpones the release to idle time after it
   scratch.take(200);
   t.is(pendingCount(), 1, 'one check pending at a time');
   advance(4_000);
-  t.is(scratch.keptBytes, 500, 'only 4 s since the last request');
+  t.is(scratch.keptBytes, BYTES_MAX, 'only 4 s since the last request');
   advance(5_999);
-  t.is(scratch.keptBytes, 500);
+  t.is(scratch.keptBytes, BYTES_MAX);
   advance(1);
   t.is(scratch.keptBytes, 0);
 });
@@ -71,5 +67,5 @@ test('after a release the next request allocates afresh and is kept again', (t) 
   scratch.take(500);
   advance(IDLE_MS);
   t.is(scratch.take(100).length, 100);
-  t.is(scratch.keptBytes, 100);
+  t.is(scratch.keptBytes, BYTES_MAX);
 });

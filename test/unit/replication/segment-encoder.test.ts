@@ -32,7 +32,8 @@ function patterned(length: number, seed: number): Buffer {
 test('objects of decreasing and increasing sizes decode to their own bytes only', async (t) => {
   const encoder = new SegmentEncoder({ lowPriority: true, store: null });
   t.teardown(() => encoder.close());
-  // 20 MiB grows the kept buffer; the smaller ones after it reuse it (raw-scratch.test.ts covers parts past its bound).
+  // The first object takes the kept buffer (of its bound's size) and every later one reuses it, larger or smaller
+  // (raw-scratch.test.ts covers parts past its bound).
   const sizes = [3_000_000, 1_000, 700_000, 20 * 1024 * 1024, 5_000];
   for (const [index, size] of sizes.entries()) {
     const bytes = patterned(size, index);

@@ -76,7 +76,12 @@ export function bindSource(source: FromSource | undefined, env: SourceEnv): Boun
       const qualifiers = source.alias === undefined ? [] : [source.alias.name];
       const scope = new Scope(plan.columns.map((column) => ({ name: column.name, type: column.type, qualifiers })), false);
       let timestampIndex = plan.timestampIndex;
-      if (source.timestamp !== undefined) timestampIndex = scope.find(source.timestamp.name, undefined, source.timestamp.position);
+      if (source.timestamp !== undefined) {
+        timestampIndex = scope.find(source.timestamp.name, undefined, source.timestamp.position);
+        // SAMPLE BY, LATEST ON and the time-series joins read the designated column as timestamps.
+        const type = scope.columns[timestampIndex]?.type;
+        if (type !== 'TIMESTAMP' && type !== 'TIMESTAMP_NS') throw sqlSemanticError(`TIMESTAMP column expected [actual=${type ?? 'none'}]`, source.timestamp.position);
+      }
       return { scope, timestampIndex, build: () => plan };
     }
     case 'join': return bindJoin(source, bindSource(source.left, env), bindSource(source.right, env));

@@ -37,6 +37,8 @@ import type { IlpCommitResult, ImportCommitResult, WriteResult } from '../engine
 import { buildHttpDeps } from './http-deps.js';
 import { ilpTcpAuthDbOf, ilpTcpListening, startIlpTcpListener } from './ilp-tcp-listener.js';
 import type { RunningIlpTcpServer } from '../ilp/tcp-server.js';
+import { removeStagedFilesOf } from '../ilp/staged-file-pool.js';
+import { stagingRoot } from '../storage/staging-segment.js';
 import { pgTlsContextOf, startPgListener, type PgListener } from './pg-listener.js';
 import { TokenBroadcast } from './token-broadcast.js';
 import { ConnectionRebalancer } from './connection-rebalancer.js';
@@ -192,8 +194,10 @@ async function startWorkers(config: ServerConfig, service: WriterService, replie
     if (message === undefined || workers === undefined) return;
     if (message.type === 'svc:tokens-ack') workers.broadcast.onAck(slot.slot, message.version);
     else handleWorkerMessage(slot, message, { ...workers, replies, service, metricsRequests });
-  }, (slot) => {
+  }, (slot, pid) => {
     service.ilpOrder.ownerGone(ilpOwnerOf(slot));
+    // The files its ILP requests staged in are its own (ilp/staged-file-pool.ts): nobody else deletes them.
+    if (pid !== undefined) removeStagedFilesOf(stagingRoot(join(config.rootDir, 'db')), pid);
     for (const dispatcher of Object.values(workers?.dispatchers ?? {})) dispatcher.onExit(slot);
   });
   const rebalancer = config.httpConnectionRebalance && config.httpWorkerCount > 1 ? new ConnectionRebalancer(pool) : undefined;

@@ -21,8 +21,8 @@ export class WorkerPool {
   readonly slots: WorkerSlot[] = [];
   private stopping = false;
 
-  /** `onExit` hears of every worker that died, before its restart (what it announced will never come). */
-  constructor(count: number, private readonly onMessage: (slot: WorkerSlot, message: unknown) => void, private readonly onExitOf: (slot: WorkerSlot) => void = () => undefined) {
+  /** `onExitOf` hears of every worker that exited (with its pid), before its restart (what it announced will never come). */
+  constructor(count: number, private readonly onMessage: (slot: WorkerSlot, message: unknown) => void, private readonly onExitOf: (slot: WorkerSlot, pid: number | undefined) => void = () => undefined) {
     for (let slot = 1; slot <= count; slot++) this.slots.push({ slot, worker: undefined, startedAt: 0, backoffMs: workerRestartBackoffMinMs });
   }
 
@@ -54,7 +54,7 @@ export class WorkerPool {
   private onExit(slot: WorkerSlot, worker: Worker, code: number | null, signal: string | null): void {
     if (slot.worker !== worker) return;
     slot.worker = undefined;
-    this.onExitOf(slot);
+    this.onExitOf(slot, worker.process.pid);
     if (this.stopping) return;
     log.critical(`worker ${slot.slot} (pid ${worker.process.pid ?? '?'}) died [code=${code ?? 'none'}, signal=${signal ?? 'none'}]; restarting in ${slot.backoffMs} ms`);
     workerRestartChannel.publish({ workerId: slot.slot, exitCode: code, signal });

@@ -65,6 +65,13 @@ export const ilpRowsHintTablesMax = 1024;
 export const ilpBuilderPoolBytesMax = 64 * 1024 * 1024;
 /** Time without an ILP request after which a worker gives that memory back. */
 export const ilpBuilderPoolIdleMs = 10_000;
+/**
+ * Staged files a process keeps for its next ILP requests (ilp/staged-file-pool.ts): one per request or TCP
+ * connection committing at once; a file given back past this many is deleted.
+ */
+export const ilpStagedFilesMax = 16;
+/** Time without an ILP request after which a process deletes the staged files it keeps. */
+export const ilpStagedFilesIdleMs = 10_000;
 /** Tables one ILP request (or one TCP commit) may write. */
 export const ilpTablesPerRequestMax = 1000;
 /** Longest key id line a TCP client may send to start ECDSA authentication (QuestDB bounds it by its receive buffer). */

@@ -117,15 +117,14 @@ function layOut(meta: TableMeta, batch: IlpTableBatch, staged: IncomingChunk): I
   return { rowCount, columns };
 }
 
-/** Reads a request's rows and settles its structure; the staged file is removed whatever happens. */
+/**
+ * Reads a request's rows and settles its structure. The staged file stays: the worker that wrote it reuses it
+ * once this request is answered (ilp/staged-file-pool.ts), or deletes it.
+ */
 function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: IlpTableBatch[]; writers: TableWriter[]; chunks: IncomingChunk[] } {
-  try {
-    const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk), (bytes) => engine.turnMemory.bytes(bytes));
-    const writers = request.tables.map((batch) => settleStructure(engine, batch, request.partitionBy));
-    return { tables: [...request.tables], writers, chunks };
-  } finally {
-    removeTreeQuietly(engine.options.files, request.stagedFile);
-  }
+  const chunks = readStagedChunks(request.stagedFile, request.tables.map((batch) => batch.chunk), (bytes) => engine.turnMemory.bytes(bytes), request.stagedBytes);
+  const writers = request.tables.map((batch) => settleStructure(engine, batch, request.partitionBy));
+  return { tables: [...request.tables], writers, chunks };
 }
 
 /**

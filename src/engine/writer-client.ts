@@ -40,8 +40,12 @@ export interface IlpTableBatch {
 }
 
 export interface IlpCommitRequest {
-  /** The staged-chunks file under db/.staging/ holding every table's rows. */
+  /**
+   * The staged-chunks file under db/.staging/ holding every table's rows in its first `stagedBytes` bytes. The
+   * worker owns it (ilp/staged-file-pool.ts): the primary only reads it, before it answers.
+   */
   readonly stagedFile: string;
+  readonly stagedBytes: number;
   readonly tables: readonly IlpTableBatch[];
   /** Partitioning of the tables this request creates (line.default.partition.by). */
   readonly partitionBy: string;

@@ -1,9 +1,9 @@
 // One ILP commit unit (an HTTP request, or what a TCP connection sent since its last commit): lines are parsed
 // into column builders; once the builders hold more than a bound, their rows move to a staged file under
 // db/.staging/ and the builders are reused, so a worker's memory stays bounded however large the body.
-// commitRequest() stages the rest and describes it for the primary; the primary deletes the file.
+// commitRequest() stages the rest and describes it for the primary, which reads the file before it answers;
+// committed() then gives the file back to the process's pool (staged-file-pool.ts), discard() deletes it.
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { IlpCommitRequest, IlpTableBatch, IlpTableStart, WriterClient } from '../engine/writer-client.js';
 import type { IlpTableBuilder } from './ilp-table-builder.js';
@@ -11,6 +11,7 @@ import type { Catalog } from '../storage/catalog.js';
 import type { TableMeta } from '../storage/table-meta.js';
 import { StagedChunksWriter } from '../storage/staged-chunks.js';
 import { stagingRoot } from '../storage/staging-segment.js';
+import { stagedFiles } from './staged-file-pool.js';
 import { IlpParser } from './line-parser.js';
 import type { TimestampUnit } from './ilp-numbers.js';
 import { ilpRowsHintTablesMax, ilpTablesPerRequestMax } from '../core/limits.js';
@@ -141,7 +142,7 @@ export class IlpRequest {
     if (this.staged === undefined) {
       const dir = stagingRoot(this.options.dbDir);
       fs.mkdirSync(dir, { recursive: true });
-      this.staged = new StagedChunksWriter(join(dir, `ilp-${randomUUID()}.chunks`));
+      this.staged = new StagedChunksWriter(stagedFiles.take(dir));
     }
     const refs = this.staged.append(tables.map((table) => table.toChunk()));
     tables.forEach((table, k) => {
@@ -171,13 +172,24 @@ export class IlpRequest {
     }
     staged.close();
     const order = { ...(this.starts === undefined ? {} : { starts: this.starts }), ...(this.announceId === undefined ? {} : { announceId: this.announceId }) };
-    return { stagedFile: staged.path, tables: [...this.batches], partitionBy: this.options.partitionBy, ...order };
+    return { stagedFile: staged.path, stagedBytes: staged.sizeBytes, tables: [...this.batches], partitionBy: this.options.partitionBy, ...order };
   }
 
-  /** Drops what was staged: the request failed before its commit was sent (or the primary refused it). */
+  /** The primary answered the commit as done: it read the staged file, which the next request may now reuse. */
+  committed(): void {
+    const staged = this.staged;
+    this.staged = undefined;
+    if (staged !== undefined) stagedFiles.give(staged.path);
+  }
+
+  /**
+   * Drops what was staged: the request failed before its commit was sent, or the commit failed. The file is
+   * deleted, not reused: without an answer (an IPC timeout) the primary may still read it later.
+   */
   discard(): void {
     this.parser.release();
     this.staged?.discard();
+    this.staged = undefined;
     this.withdraw();
   }
 

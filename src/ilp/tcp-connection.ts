@@ -233,7 +233,8 @@ export class IlpTcpConnection {
     // The unit is staged and the next one is empty: read into it while this one commits (paused when the
     // previous unit filled up before its turn came).
     if (this.state === 'streaming') this.socket.resume();
-    if (!(await this.sendCommit(tick === undefined ? staged : { ...staged, tick }))) request.discard();
+    if (await this.sendCommit(tick === undefined ? staged : { ...staged, tick })) request.committed();
+    else request.discard();
   }
 
   /** Sends one commit unit; an overloaded primary (503 SVC_OVERLOADED) is retried with backoff. False when it failed. */

@@ -25,7 +25,11 @@ function aligned(position: number): number {
   return (position + 7) & ~7;
 }
 
-/** Appends row chunks to a new file, part after part; each append returns where its columns went. */
+/**
+ * Writes row chunks from the start of a file, part after part; each append returns where its columns went. The
+ * file is not cut: a reused one (ilp/staged-file-pool.ts) keeps its old bytes past `sizeBytes`, which the
+ * reader never reads.
+ */
 export class StagedChunksWriter {
   private fd: number | undefined;
   private position = 0;
@@ -46,10 +50,16 @@ export class StagedChunksWriter {
       assertIncomingChunk(chunk, 'staging a chunk');
       return { rowCount: chunk.rowCount, columns: chunk.columns.map((column) => placeColumn(column, place)) };
     });
-    this.fd ??= fs.openSync(this.path, 'wx');
+    // No O_TRUNC: cutting a reused file would hand its pages back, and new ones cost more to write than old ones.
+    this.fd ??= fs.openSync(this.path, fs.constants.O_WRONLY | fs.constants.O_CREAT);
     // One gathering write of the builders' own buffers: copying them into one buffer first was 3% of a worker's time.
     realFiles.writeParts(this.fd, parts, from);
     return refs;
+  }
+
+  /** Bytes written: what the reader reads (readStagedChunks). */
+  get sizeBytes(): number {
+    return this.position;
   }
 
   close(): void {
@@ -80,11 +90,16 @@ function placeVar(column: VarColumnData, place: (bytes: Uint8Array) => number): 
 }
 
 /**
- * Reads a staged file back as the chunks `refs` describe; every reference is checked against the file size.
- * `allocate` gives the memory the chunks are views of (the primary reuses its own: core/turn-memory.ts).
+ * Reads the first `sizeBytes` of a staged file (all of it when undefined) back as the chunks `refs` describe;
+ * every reference is checked against that size. `allocate` gives the memory the chunks are views of (the
+ * primary reuses its own: core/turn-memory.ts).
  */
-export function readStagedChunks(path: string, refs: readonly StagedChunkRef[], allocate: (bytes: number) => Buffer = ownBuffer): IncomingChunk[] {
-  const size = fs.statSync(path).size;
+export function readStagedChunks(path: string, refs: readonly StagedChunkRef[], allocate: (bytes: number) => Buffer = ownBuffer, sizeBytes?: number): IncomingChunk[] {
+  const fileBytes = fs.statSync(path).size;
+  if (sizeBytes !== undefined && (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0 || sizeBytes > fileBytes)) {
+    throw new StorageError(`staged chunk file holds ${fileBytes} bytes, the request says ${sizeBytes} [path=${path}]`);
+  }
+  const size = sizeBytes ?? fileBytes;
   const bytes = allocate(size);
   assert(bytes.length === size && bytes.byteOffset % 8 === 0, 'staged chunks are read into memory of their size, 8-aligned for their views');
   const fd = fs.openSync(path, 'r');

@@ -154,10 +154,10 @@ async function commit(res: ServerResponse, deps: IlpRouteDeps, request: IlpReque
   }
   try {
     const result = await deps.writer.ilpCommit(staged);
+    request.committed();
     ilpChannel.publish({ transport: 'http', rows: result.rowsCommitted, commitMs: Number(process.hrtime.bigint() - started) / 1e6 });
     res.writeHead(204).end();
   } catch (error) {
-    // The primary deletes the staged files it reads; one it refused (503, its queue is full) is still ours.
     request.discard();
     respondFailure(res, error);
   }

@@ -1,6 +1,7 @@
 // The /write route against a writer that refuses or fails commits (which a real primary only does under
 // overload or on storage faults): the client gets the retryable 503 or the 500, and the request's staged file
-// under db/.staging/ is gone either way, because only the primary deletes the files it has read.
+// under db/.staging/ is gone either way: a worker reuses a staged file only after its commit succeeded, since
+// without an answer the primary may still read it.
 import test from 'ava';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, mkdirSync, existsSync, readdirSync, rmSync } from 'node:fs';

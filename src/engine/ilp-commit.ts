@@ -25,7 +25,6 @@ import { commitTableGroup, type GroupPart } from '../storage/group-commit.js';
 import { assert } from '../core/assert.js';
 import type { CommitResult } from '../storage/table-writer.js';
 import { commitChannel } from '../core/diagnostics.js';
-import { removeTreeQuietly } from '../core/files.js';
 import { isTextCodedType } from '../types/coded-columns.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */

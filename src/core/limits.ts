@@ -25,8 +25,13 @@ export const insertValuesRowsMax = 1_000_000;
  * memory for the rest.
  */
 export const turnMemoryBytesMax = 128 * 1024 * 1024;
-/** Time without a write turn after which the primary gives that memory back. */
-export const turnMemoryIdleMs = 10_000;
+/**
+ * Time without a write turn after which the primary gives that memory back. Ingest often comes in periodic
+ * batches (agents flushing every 10-60 s); memory given back after 10 s was faulted in again by every such
+ * batch: 1M rows over HTTP every 12 s cost the server 0.59-0.61 CPU s and 4,900-5,400 page faults a batch,
+ * every 5 s 0.51-0.56 s and 2,500-2,800. The ILP kept memory of the workers waits as long.
+ */
+export const turnMemoryIdleMs = 60_000;
 /** WAL segment size after which the writer starts a new segment once everything is applied. */
 export const walSegmentBytesMax = 64 * 1024 * 1024;
 /** Delay before an unpinned old partition version is deleted, so readers that listed it can still map it. */
@@ -63,15 +68,15 @@ export const ilpRowsHintTablesMax = 1024;
  * concurrent requests of 50,000 narrow rows each fit.
  */
 export const ilpBuilderPoolBytesMax = 64 * 1024 * 1024;
-/** Time without an ILP request after which a worker gives that memory back. */
-export const ilpBuilderPoolIdleMs = 10_000;
+/** Time without an ILP request after which a worker gives that memory back (see turnMemoryIdleMs). */
+export const ilpBuilderPoolIdleMs = 60_000;
 /**
  * Staged files a process keeps for its next ILP requests (ilp/staged-file-pool.ts): one per request or TCP
  * connection committing at once; a file given back past this many is deleted.
  */
 export const ilpStagedFilesMax = 16;
-/** Time without an ILP request after which a process deletes the staged files it keeps. */
-export const ilpStagedFilesIdleMs = 10_000;
+/** Time without an ILP request after which a process deletes the staged files it keeps (see turnMemoryIdleMs). */
+export const ilpStagedFilesIdleMs = 60_000;
 /** Tables one ILP request (or one TCP commit) may write. */
 export const ilpTablesPerRequestMax = 1000;
 /** Longest key id line a TCP client may send to start ECDSA authentication (QuestDB bounds it by its receive buffer). */

@@ -9,8 +9,8 @@ import { PART_BYTES_MAX } from './capture-parts.js';
 
 /** A whole part (PART_BYTES_MAX raw bytes) and its header fit: a busy primary's parts all reuse the buffer. */
 export const RAW_SCRATCH_BYTES_MAX = PART_BYTES_MAX + 1024 * 1024;
-/** Ingest commits every few hundred ms; 10 s without a segment is an idle primary, which gives the memory back. */
-export const RAW_SCRATCH_IDLE_MS = 10_000;
+/** A minute without a segment is an idle primary, which gives the memory back; ingest in periodic batches keeps it (core/limits.ts turnMemoryIdleMs). */
+export const RAW_SCRATCH_IDLE_MS = 60_000;
 
 export type RawScratchOptions = IdleKeptBufferOptions;
 

@@ -3,7 +3,6 @@
 // db/.staging/ and the builders are reused, so a worker's memory stays bounded however large the body.
 // commitRequest() stages the rest and describes it for the primary, which reads the file before it answers;
 // committed() then gives the file back to the process's pool (staged-file-pool.ts), discard() deletes it.
-import { join } from 'node:path';
 import * as fs from 'node:fs';
 import type { IlpCommitRequest, IlpTableBatch, IlpTableStart, WriterClient } from '../engine/writer-client.js';
 import type { IlpTableBuilder } from './ilp-table-builder.js';

@@ -299,7 +299,7 @@ export function concatColumnList(parts: readonly ColumnData[], memory: ScratchMe
 }
 
 /** Buffer.concat into `memory`. */
-export function concatBytes(parts: readonly Uint8Array[], memory: ScratchMemory): Buffer {
+function concatBytes(parts: readonly Uint8Array[], memory: ScratchMemory): Buffer {
   const out = memory.bytes(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
   for (const part of parts) {

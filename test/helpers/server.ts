@@ -87,8 +87,26 @@ export async function startServers<const T extends readonly StartOptions[]>(opti
   return started as { -readonly [K in keyof T]: TestServer };
 }
 
+/**
+ * A port found free can be taken before the server binds it: by a server of another test file (ava runs files in
+ * separate processes), or as the local port of any outgoing connection, since both come from the same ephemeral
+ * range. A start that failed on a port this helper chose is tried again on new ports (over the same root, which
+ * the failed start left as a clean restart would find it).
+ */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const rootDir = options.rootDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const choosesPorts = options.httpPort === undefined || options.minPort === undefined || options.ilpTcpPort === undefined || options.pgPort === undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options, rootDir);
+    } catch (error) {
+      const portTaken = error instanceof Error && error.message.includes('EADDRINUSE');
+      if (!portTaken || !choosesPorts || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startServerOnce(options: StartOptions, rootDir: string): Promise<TestServer> {
   const httpPort = options.httpPort ?? (await freePort());
   const minPort = options.minPort ?? (await freePort());
   const ilpTcpPort = options.ilpTcpPort ?? (await freePort());

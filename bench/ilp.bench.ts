@@ -164,13 +164,16 @@ function cpuSeconds(pids: readonly number[]): number[] {
 }
 
 /** Table commits and those that needed an out-of-order merge (a copy of the partition's rows), from /metrics. */
-async function commitCounts(server: TestServer): Promise<{ commits: number; o3: number; moved: number }> {
+async function commitCounts(server: TestServer): Promise<{ commits: number; o3: number; moved: number; rows: number; physical: number }> {
   // A fresh connection each time: fetch reused a kept-alive socket the metrics server had closed after its idle
   // timeout while the import ran, and failed with "other side closed".
   const { text } = await getText(`${server.adminUrl}/metrics`, new Agent({ keepAlive: false }));
   const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
   // Connections moved to another worker (Connection: close); NaN on a build without rebalancing.
-  return { commits: value('svc_commits_total'), o3: value('svc_o3_commits_total'), moved: value('svc_http_connections_rebalanced_total') };
+  return {
+    commits: value('svc_commits_total'), o3: value('svc_o3_commits_total'), moved: value('svc_http_connections_rebalanced_total'),
+    rows: value('svc_committed_rows_total'), physical: value('svc_physically_written_rows_total'),
+  };
 }
 
 /**
@@ -187,7 +190,10 @@ async function withCpu<T>(server: TestServer, rows: number, action: () => Promis
   const perMillion = (seconds: number): string => (seconds / (rows / 1e6)).toFixed(2);
   const workers = used.slice(1).reduce((sum, seconds) => sum + seconds, 0);
   const moved = commitsAfter.moved - commitsBefore.moved;
-  const commits = `${commitsAfter.commits - commitsBefore.commits} commits, ${commitsAfter.o3 - commitsBefore.o3} out of order${Number.isNaN(moved) ? '' : `, ${moved} connections moved`}`;
+  // Rows written into column files per row committed (NaN on a build without the metric).
+  const amplification = (commitsAfter.physical - commitsBefore.physical) / (commitsAfter.rows - commitsBefore.rows);
+  const commits = `${commitsAfter.commits - commitsBefore.commits} commits, ${commitsAfter.o3 - commitsBefore.o3} out of order`
+    + `${Number.isNaN(amplification) ? '' : `, ${amplification.toFixed(2)} rows written per row`}${Number.isNaN(moved) ? '' : `, ${moved} connections moved`}`;
   // Each worker's share: the primary hands keep-alive connections to whichever worker answers first, and a split
   // such as 8 connections to 0 leaves one worker parsing everything on one core for the whole run.
   const shares = used.slice(1).map((seconds) => `${Math.round((100 * seconds) / Math.max(workers, 1e-9))}%`).join('/');

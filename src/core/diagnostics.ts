@@ -98,6 +98,8 @@ export interface CommitEvent {
   readonly table: string;
   readonly rowsCommitted: number;
   readonly outOfOrder: boolean;
+  /** Rows written into column files, out-of-order merges' copied and rewritten rows included. */
+  readonly rowsPhysical: number;
   /** Row count of the table after this commit. */
   readonly tableRows: number;
 }

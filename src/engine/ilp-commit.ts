@@ -196,7 +196,7 @@ function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { table
   assert(results.length === parts.length, 'one commit result per table of the group');
   results.forEach((result, k) => {
     const writer = parts[k].writer;
-    commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+    commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
   });
 }
 
@@ -224,7 +224,7 @@ function commitEachRequest(
   for (const unit of orderedUnits(writer, units, memory)) {
     try {
       const result = writer.insert(unit.chunk, { fromDurableSource: true });
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
       for (const k of unit.requests) rows[k] = rows[k] + (byRequest.get(k) ?? []).reduce((sum, chunk) => sum + chunk.rowCount, 0);
     } catch (error) {
       for (const k of unit.requests) outcomes[k] = failure(error);

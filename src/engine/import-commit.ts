@@ -111,7 +111,7 @@ async function insertStagedRows(writer: TableWriter, segment: StagingSegment, pa
       // published, so a crash before that loses nothing acknowledged: no WAL record is needed.
       const result = writer.insert(encoded.chunk, { fromDurableSource: true });
       rows += result.rowsWritten;
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
       await yieldToEventLoop();
     }
   }
@@ -146,7 +146,7 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
       const dropped = encoded.reduce((sum, part) => sum + part.dropped, 0);
       if (adoptable.length === 0 && (rows === undefined || rows.rowCount === 0)) return { rowsCommitted: 0, created, rowsDropped: segment.droppedRows + dropped };
       const result = writer.adoptPartitions(adopted, rows);
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
       return { rowsCommitted: result.rowsWritten, created, rowsDropped: segment.droppedRows + dropped };
     }
     // A large remainder is inserted in commits of maxUncommittedRows rows, after the adopted partitions.
@@ -154,7 +154,7 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
     if (adoptable.length > 0) {
       const result = writer.adoptPartitions(adopted);
       committed += result.rowsWritten;
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: false, tableRows: result.rowCount });
+      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: false, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
       await yieldToEventLoop();
     }
     const inserted = await insertStagedRows(writer, segment, rest, sources);

@@ -43,7 +43,7 @@ function checkDesignatedTimestamps(writer: TableWriter, chunk: RowChunk, targets
 /** Inserts a chunk (one commit) and publishes the commit; returns the rows written. */
 export function commitChunk(writer: TableWriter, chunk: RowChunk): number {
   const result = writer.insert(chunk);
-  commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, tableRows: result.rowCount });
+  commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
   return result.rowsWritten;
 }
 

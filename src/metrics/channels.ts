@@ -63,6 +63,7 @@ export function subscribeMetricsChannels(metrics: SvcMetrics): MetricsSubscripti
       metrics.commits.inc();
       if (event.outOfOrder) metrics.o3Commits.inc();
       metrics.committedRows.inc(countOf(event.rowsCommitted));
+      metrics.physicallyWrittenRows.inc(countOf(event.rowsPhysical));
       metrics.tableRows.set({ table: String(event.table) }, countOf(event.tableRows));
     }),
     catalogChannel.subscribe((event) => {

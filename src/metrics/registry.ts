@@ -51,6 +51,7 @@ export const METRIC_DEFINITIONS = {
   commits: counter('svc_commits_total', 'Table commits.', []),
   o3Commits: counter('svc_o3_commits_total', 'Table commits that needed an out-of-order merge.', []),
   committedRows: counter('svc_committed_rows_total', 'Rows made visible by commits.', []),
+  physicallyWrittenRows: counter('svc_physically_written_rows_total', 'Rows commits wrote into column files, out-of-order merges\' copied and rewritten rows included; over svc_committed_rows_total, the write amplification.', []),
   walBytes: counter('svc_wal_bytes_total', 'Bytes appended to WAL segments.', []),
   walReplayedRecords: counter('svc_wal_replayed_records_total', 'WAL records replayed by recovery at start.', []),
   ilpRows: counter('svc_ilp_rows_total', 'Rows committed from the line protocol, by transport (http, tcp).', ['transport']),

@@ -8,7 +8,7 @@ import { removeTreeQuietly, type FilesFacade } from '../core/files.js';
 import { assert } from '../core/assert.js';
 import { coldPartitionWriteError } from '../core/errors.js';
 import { decodeTableMeta, encodeTableMeta, type ColumnMeta, type TableMeta } from './table-meta.js';
-import { decodeTxn, emptyTxn, encodeTxn, partitionDirName, type PartitionEntry, type TxnState } from './txn-file.js';
+import { decodeTxn, emptyTxn, encodeTxn, partitionDirName, rowsWrittenToFiles, type PartitionEntry, type TxnState } from './txn-file.js';
 import { gatherChunk, sliceChunk, type ColumnData, type RowChunk, type VarColumnData } from './row-chunk.js';
 import { appendColumn, firstRowAtOrAfter, readPartitionRows, type WriteSession } from './column-files.js';
 import { partitionMergeRuns, writeMergeInMemory, writeMergeRuns } from './partition-merge.js';
@@ -49,6 +49,8 @@ export interface CommitResult {
   readonly rowsWritten: number;
   /** Rows landed before a partition's newest row: a merged new version (unsorted rows appended are not this). */
   readonly outOfOrder: boolean;
+  /** Rows written into column files (rowsWrittenToFiles); over rowsWritten, the commit's write amplification. */
+  readonly rowsPhysical: number;
   readonly walBytes: number;
 }
 
@@ -100,23 +102,23 @@ export class TableWriter {
     this.settlePending();
     assertIncomingChunk(chunk, 'insert');
     assert(chunk.columns.length === this.metaValue.columns.length, 'insert chunk has one column per table column');
-    if (chunk.rowCount === 0) return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: 0, outOfOrder: false, walBytes: 0 };
+    if (chunk.rowCount === 0) return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: 0, outOfOrder: false, rowsPhysical: 0, walBytes: 0 };
     const walFree = options.fromDurableSource === true;
     const seq = walFree ? this.txnValue.walSeq : this.txnValue.walSeq + 1;
     const walMark = this.wal.mark();
     let walBytes = 0;
-    let outOfOrder = false;
+    let placed: Pick<CommitResult, 'outOfOrder' | 'rowsPhysical'>;
     try {
       // The append is inside the try: a record written but not fsynced must be cut off too, or the next
       // start would replay a statement whose client was told it failed.
       if (!walFree) walBytes = this.wal.append(seq, chunk);
-      outOfOrder = this.apply(chunk, seq);
+      placed = this.apply(chunk, seq);
     } catch (error) {
       this.rollback(walMark);
       throw error;
     }
     this.wal.afterCommit();
-    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: chunk.rowCount, outOfOrder, walBytes };
+    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: chunk.rowCount, ...placed, walBytes };
   }
 
   /**
@@ -166,9 +168,9 @@ export class TableWriter {
   settlePending(): CommitResult | undefined {
     const record = this.pending;
     if (record === undefined) return undefined;
-    let outOfOrder: boolean;
+    let placed: Pick<CommitResult, 'outOfOrder' | 'rowsPhysical'>;
     try {
-      outOfOrder = this.apply(record.chunk, record.seq);
+      placed = this.apply(record.chunk, record.seq);
     } catch (error) {
       this.rollbackSymbols();
       // Pending past the caller's turn: rows of its own, not views of memory the caller reuses (ILP's reads).
@@ -178,7 +180,7 @@ export class TableWriter {
     this.pending = undefined;
     assert(this.txnValue.walSeq === record.seq, 'an applied group record is in _txn');
     this.wal.afterCommit();
-    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: record.chunk.rowCount, outOfOrder, walBytes: record.walBytes };
+    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten: record.chunk.rowCount, ...placed, walBytes: record.walBytes };
   }
 
   private undoWalQuietly(walMark: number): void {
@@ -217,6 +219,7 @@ export class TableWriter {
     const nextTxn = this.txnValue.txn + 1;
     const created: string[] = [];
     const superseded: PartitionEntry[] = [];
+    const before = this.txnValue.partitions;
     let outOfOrder = false;
     try {
       const entries = staged.map((partition): PartitionEntry => {
@@ -243,7 +246,7 @@ export class TableWriter {
       throw error;
     }
     const rowsWritten = staged.reduce((sum, partition) => sum + partition.rowCount, rows?.rowCount ?? 0);
-    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten, outOfOrder, walBytes: 0 };
+    return { txn: this.txnValue.txn, rowCount: this.txnValue.rowCount, rowsWritten, outOfOrder, rowsPhysical: rowsWrittenToFiles(before, this.txnValue.partitions), walBytes: 0 };
   }
 
   /** Removes every row; old partition directories are deleted once readers had time to finish. */
@@ -388,12 +391,13 @@ export class TableWriter {
     this.wal.close();
   }
 
-  private apply(chunk: IncomingChunk, seq: number): boolean {
+  private apply(chunk: IncomingChunk, seq: number): Pick<CommitResult, 'outOfOrder' | 'rowsPhysical'> {
     const nextTxn = this.txnValue.txn + 1;
     const superseded: PartitionEntry[] = [];
+    const before = this.txnValue.partitions;
     const placed = this.options.memory.scope(() => this.placeRows(chunk, nextTxn, superseded));
     this.publishPartitions(placed.partitions, nextTxn, seq, superseded);
-    return placed.outOfOrder;
+    return { outOfOrder: placed.outOfOrder, rowsPhysical: rowsWrittenToFiles(before, placed.partitions) };
   }
 
   /**

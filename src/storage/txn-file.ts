@@ -53,6 +53,16 @@ export function partitionDirName(entry: Pick<PartitionEntry, 'name' | 'version'>
   return entry.version === 0 ? entry.name : `${entry.name}.${entry.version}`;
 }
 
+/**
+ * Rows a commit wrote into column files, from the partition lists before and after it: all of a partition
+ * directory the commit created (a new partition, or an out-of-order merge's new version, whose older rows were
+ * copied or rewritten), and the rows appended to a directory that was there before.
+ */
+export function rowsWrittenToFiles(before: readonly PartitionEntry[], after: readonly PartitionEntry[]): number {
+  const rowsBefore = new Map(before.map((entry) => [partitionDirName(entry), entry.rowCount]));
+  return after.reduce((sum, entry) => sum + entry.rowCount - (rowsBefore.get(partitionDirName(entry)) ?? 0), 0);
+}
+
 export function encodeTxn(state: TxnState): Buffer {
   assertTxn(state, 'encoding _txn');
   return Buffer.from(JSON.stringify(state), 'utf8');

@@ -46,6 +46,15 @@ test('metrics count the requests made across both workers; promtool and Promethe
     t.is(seriesValue(afterIlp, 'svc_ilp_requests_total', { status: '204' }), 1);
     t.is(seriesValue(afterIlp, 'svc_ilp_requests_total', { status: '400' }), 1);
     t.is(seriesValue(afterIlp, 'svc_ilp_commit_duration_seconds_count', { transport: 'http' }), 1);
+    // Write amplification: ten rows in order are written once; an eleventh landing between rows 5 and 6 makes a
+    // new version of the partition, which writes all eleven.
+    const inOrder = Array.from({ length: 10 }, (_, k) => `metrics_o3 v=${k}i ${(k + 1) * 1_000_000_000}\n`).join('');
+    t.is((await fetch(`${server.baseUrl}/write`, { method: 'POST', body: inOrder })).status, 204);
+    t.is((await fetch(`${server.baseUrl}/write`, { method: 'POST', body: 'metrics_o3 v=99i 5500000000\n' })).status, 204);
+    const afterO3 = await scrape(server.adminUrl);
+    t.is((seriesValue(afterO3, 'svc_committed_rows_total') ?? 0) - (seriesValue(afterIlp, 'svc_committed_rows_total') ?? 0), 11);
+    t.is((seriesValue(afterO3, 'svc_physically_written_rows_total') ?? 0) - (seriesValue(afterIlp, 'svc_physically_written_rows_total') ?? 0), 21);
+    t.is((seriesValue(afterO3, 'svc_o3_commits_total') ?? 0) - (seriesValue(afterIlp, 'svc_o3_commits_total') ?? 0), 1);
     const check = checkMetricsWithPromtool(afterIlp);
     t.true(check.ok, check.output);
     t.regex(text, /svc_process_resident_memory_bytes\{process="worker-1"\}/);

@@ -34,8 +34,8 @@ test.serial('queries, imports, commits, WAL, readers and restarts', async (t) =>
   const { subscription, text } = subscribed();
   queryChannel.publish({ endpoint: 'import', outcome: 'error', durationMs: 20 });
   importRowsChannel.publish({ table: 't', rowsImported: 10, rowsRejected: 2 });
-  commitChannel.publish({ table: 't', rowsCommitted: 10, outOfOrder: false, tableRows: 10 });
-  commitChannel.publish({ table: 't', rowsCommitted: 5, outOfOrder: true, tableRows: 15 });
+  commitChannel.publish({ table: 't', rowsCommitted: 10, outOfOrder: false, rowsPhysical: 10, tableRows: 10 });
+  commitChannel.publish({ table: 't', rowsCommitted: 5, outOfOrder: true, rowsPhysical: 12, tableRows: 15 });
   walChannel.publish({ kind: 'append', bytes: 4096 });
   walChannel.publish({ kind: 'replay', records: 3 });
   readerChannel.publish({ kind: 'open' });
@@ -51,6 +51,7 @@ test.serial('queries, imports, commits, WAL, readers and restarts', async (t) =>
   t.is(seriesValue(body, 'svc_commits_total'), 2);
   t.is(seriesValue(body, 'svc_o3_commits_total'), 1);
   t.is(seriesValue(body, 'svc_committed_rows_total'), 15);
+  t.is(seriesValue(body, 'svc_physically_written_rows_total'), 22);
   t.is(seriesValue(body, 'svc_table_rows', { table: 't' }), 15);
   t.is(seriesValue(body, 'svc_wal_bytes_total'), 4096);
   t.is(seriesValue(body, 'svc_wal_replayed_records_total'), 3);

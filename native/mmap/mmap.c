@@ -1,18 +1,21 @@
 /*
- * svc_mmap: read-only, shared memory maps of column files for src/storage/mmap.ts (the only caller).
+ * svc_mmap: read-only, shared memory maps of column files for src/storage/mmap.ts, and in-kernel copies of file
+ * ranges (copy_file_range) for the FilesFacade (src/core/files.ts); src/core/native-binding.ts loads it.
  * Written against Node-API alone (node_api.h, NAPI_VERSION 8): the ABI is stable across Node.js versions, so
  * one build serves every line from Node 20 on, and no V8 or C++ header is involved.
  * Owns each mapping it creates until the Buffer that exposes it is collected; the Buffer's finalizer unmaps it.
  *
  * Exports: map(sizeBytes, fd, offsetBytes, advice) -> Buffer, advise(buffer, advice), sync(buffer),
- * pageSize(), advice: { normal, sequential, random, willneed }.
+ * pageSize(), advice: { normal, sequential, random, willneed },
+ * copyRange(sourceFd, targetFd, length, sourceOffset, targetOffset) -> bytes copied.
  *
  * The mapped size is deliberately not reported with napi_adjust_external_memory: mapped file pages live in the
  * kernel's page cache, not on the heap, and can be dropped and re-read at any time. Reporting gigabytes of
  * column files as external memory would make V8 run full collections continually for memory it cannot free
  * faster by collecting.
  */
-#define _DEFAULT_SOURCE
+/* _GNU_SOURCE: copy_file_range(2) is a GNU extension of glibc. */
+#define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <stdint.h>
@@ -231,6 +234,52 @@ static napi_value create_advice(napi_env env) {
   return advice;
 }
 
+/*
+ * copyRange(sourceFd, targetFd, length, sourceOffset, targetOffset): copy_file_range(2), so the bytes move
+ * inside the kernel, never through a buffer of the process (a clone of the blocks where the file system shares
+ * them, as XFS and Btrfs do). Returns the bytes copied: fewer than `length` at the source's end, or when the
+ * kernel cannot copy between these files (EXDEV, EOPNOTSUPP, ENOSYS, EINVAL), where the caller copies the rest
+ * itself. Any other failure (EIO, ENOSPC, ...) throws with .errno. File offsets of the descriptors are unused.
+ */
+static napi_value copy_range(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc != 5) {
+    napi_throw_type_error(env, "ERR_SVC_MMAP", "svc_mmap: copyRange(sourceFd, targetFd, length, sourceOffset, targetOffset) takes 5 arguments");
+    return NULL;
+  }
+  double source_number, target_number, length_number, source_offset_number, target_offset_number;
+  if (!get_whole_number(env, argv[0], "sourceFd", 0, INT32_MAX, &source_number) ||
+      !get_whole_number(env, argv[1], "targetFd", 0, INT32_MAX, &target_number) ||
+      !get_whole_number(env, argv[2], "length", 0, MAX_SAFE_INTEGER, &length_number) ||
+      !get_whole_number(env, argv[3], "sourceOffset", 0, MAX_SAFE_INTEGER, &source_offset_number) ||
+      !get_whole_number(env, argv[4], "targetOffset", 0, MAX_SAFE_INTEGER, &target_offset_number)) {
+    return NULL;
+  }
+  off_t source_offset = (off_t)source_offset_number;
+  off_t target_offset = (off_t)target_offset_number;
+  uint64_t left = (uint64_t)length_number;
+  uint64_t copied = 0;
+  while (left > 0) {
+    /* At most 1 GiB a call: the count is a size_t, and a bounded call returns to the loop for EINTR. */
+    size_t step = left > ((uint64_t)1 << 30) ? ((size_t)1 << 30) : (size_t)left;
+    ssize_t done = copy_file_range((int)source_number, &source_offset, (int)target_number, &target_offset, step, 0);
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EXDEV || errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) break;
+      throw_errno(env, errno, "copy_file_range");
+      return NULL;
+    }
+    if (done == 0) break;
+    left -= (uint64_t)done;
+    copied += (uint64_t)done;
+  }
+  napi_value result;
+  CALL(env, napi_create_double(env, (double)copied, &result));
+  return result;
+}
+
 /* NAPI_MODULE_INIT registers a context-aware module: it also loads in worker threads. */
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
   napi_value advice = create_advice(env);
@@ -240,6 +289,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     {"advise", NULL, advise_buffer, NULL, NULL, NULL, napi_enumerable, NULL},
     {"sync", NULL, sync_buffer, NULL, NULL, NULL, napi_enumerable, NULL},
     {"pageSize", NULL, page_size, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"copyRange", NULL, copy_range, NULL, NULL, NULL, napi_enumerable, NULL},
     {"advice", NULL, NULL, NULL, NULL, advice, napi_enumerable, NULL},
   };
   CALL(env, napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties));

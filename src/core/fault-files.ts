@@ -102,6 +102,12 @@ export class FaultFiles implements FilesFacade {
     this.base.writeParts(fd, parts, position);
   }
 
+  /** One counted write: the copy changes the target as a write does. */
+  copyRange(source: number, target: number, length: number, sourceOffset: number, targetOffset: number): number {
+    this.check('write');
+    return this.base.copyRange(source, target, length, sourceOffset, targetOffset);
+  }
+
   fsync(fd: number): void {
     this.check('fsync');
     this.base.fsync(fd);

@@ -2,6 +2,7 @@
 // so tests can swap in a facade that fails the Nth write, fsync or rename, or reports a full disk.
 import * as fs from 'node:fs';
 import { dirname } from 'node:path';
+import { nativeBinding } from './native-binding.js';
 
 export interface FilesFacade {
   openRead(path: string): number;
@@ -13,6 +14,11 @@ export interface FilesFacade {
   /** Writes the parts one after another from `position` (pwritev): one call for a record made of many buffers. */
   writeParts(fd: number, parts: readonly Uint8Array[], position: number): void;
   read(fd: number, into: Uint8Array, position: number): number;
+  /**
+   * Copies `length` bytes of `source` from `sourceOffset` to `target` at `targetOffset`, inside the kernel where
+   * it can; answers the bytes copied, fewer only when the source ends first.
+   */
+  copyRange(source: number, target: number, length: number, sourceOffset: number, targetOffset: number): number;
   fsync(fd: number): void;
   truncate(fd: number, length: number): void;
   size(fd: number): number;
@@ -54,6 +60,35 @@ function writePartsAll(fd: number, parts: readonly Uint8Array[], position: numbe
   }
 }
 
+const COPY_BLOCK_BYTES = 1 << 20;
+let copyBlock: Buffer | undefined;
+
+/** copyRange through a buffer: where the kernel cannot copy between the two files (another file system). */
+function copyByBlocks(source: number, target: number, length: number, sourceOffset: number, targetOffset: number): number {
+  copyBlock ??= Buffer.allocUnsafe(COPY_BLOCK_BYTES);
+  const block = copyBlock;
+  let done = 0;
+  while (done < length) {
+    const read = fs.readSync(source, block, 0, Math.min(block.length, length - done), sourceOffset + done);
+    if (read <= 0) break;
+    writeAll(target, block.subarray(0, read), targetOffset + done);
+    done += read;
+  }
+  return done;
+}
+
+/**
+ * copy_file_range(2): the bytes never pass through this process. Against a read and write a block at a time, a
+ * 24 MB copy into a new file took 6-12 ms instead of 8-160 ms here (the write into new page-cache pages made the
+ * difference), and where the file system shares blocks (XFS, Btrfs) it is a clone.
+ */
+function copyRangeInKernel(source: number, target: number, length: number, sourceOffset: number, targetOffset: number): number {
+  const copied = nativeBinding().copyRange(source, target, length, sourceOffset, targetOffset);
+  if (copied === length) return copied;
+  // The source ended, or the kernel refused these files: the rest through a buffer (which stops at the end too).
+  return copied + copyByBlocks(source, target, length - copied, sourceOffset + copied, targetOffset + copied);
+}
+
 export const realFiles: FilesFacade = {
   openRead: (path) => fs.openSync(path, 'r'),
   openWrite: (path) => fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644),
@@ -61,6 +96,7 @@ export const realFiles: FilesFacade = {
   write: writeAll,
   writeParts: writePartsAll,
   read: (fd, into, position) => fs.readSync(fd, into, 0, into.length, position),
+  copyRange: copyRangeInKernel,
   fsync: (fd) => fs.fsyncSync(fd),
   truncate: (fd, length) => fs.ftruncateSync(fd, length),
   size: (fd) => fs.fstatSync(fd).size,

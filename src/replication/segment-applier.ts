@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { SvcError } from '../core/errors.js';
+import { realFiles } from '../core/files.js';
 import type { CopyOperation, DecodedSegment, WriteOperation } from './segment-codec.js';
 import { ACCOUNTS_PATH } from './tracked-files.js';
 import { isTableDirName } from '../storage/catalog.js';
@@ -17,7 +18,6 @@ export interface ApplyOutcome {
 }
 
 const TEMPORARY_SUFFIX = '.replica-tmp';
-const COPY_CHUNK_BYTES = 4 * 1024 * 1024;
 
 function writeWhole(path: string, bytes: Buffer): void {
   fs.mkdirSync(dirname(path), { recursive: true });
@@ -66,13 +66,9 @@ function copyPrefix(rootDir: string, operation: CopyOperation): void {
   const source = fs.openSync(from, 'r');
   const target = fs.openSync(path, 'w');
   try {
-    const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK_BYTES, Math.max(1, operation.length)));
-    for (let done = 0; done < operation.length;) {
-      const read = fs.readSync(source, buffer, 0, Math.min(buffer.length, operation.length - done), done);
-      if (read === 0) throw new SvcError('SVC_STORAGE', `replica file ended during a copy [from=${operation.from}]`, 500);
-      fs.writeSync(target, buffer, 0, read, done);
-      done += read;
-    }
+    // In the kernel (copy_file_range), never through this process.
+    const copied = realFiles.copyRange(source, target, operation.length, 0, 0);
+    if (copied < operation.length) throw new SvcError('SVC_STORAGE', `replica file ended during a copy [from=${operation.from}]`, 500);
     // The write of the file's tail that follows in the same object fsyncs it.
   } finally {
     fs.closeSync(source);

@@ -160,16 +160,9 @@ export function readPartitionRows(files: FilesFacade, partitionDir: string, colu
 }
 
 /**
- * Bytes moved per read/write when a column's rows are copied through the process, in one block reused by every
- * copy: a fresh 8 MB block per file had the kernel fault in and zero new pages for each one, which cost several
- * times the copy itself (bench/micro/column-copy.bench.ts).
- */
-const COPY_BLOCK_BYTES = 1 << 20;
-let copyBlock: Buffer | undefined;
-
-/**
  * Copies `length` bytes at `fromOffset` of one file to `toOffset` of another, cutting the target there first
- * (bytes past it are leftovers of an interrupted commit), in bounded blocks.
+ * (bytes past it are leftovers of an interrupted commit), inside the kernel (FilesFacade.copyRange;
+ * bench/micro/column-copy.bench.ts).
  */
 function copyFileRange(session: WriteSession, from: string, to: string, length: number, fromOffset = 0, toOffset = 0): void {
   const files = session.files;
@@ -177,14 +170,8 @@ function copyFileRange(session: WriteSession, from: string, to: string, length: 
   const target = files.openWrite(to);
   try {
     files.truncate(target, toOffset);
-    copyBlock ??= Buffer.allocUnsafe(COPY_BLOCK_BYTES);
-    const block = copyBlock;
-    for (let done = 0; done < length;) {
-      const read = files.read(source, block.subarray(0, Math.min(block.length, length - done)), fromOffset + done);
-      if (read <= 0) throw new Error(`${from} is shorter than its committed rows (${done} of ${length} bytes)`);
-      files.write(target, block.subarray(0, read), toOffset + done);
-      done += read;
-    }
+    const copied = files.copyRange(source, target, length, fromOffset, toOffset);
+    if (copied < length) throw new Error(`${from} is shorter than its committed rows (${copied} of ${length} bytes)`);
     if (session.durable) files.fsync(target);
   } finally {
     files.close(source);

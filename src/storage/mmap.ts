@@ -1,56 +1,13 @@
-// The one adapter of svc's memory-mapping binding (native/mmap, Node-API): maps committed column-file ranges
-// read-only into Buffers. A mapping stays valid after its file is renamed or deleted, so readers keep the
+// The adapter of svc's memory maps (native/mmap, Node-API, loaded by core/native-binding.ts): maps committed
+// column-file ranges read-only into Buffers. A mapping stays valid after its file is renamed or deleted, so readers keep the
 // version they pinned; mappings are released (munmap) by the garbage collector when no view references them.
-import { createRequire } from 'node:module';
 import { constants as bufferConstants } from 'node:buffer';
 import * as fs from 'node:fs';
-import { dirname, join } from 'node:path';
 import { StorageError } from '../core/errors.js';
+import { nativeBinding } from '../core/native-binding.js';
 
-/** What native/mmap/mmap.c exports; the adapter uses map and the advice constants. */
-interface MmapBinding {
-  map(sizeBytes: number, fd: number, offsetBytes: number, advice: number): Buffer;
-  advise(buffer: Buffer, advice: number): void;
-  sync(buffer: Buffer): void;
-  pageSize(): number;
-  readonly advice: { readonly normal: number; readonly sequential: number; readonly random: number; readonly willneed: number };
-}
-
-/** Where the binding is built, relative to the package root (the install script runs node-gyp there). */
-const BINDING_PATH = join('native', 'mmap', 'build', 'Release', 'svc_mmap.node');
-/** How many folders up from this file the package root may be: src/storage/ under tsx, dist/storage/ when built. */
-const PACKAGE_ROOT_DEPTH_MAX = 4;
-
-/** The nearest folder above this module holding package.json: the checkout, or an installed release tree. */
-function findPackageRoot(): string {
-  let dir = import.meta.dirname;
-  for (let depth = 0; depth < PACKAGE_ROOT_DEPTH_MAX; depth++) {
-    dir = dirname(dir);
-    if (fs.existsSync(join(dir, 'package.json'))) return dir;
-  }
-  throw new StorageError(`no package.json within ${PACKAGE_ROOT_DEPTH_MAX} folders above ${import.meta.dirname}`);
-}
-
-/** Loads the compiled binding and checks it has the shape this module calls. */
-function loadBinding(): MmapBinding {
-  const path = join(findPackageRoot(), BINDING_PATH);
-  if (!fs.existsSync(path)) {
-    throw new StorageError(`the memory-mapping binding ${path} is not built; run npm run build:native (npm ci and npm install build it)`);
-  }
-  const loaded: unknown = createRequire(import.meta.url)(path);
-  if (!isMmapBinding(loaded)) throw new StorageError(`${path} does not export map, advise, sync, pageSize and advice`);
-  return loaded;
-}
-
-function isMmapBinding(value: unknown): value is MmapBinding {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Partial<Record<keyof MmapBinding, unknown>>;
-  const advice = candidate.advice as Partial<Record<string, unknown>> | null | undefined;
-  return typeof candidate.map === 'function' && typeof candidate.advise === 'function' && typeof candidate.sync === 'function'
-    && typeof candidate.pageSize === 'function' && typeof advice?.['sequential'] === 'number';
-}
-
-const binding = loadBinding();
+// Loaded at import: a process that maps column files needs the binding, and a missing build fails at start.
+const binding = nativeBinding();
 
 interface CachedMapping {
   readonly buffer: Buffer;

@@ -65,6 +65,9 @@ export class CrashFiles implements FilesFacade {
   fileSize(path: string): number { return this.inner.fileSize(path); }
   write(fd: number, data: Uint8Array, position: number): void { this.change(() => this.inner.write(fd, data, position)); }
   writeParts(fd: number, parts: readonly Uint8Array[], position: number): void { this.change(() => this.inner.writeParts(fd, parts, position)); }
+  copyRange(source: number, target: number, length: number, sourceOffset: number, targetOffset: number): number {
+    return this.change(() => this.inner.copyRange(source, target, length, sourceOffset, targetOffset));
+  }
   fsync(fd: number): void { this.change(() => this.inner.fsync(fd)); }
   truncate(fd: number, length: number): void { this.change(() => this.inner.truncate(fd, length)); }
   writeFileAtomic(path: string, data: Uint8Array, durable: boolean): void { this.change(() => this.inner.writeFileAtomic(path, data, durable)); }

@@ -1,6 +1,6 @@
 // The fault-injecting FilesFacade: the Nth write, fsync or rename fails once; `enospc` fails every write until
 // cleared; a control file switches faults while the process runs; a failed atomic replace leaves the target
-// and no temp file behind.
+// and no temp file behind. Also the real facade's range copy, in the kernel and across file systems.
 import test from 'ava';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +44,51 @@ test('the Nth write and fsync fail once, with an errno code', (t) => withDir((di
     files.close(fd);
   }
   t.is(readFileSync(join(dir, 'a'), 'utf8'), 'xz');
+}));
+
+test('copyRange copies a range between offsets, answers fewer bytes at the source\'s end, and counts as a write', (t) => withDir((dir) => {
+  const source = join(dir, 'source');
+  // Past 1 MiB, so a copy that went through a buffer would take several blocks.
+  const bytes = Buffer.from(Array.from({ length: 3 << 20 }, (_, k) => (k * 7 + (k >>> 11)) & 0xff));
+  writeFileSync(source, bytes);
+  const files = new FaultFiles(realFiles, 'write:2');
+  const from = files.openRead(source);
+  const to = files.openWrite(join(dir, 'target'));
+  try {
+    t.is(files.copyRange(from, to, 2 << 20, 5, 3), 2 << 20);
+    t.is(codeOf(() => files.copyRange(from, to, 10, 0, 0)), 'EIO', 'the second counted write fails');
+    // Asked for more than the source has after the offset: what is there.
+    t.is(files.copyRange(from, to, 100, bytes.length - 40, (2 << 20) + 3), 40);
+  } finally {
+    files.close(from);
+    files.close(to);
+  }
+  const copied = readFileSync(join(dir, 'target'));
+  t.is(copied.length, (2 << 20) + 43);
+  t.deepEqual(copied.subarray(0, 3), Buffer.alloc(3));
+  t.true(copied.subarray(3, (2 << 20) + 3).equals(bytes.subarray(5, (2 << 20) + 5)));
+  t.true(copied.subarray((2 << 20) + 3).equals(bytes.subarray(bytes.length - 40)));
+}));
+
+// tmpfs to the temp directory's file system: the kernel refuses copy_file_range between different file system
+// types (EXDEV), so the copy goes through a buffer. Where the temp directory is tmpfs too, the kernel copies.
+test('copyRange between file systems copies the same bytes', (t) => withDir((dir) => {
+  const shm = mkdtempSync(join('/dev/shm', 'svc-copy-'));
+  try {
+    const bytes = Buffer.from(Array.from({ length: (1 << 20) * 2 + 123 }, (_, k) => (k * 13) & 0xff));
+    writeFileSync(join(shm, 'source'), bytes);
+    const from = realFiles.openRead(join(shm, 'source'));
+    const to = realFiles.openWrite(join(dir, 'target'));
+    try {
+      t.is(realFiles.copyRange(from, to, bytes.length - 10, 10, 0), bytes.length - 10);
+    } finally {
+      realFiles.close(from);
+      realFiles.close(to);
+    }
+    t.true(readFileSync(join(dir, 'target')).equals(bytes.subarray(10)));
+  } finally {
+    rmSync(shm, { recursive: true, force: true });
+  }
 }));
 
 test('a control file switches a full disk on and off; counts restart at each change', (t) => withDir((dir) => {

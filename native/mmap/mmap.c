@@ -104,14 +104,23 @@ static void unmap_mapping(napi_env env, void* data, void* hint) {
 
 static const double MAX_SAFE_INTEGER = 9007199254740991.0;
 
-static napi_value map_file(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc != 4) {
-    napi_throw_type_error(env, "ERR_SVC_MMAP", "svc_mmap: map(sizeBytes, fd, offsetBytes, advice) takes 4 arguments");
-    return NULL;
+/* Reads exactly `count` arguments into argv; otherwise throws a TypeError with `usage` and answers false. */
+static bool get_exact_args(napi_env env, napi_callback_info info, size_t count, napi_value* argv, const char* usage) {
+  size_t argc = count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) {
+    throw_status(env, "napi_get_cb_info");
+    return false;
   }
+  if (argc != count) {
+    napi_throw_type_error(env, "ERR_SVC_MMAP", usage);
+    return false;
+  }
+  return true;
+}
+
+static napi_value map_file(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!get_exact_args(env, info, 4, argv, "svc_mmap: map(sizeBytes, fd, offsetBytes, advice) takes 4 arguments")) return NULL;
   double size_number, fd_number, offset_number, advice_number;
   /* A 0-byte map is refused by mmap(2); the JS side answers it with an empty Buffer and never calls here. */
   if (!get_whole_number(env, argv[0], "sizeBytes", 1, (double)SIZE_MAX < MAX_SAFE_INTEGER ? (double)SIZE_MAX : MAX_SAFE_INTEGER, &size_number) ||
@@ -242,13 +251,8 @@ static napi_value create_advice(napi_env env) {
  * itself. Any other failure (EIO, ENOSPC, ...) throws with .errno. File offsets of the descriptors are unused.
  */
 static napi_value copy_range(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
   napi_value argv[5];
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc != 5) {
-    napi_throw_type_error(env, "ERR_SVC_MMAP", "svc_mmap: copyRange(sourceFd, targetFd, length, sourceOffset, targetOffset) takes 5 arguments");
-    return NULL;
-  }
+  if (!get_exact_args(env, info, 5, argv, "svc_mmap: copyRange(sourceFd, targetFd, length, sourceOffset, targetOffset) takes 5 arguments")) return NULL;
   double source_number, target_number, length_number, source_offset_number, target_offset_number;
   if (!get_whole_number(env, argv[0], "sourceFd", 0, INT32_MAX, &source_number) ||
       !get_whole_number(env, argv[1], "targetFd", 0, INT32_MAX, &target_number) ||

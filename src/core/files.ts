@@ -78,9 +78,10 @@ function copyByBlocks(source: number, target: number, length: number, sourceOffs
 }
 
 /**
- * copy_file_range(2): the bytes never pass through this process. Against a read and write a block at a time, a
- * 24 MB copy into a new file took 6-12 ms instead of 8-160 ms here (the write into new page-cache pages made the
- * difference), and where the file system shares blocks (XFS, Btrfs) it is a clone.
+ * copy_file_range(2): the bytes never pass through this process, and where the file system shares blocks (XFS,
+ * Btrfs) it is a clone. Against a read and write a block at a time, one late row into a day partition of 5M
+ * rows took 26-30 ms instead of 163-167 ms (`npm run bench -- o3`); copies of 1M rows per file and less
+ * measured the same either way (bench/micro/column-copy.bench.ts).
  */
 function copyRangeInKernel(source: number, target: number, length: number, sourceOffset: number, targetOffset: number): number {
   const copied = nativeBinding().copyRange(source, target, length, sourceOffset, targetOffset);

@@ -7,7 +7,6 @@ import type { BoundUpdate, UpdateStatement } from '../sql/compiler.js';
 import { bindUpdate, createRuntime, createSourceEnv } from '../sql/compiler.js';
 import type { ColumnData, RowChunk } from '../storage/row-chunk.js';
 import type { TableWriter } from '../storage/table-writer.js';
-import { rowsWrittenToFiles } from '../storage/txn-file.js';
 import type { Engine } from './engine.js';
 import { encodeColumn } from './encode-batch.js';
 import { chunkBatch, spliceRows, symbolsAsText } from './partition-rows.js';
@@ -23,9 +22,7 @@ export function executeUpdate(statement: UpdateStatement, engine: Engine, writer
   });
   const { chunks, updated } = rewrittenPartitions(bound, writer, nowMicros, timeoutMs);
   if (chunks.size > 0) {
-    const before = writer.txn.partitions;
-    writer.rewritePartitions(chunks);
-    const rowsPhysical = rowsWrittenToFiles(before, writer.txn.partitions);
+    const rowsPhysical = writer.rewritePartitions(chunks);
     commitChannel.publish({ table: writer.meta.name, rowsCommitted: updated, outOfOrder: false, rowsPhysical, tableRows: writer.txn.rowCount });
   }
   return updated;

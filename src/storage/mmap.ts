@@ -1,6 +1,7 @@
 // The adapter of svc's memory maps (native/mmap, Node-API, loaded by core/native-binding.ts): maps committed
-// column-file ranges read-only into Buffers. A mapping stays valid after its file is renamed or deleted, so readers keep the
-// version they pinned; mappings are released (munmap) by the garbage collector when no view references them.
+// column-file ranges read-only into Buffers. A mapping stays valid after its file is renamed or deleted, so
+// readers keep the version they pinned; mappings are released (munmap) by the garbage collector when no view
+// references them.
 import { constants as bufferConstants } from 'node:buffer';
 import * as fs from 'node:fs';
 import { StorageError } from '../core/errors.js';

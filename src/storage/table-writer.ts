@@ -363,28 +363,26 @@ export class TableWriter {
   /**
    * Replaces whole partitions with new contents (UPDATE, DROP PARTITION). A chunk of zero rows removes the
    * partition. Chunks hold SYMBOL columns as text records; rows must keep the partition's timestamp order.
+   * Answers the rows written into column files (CommitResult.rowsPhysical).
    */
-  rewritePartitions(replacements: ReadonlyMap<string, RowChunk>): void {
+  rewritePartitions(replacements: ReadonlyMap<string, RowChunk>): number {
     assert(this.pending === undefined, 'Engine.writer settles a pending group record before the caller reads the partitions');
     const nextTxn = this.txnValue.txn + 1;
     const removed: PartitionEntry[] = [];
     const partitions: PartitionEntry[] = [];
-    let rowCount = 0;
     for (const entry of this.txnValue.partitions) {
       const replacement = replacements.get(entry.name);
       if (replacement === undefined) {
         partitions.push(entry);
-        rowCount += entry.rowCount;
         continue;
       }
       removed.push(entry);
       if (replacement.rowCount === 0) continue;
-      const written = this.options.memory.scope(() => this.writeNewPartition(entry.name, this.resolveSymbols(replacement), nextTxn));
-      partitions.push(written);
-      rowCount += written.rowCount;
+      partitions.push(this.options.memory.scope(() => this.writeNewPartition(entry.name, this.resolveSymbols(replacement), nextTxn)));
     }
-    this.publish({ ...this.txnValue, txn: nextTxn, rowCount, partitions, symbolCounts: this.currentSymbolCounts() });
-    for (const entry of removed) schedulePartitionRemoval(this.options.files, join(this.dir, partitionDirName(entry)));
+    const before = this.txnValue.partitions;
+    this.publishPartitions(partitions, nextTxn, this.txnValue.walSeq, removed);
+    return rowsWrittenToFiles(before, partitions);
   }
 
   close(): void {

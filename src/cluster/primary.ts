@@ -43,6 +43,7 @@ import { pgTlsContextOf, startPgListener, type PgListener } from './pg-listener.
 import { TokenBroadcast } from './token-broadcast.js';
 import { ConnectionRebalancer } from './connection-rebalancer.js';
 import { TcpDispatcher } from './tcp-dispatcher.js';
+import { WorkersStarting } from './workers-starting.js';
 import { ServiceAccounts } from '../accounts/service-accounts.js';
 import { SERVICE_ACCOUNTS_RELATIVE_PATH } from '../accounts/service-account-file.js';
 import type { TokenEntry } from '../accounts/token-entry.js';
@@ -189,12 +190,15 @@ interface Workers {
 /** Forks the workers once the ILP TCP and PG ports are bound (a connection that arrives first waits for a ready worker). */
 async function startWorkers(config: ServerConfig, service: WriterService, replies: ReplyBatcher, metricsRequests: MetricsRequests): Promise<Workers> {
   let workers: Workers | undefined;
+  const starting = new WorkersStarting(Array.from({ length: config.httpWorkerCount }, (_, k) => k + 1));
   const pool = new WorkerPool(config.httpWorkerCount, (slot, raw) => {
     const message = parseWorkerMessage(raw);
     if (message === undefined || workers === undefined) return;
+    if (message.type === 'svc:ready') starting.ready(slot.slot);
     if (message.type === 'svc:tokens-ack') workers.broadcast.onAck(slot.slot, message.version);
     else handleWorkerMessage(slot, message, { ...workers, replies, service, metricsRequests });
   }, (slot, pid) => {
+    if (starting.exited(slot.slot, pid)) pool.holdRestarts();
     service.ilpOrder.ownerGone(ilpOwnerOf(slot));
     // The files its ILP requests staged in are its own (ilp/staged-file-pool.ts): nobody else deletes them.
     if (pid !== undefined) removeStagedFilesOf(stagingRoot(join(config.rootDir, 'db')), pid);
@@ -206,6 +210,13 @@ async function startWorkers(config: ServerConfig, service: WriterService, replie
   if (config.pgEnabled) dispatchers.pg = await TcpDispatcher.start('pg', config.pgBindHost, config.pgBindPort, pool);
   workers = { pool, broadcast: new TokenBroadcast(pool), rebalancer, dispatchers };
   pool.start();
+  try {
+    await starting.done;
+  } catch (error) {
+    await pool.stop(0);
+    await Promise.all(Object.values(dispatchers).map((dispatcher) => dispatcher.close()));
+    throw error;
+  }
   return workers;
 }
 

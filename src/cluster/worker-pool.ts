@@ -35,6 +35,11 @@ export class WorkerPool {
     for (const slot of this.slots) this.fork(slot);
   }
 
+  /** No worker is restarted from now on (a failed start is stopping the pool). */
+  holdRestarts(): void {
+    this.stopping = true;
+  }
+
   send(slot: WorkerSlot, message: PrimaryToWorker): void {
     const worker = slot.worker;
     if (worker !== undefined && worker.isConnected()) worker.send(message);

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   SVC_STORAGE: 'a storage operation failed (disk full, fsync, rename)',
   SVC_IPC: 'the primary process did not answer a worker request',
   SVC_ROOT_LOCKED: 'another svc process holds the root directory (lock file svc.lock)',
+  SVC_START: 'a worker process exited before it was ready (for example, its port was taken); the start fails',
   SVC_SNAPSHOT: 'a SNAPSHOT or CHECKPOINT statement is out of sequence, or its snapshot expired before COMPLETE',
   SVC_ILP_INVALID: 'an ILP line could not be parsed or does not fit the table (bad syntax, type conflict, bad name)',
   SVC_ILP_NOT_SUPPORTED: 'an ILP request asks for something svc does not do (precision, Content-Encoding, field type)',

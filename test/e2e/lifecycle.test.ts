@@ -1,9 +1,12 @@
-// Process lifecycle: a killed worker is logged and restarted while the service keeps answering; worker log
+// Process lifecycle: a killed worker is logged and restarted while the service keeps answering; a start that
+// cannot listen fails instead of announcing a port it does not hold; worker log
 // records land in the primary's log file; SIGTERM drains and exits 0.
 import test from 'ava';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { startServer } from '../helpers/server.js';
 import { exec } from '../helpers/http.js';
 import { childPids } from '../helpers/proc-stat.js';
@@ -69,6 +72,31 @@ test('a killed worker is logged, restarted, and the service keeps answering', as
     const code = await server.stop();
     t.is(code, 0, 'SIGTERM drains and exits 0');
     server.cleanup();
+  }
+});
+
+test('a start whose HTTP port is taken fails, saying why, and leaves the root free for the next start', async (t) => {
+  const holder = createServer((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));
+  const address = holder.address();
+  const takenPort = typeof address === 'object' && address !== null ? address.port : 0;
+  const rootDir = mkdtempSync(join(tmpdir(), 'svc-port-taken-'));
+  try {
+    // The holder answers 200 like a server would: the start must not be taken for ready because of it.
+    const error = await t.throwsAsync(startServer({ rootDir, httpPort: takenPort, workers: 2 }));
+    t.regex(error?.message ?? '', /svc exited during start-up/);
+    t.regex(error?.message ?? '', new RegExp(`EADDRINUSE 127\\.0\\.0\\.1:${takenPort}`));
+    t.regex(error?.message ?? '', /start-up failed: worker \d \(pid \d+\) exited before it was ready/);
+    t.notRegex(error?.message ?? '', /restarting in/, 'a worker that failed the start is not restarted');
+    const next = await startServer({ rootDir, workers: 2 });
+    try {
+      t.is((await exec(next.baseUrl, 'select 1 x')).status, 200);
+    } finally {
+      await next.stop();
+    }
+  } finally {
+    holder.close();
+    rmSync(rootDir, { recursive: true, force: true });
   }
 });
 

@@ -219,8 +219,10 @@ async function waitUntilReady(server: TestServer, exited: Promise<number | null>
       // while waitForWorkers polls, and the test's first request could reuse it as the server's keep-alive timeout
       // closes it ('fetch failed' on a loaded machine).
       const response = await rawRequest(server.httpPort, 'GET /exec?query=select%201 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
-      // 401: authentication is on, and the server is answering.
-      if (response.status === 200 || response.status === 401) return;
+      // 401: authentication is on, and the server is answering. The primary announces that it listens once
+      // every worker is ready: until then an answer may come from whoever else holds the port (a start that
+      // lost the port exits instead, and is tried again on new ports).
+      if ((response.status === 200 || response.status === 401) && server.output().includes('listening: http')) return;
     } catch {
       // not listening yet
     }

@@ -111,7 +111,9 @@ export async function runPrimary(config: ServerConfig, version: string, lock: Ro
     localTokens.replace(entries);
     return workers === undefined ? Promise.resolve() : workers.broadcast.publish(entries);
   };
-  const { service, cold } = await startWriterSide(config, engine, { accounts, publish }, replication);
+  // A TCP tick's ILP group waits for the units of every worker serving TCP connections (tick-gather.ts).
+  const ilpTcpOwners = (): ReadonlySet<string> => new Set((workers?.dispatchers.ilp?.servingSlots() ?? []).map(ilpOwnerOfSlot));
+  const { service, cold } = await startWriterSide(config, engine, { accounts, publish }, replication, ilpTcpOwners);
   const activeImports = new ActiveImports();
   const metrics: MetricsRuntime | undefined = config.metricsEnabled ? startMetricsRuntime({ mappedBytes: currentMappedBytes }) : undefined;
   const metricsRequests = new MetricsRequests();
@@ -222,10 +224,10 @@ async function startWorkers(config: ServerConfig, service: WriterService, replie
 
 /** The write queue, and the cold-storage manager that runs storage policies through it. */
 async function startWriterSide(
-  config: ServerConfig, engine: Engine, accounts: AccountsBinding, replication: ReplicationRuntime,
+  config: ServerConfig, engine: Engine, accounts: AccountsBinding, replication: ReplicationRuntime, ilpTcpOwners: () => ReadonlySet<string>,
 ): Promise<{ service: WriterService; cold: ColdStorageManager }> {
   const refusal = replication.writeRefusal === undefined ? {} : { refuseWrites: replication.writeRefusal };
-  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs, ilpCommitOrderWaitMs: config.ilpHttpCommitOrderWaitMs, ...refusal });
+  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs, ilpCommitOrderWaitMs: config.ilpHttpCommitOrderWaitMs, ilpTcpOwners, ...refusal });
   // Only a primary manages the cold store (uploads, manifests, deletion); a replica's cold partitions arrive as
   // its primary's _txn changes and are read from the store like anyone's.
   const cold = new ColdStorageManager({
@@ -357,7 +359,11 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
 
 /** Whose ILP announcements a worker's are: its slot (a restarted worker's ids start again, so it is told apart on exit). */
 function ilpOwnerOf(slot: WorkerSlot): string {
-  return `worker-${slot.slot}`;
+  return ilpOwnerOfSlot(slot.slot);
+}
+
+function ilpOwnerOfSlot(slot: number): string {
+  return `worker-${slot}`;
 }
 
 function replyError(error: unknown): ReturnType<typeof errorToPayload> {

@@ -76,6 +76,11 @@ export class TcpDispatcher {
     for (const { socket } of waiting) this.dispatch(socket);
   }
 
+  /** The slots of the workers serving at least one connection of this protocol now. */
+  servingSlots(): number[] {
+    return [...this.loads].filter(([, load]) => load.connections > 0).map(([slot]) => slot);
+  }
+
   /** A connection handed to the worker in `slot` closed. */
   onClosed(slot: DispatchSlot): void {
     const load = this.loadOf(slot);

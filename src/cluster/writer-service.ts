@@ -11,7 +11,7 @@ import { IlpOrderGate } from './ilp-order-gate.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
 import { commitIlpGroup } from '../engine/ilp-commit.js';
 import { ilpPendingRequestsMax, ilpTcpTickGatherMs, insertGroupFillWaitMsMax } from '../core/limits.js';
-import { tickGatherDelayMs } from '../ilp/commit-tick.js';
+import { TickGather } from './tick-gather.js';
 import { commitImport } from '../engine/import-commit.js';
 import { resolve, sep } from 'node:path';
 import { stagingRoot } from '../storage/staging-segment.js';
@@ -34,6 +34,8 @@ export interface WriterServiceOptions {
   readonly refuseWrites?: SvcError;
   /** line.http.commit.order.wait (ilp-order-gate.ts); 0, the default, commits ILP requests in arrival order. */
   readonly ilpCommitOrderWaitMs?: number;
+  /** The owners (see ilpCommit) serving ILP TCP connections now; a tick's group waits for their units. None: no wait. */
+  readonly ilpTcpOwners?: () => ReadonlySet<string>;
 }
 
 export class WriterService {
@@ -46,6 +48,7 @@ export class WriterService {
   private readonly inserts: CommitGroup<InsertValuesStatement, WriteResult>;
   /** Set while a group opened by a TCP tick's unit waits for the other units of that tick. */
   private ilpGathering: Promise<void> | undefined;
+  private readonly tickGather: TickGather;
   /** ILP requests waiting for the next group commit (ilp-commit.ts). */
   private readonly ilpRequests: CommitGroup<IlpCommitRequest, IlpCommitResult>;
   /** Holds a ready ILP request briefly while an earlier one of its table is still being parsed. */
@@ -80,19 +83,21 @@ export class WriterService {
       })))).catch(() => undefined);
     };
     this.inserts = new CommitGroup(scheduleAfterPoll, (statements) => commitInsertGroup(this.engine, statements), (error) => asLimitError(asStorageError(error)));
-    // A group opened by a TCP unit of a commit tick waits until the other connections' units of that tick are in
-    // (ilp/commit-tick.ts); it waits before it takes the writer queue, which other writes keep using meanwhile.
+    // A group opened by a TCP unit of a commit tick waits until the other workers' units of that tick are in
+    // (tick-gather.ts); it waits before it takes the writer queue, which other writes keep using meanwhile.
+    const noTcpOwners: ReadonlySet<string> = new Set();
+    this.tickGather = new TickGather(options.ilpTcpOwners ?? (() => noTcpOwners), ilpTcpTickGatherMs);
     const scheduleIlp = (turn: () => void): void => {
-      const delayMs = tickGatherDelayMs(this.ilpRequests.first?.tick, Date.now(), ilpTcpTickGatherMs);
-      if (delayMs === 0) {
+      const tick = this.ilpRequests.first?.tick;
+      if (tick === undefined) {
         schedule(turn);
         return;
       }
-      this.ilpGathering = new Promise<void>((resolve) => setTimeout(() => {
+      const gathering = this.tickGather.wait(tick, Date.now()).then(() => {
         this.ilpGathering = undefined;
         schedule(turn);
-        resolve();
-      }, delayMs));
+      });
+      this.ilpGathering = gathering;
     };
     this.ilpRequests = new CommitGroup(scheduleIlp, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
   }
@@ -201,6 +206,7 @@ export class WriterService {
       if (request.announceId !== undefined) this.ilpOrder.withdraw(owner, request.announceId);
       return Promise.reject(new SvcError('SVC_OVERLOADED', `the commit queue is full [pending=${pending}]`, 503));
     }
+    if (request.tick !== undefined) this.tickGather.noteArrival(owner, request.tick);
     return new Promise((resolveCommit) => {
       this.ilpOrder.admit(owner, request.announceId, request.starts ?? [], () => resolveCommit(this.ilpRequests.add(request)));
     });

@@ -85,12 +85,13 @@ export const ilpTcpKeyIdBytesMax = 1024;
 export const ilpTcpCommitRetryDelayMinMs = 20;
 export const ilpTcpCommitRetryDelayMaxMs = 1000;
 /**
- * How long after a TCP commit tick the primary gathers the units committed at that tick (ilp/commit-tick.ts)
- * before it commits them: every connection of every worker stages its unit at the tick and sends it, and the
- * two workers' messages arrive a few ms apart. One commit for all of them is one out-of-order merge per tick
- * instead of one per group that happened to form.
+ * How long after a TCP commit tick the primary waits at most for the units committed at that tick
+ * (cluster/tick-gather.ts) before it commits them: every connection of every worker stages its unit at the
+ * tick and sends it, and under load the second worker's units arrived 100-200 ms after the tick. One commit
+ * for all of them is one out-of-order merge per tick instead of one per worker. The wait ends as soon as
+ * every worker serving TCP connections has sent its units.
  */
-export const ilpTcpTickGatherMs = 20;
+export const ilpTcpTickGatherMs = 300;
 /** TCP keep-alive probes (ILP and PG sockets) start after this much silence, so the OS finds peers that vanished without a FIN. */
 export const tcpKeepAliveDelayMs = 60_000;
 /** Refused TCP connections (over the connection limit) are logged at most once per this period, with a count. */

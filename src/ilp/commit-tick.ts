@@ -3,17 +3,8 @@
 // at scattered moments, one commit apiece; senders that stamp rows with one clock overlap each other in time,
 // so each of those commits was an out-of-order merge, and each merge copies the older rows of the partition it
 // lands in. Committing on a shared tick brings the connections' rows to the primary together, where one group
-// commit merges them once.
+// commit merges them once (cluster/tick-gather.ts holds the group until every worker's units are in).
 import { assert } from '../core/assert.js';
-
-/**
- * How long the primary holds a group whose first unit was committed at `tick` (undefined: not by a tick), so
- * the other units of that tick join it: until `gatherMs` after the tick, and never longer than `gatherMs`.
- */
-export function tickGatherDelayMs(tick: number | undefined, nowMs: number, gatherMs: number): number {
-  if (tick === undefined) return 0;
-  return Math.max(0, Math.min(gatherMs, tick + gatherMs - nowMs));
-}
 
 /** Milliseconds from `nowMs` to the next multiple of `intervalMs` (1..intervalMs: never 0, never past the interval). */
 export function msUntilCommitTick(nowMs: number, intervalMs: number): number {

@@ -1,7 +1,7 @@
 // The TCP commit tick: every connection's timer ends at the same multiple of the interval, never later than one
-// interval away; the primary holds a tick's group only until the gathering window after that tick has passed.
+// interval away (the primary's gathering of a tick's units: test/unit/cluster/tick-gather.test.ts).
 import test from 'ava';
-import { msUntilCommitTick, tickGatherDelayMs } from '../../../src/ilp/commit-tick.js';
+import { msUntilCommitTick } from '../../../src/ilp/commit-tick.js';
 
 test('the next tick is the next multiple of the interval on the wall clock, 1..interval ms away', (t) => {
   t.is(msUntilCommitTick(10_000, 1000), 1000, 'on a tick: the next one, not now');
@@ -15,13 +15,4 @@ test('the next tick is the next multiple of the interval on the wall clock, 1..i
   t.deepEqual(ends, [21_000, 21_000, 21_000]);
   t.throws(() => msUntilCommitTick(0, 0));
   t.throws(() => msUntilCommitTick(0, 2.5));
-});
-
-test('a tick group waits until the gathering window after its tick, at most the window; other groups never wait', (t) => {
-  t.is(tickGatherDelayMs(undefined, 50_000, 20), 0, 'an HTTP request or a size-triggered unit');
-  t.is(tickGatherDelayMs(50_000, 50_000, 20), 20, 'arrived at the tick: the whole window');
-  t.is(tickGatherDelayMs(50_000, 50_005, 20), 15);
-  t.is(tickGatherDelayMs(50_000, 50_020, 20), 0, 'the window is over');
-  t.is(tickGatherDelayMs(50_000, 50_700, 20), 0, 'a unit that arrives late commits at once');
-  t.is(tickGatherDelayMs(50_000, 49_990, 20), 20, 'a primary clock a little behind the worker clock waits no longer than the window');
 });

@@ -1,19 +1,21 @@
 // The replication object format: a list of file operations and the bytes they write, compressed and framed
 // with a SHA-256, so a truncated or altered object is refused before anything is applied. Segments (one or
-// more commits) and checkpoint parts share it. SVCREPL4, written now: magic, Brotli payload, then the SHA-256
-// of magic and payload; the header gives each write a value width, and bytes written with a width above 1
-// are stored as byte planes (byte-planes.ts: fixed-width column data compresses about 18x instead of 4.7x,
-// at less CPU). The digest trails the payload so the hash that computes it, continued over the digest,
-// is the whole object's SHA-256, which an S3 PUT signs: the object is hashed once. Older formats are still
-// read: SVCREPL2 (digest of the payload first, then Brotli, no planes) and SVCREPL1 (the same, gzip).
-// Brotli quality 1: storing the payload uncompressed was measured and cost the running primary as much in
-// bytes handled as it saved.
+// more commits) and checkpoint parts share it. Written now: magic, payload, then the SHA-256 of magic and
+// payload; the header gives each write a value width, and bytes written with a width above 1 are stored as
+// byte planes (byte-planes.ts: fixed-width column data compresses about 18x instead of 4.7x, at less CPU).
+// The payload is Zstandard level 1 (SVCREPL5) where this Node.js has it (zstd.ts: 22.15 and later), else
+// Brotli quality 1 (SVCREPL4); a replica reads both, and says so when it cannot decompress Zstandard. The
+// digest trails the payload so the hash that computes it, continued over the digest, is the whole object's
+// SHA-256, which an S3 PUT signs: the object is hashed once. Older formats are still read: SVCREPL2 (digest
+// of the payload first, then Brotli, no planes) and SVCREPL1 (the same, gzip). Storing the payload
+// uncompressed was measured and cost the running primary as much in bytes handled as it saved.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, brotliDecompress, constants as zlibConstants, gunzip, type BrotliOptions } from 'node:zlib';
 import { SvcError } from '../core/errors.js';
 import { ACCOUNTS_PATH } from './tracked-files.js';
 import { fromBytePlanes, isPlanedWidth } from './byte-planes.js';
+import { zstdCompressSync, zstdDecompress } from './zstd.js';
 
 /** Writes `length` bytes at `offset`; `whole` replaces the file atomically (temporary file, then rename). */
 export interface WriteOperation { readonly op: 'write'; readonly path: string; readonly offset: number; readonly length: number; readonly whole: boolean }
@@ -34,8 +36,12 @@ export interface DecodedSegment {
   readonly body: Buffer;
 }
 
-/** Written now: magic, Brotli payload, SHA-256 of both. */
+/** Written by a Node.js without Zstandard, and by encodeSegment: magic, Brotli payload, SHA-256 of both. */
 const MAGIC = Buffer.from('SVCREPL4');
+/** Written by the encoder thread where this Node.js has Zstandard: magic, Zstandard payload, SHA-256 of both. */
+const ZSTD_MAGIC = Buffer.from('SVCREPL5');
+/** Zstandard's fastest regular level: the primary's CPU matters more than the store's bytes. */
+const ZSTD_LEVEL = 1;
 /** Read only: magic, SHA-256 of the payload, Brotli (SVCREPL2) or gzip (SVCREPL1) payload, no planes. */
 const BROTLI_DIGEST_FIRST_MAGIC = Buffer.from('SVCREPL2');
 const GZIP_DIGEST_FIRST_MAGIC = Buffer.from('SVCREPL1');
@@ -83,25 +89,28 @@ export function segmentHeader(seq: number, operations: readonly FileOperation[],
 }
 
 /** Magic, payload, digest in one buffer that owns its memory (transferable); one pass of SHA-256 over the payload. */
-function frame(payload: Uint8Array, allocate: (bytes: number) => Buffer = Buffer.allocUnsafeSlow): FramedObject {
-  const hash = createHash('sha256').update(MAGIC).update(payload);
+function frame(payload: Uint8Array, allocate: (bytes: number) => Buffer = Buffer.allocUnsafeSlow, magic: Buffer = MAGIC): FramedObject {
+  const hash = createHash('sha256').update(magic).update(payload);
   const digest = hash.copy().digest();
   const sha256Hex = hash.update(digest).digest('hex');
-  const object = allocate(MAGIC.length + payload.length + DIGEST_BYTES);
-  MAGIC.copy(object, 0);
-  object.set(payload, MAGIC.length);
-  digest.copy(object, MAGIC.length + payload.length);
+  const object = allocate(magic.length + payload.length + DIGEST_BYTES);
+  magic.copy(object, 0);
+  object.set(payload, magic.length);
+  digest.copy(object, magic.length + payload.length);
   return { object, sha256Hex };
 }
 
 /**
  * Compresses and frames `raw` (segmentHeader, then the write bytes) in the calling thread: the segment
- * encoder thread's path. Quality 1: the primary's CPU matters more than the store's bytes. The object is built
- * in a SharedArrayBuffer, which the thread posts to the primary without a transfer: detaching a buffer would
- * make V8 recompile the thread's byte-plane loops with a detach check per access.
+ * encoder thread's path. Zstandard where this Node.js has it, else Brotli; the fastest levels of both: the
+ * primary's CPU matters more than the store's bytes. The object is built in a SharedArrayBuffer, which the
+ * thread posts to the primary without a transfer: detaching a buffer would make V8 recompile the thread's
+ * byte-plane loops with a detach check per access.
  */
 export function frameSegmentSync(raw: Uint8Array): FramedObject {
-  return frame(brotliCompressSync(raw, brotliOptions(raw.length)), (bytes) => Buffer.from(new SharedArrayBuffer(bytes)));
+  const shared = (bytes: number): Buffer => Buffer.from(new SharedArrayBuffer(bytes));
+  const zstd = zstdCompressSync(raw, ZSTD_LEVEL);
+  return zstd === undefined ? frame(brotliCompressSync(raw, brotliOptions(raw.length)), shared) : frame(zstd, shared, ZSTD_MAGIC);
 }
 
 /** Compresses off the event loop (zlib's thread pool), bytes as they are (no planes); the same format as frameSegmentSync. */
@@ -115,11 +124,18 @@ export async function encodeSegment(seq: number, operations: readonly FileOperat
 async function openObject(object: Buffer, key: string): Promise<{ raw: Buffer; planed: boolean }> {
   const magic = object.subarray(0, MAGIC.length);
   if (object.length < MAGIC.length + DIGEST_BYTES) throw corrupt('too short', key);
-  if (magic.equals(MAGIC)) {
+  const zstd = magic.equals(ZSTD_MAGIC);
+  if (zstd || magic.equals(MAGIC)) {
     const end = object.length - DIGEST_BYTES;
     if (!createHash('sha256').update(object.subarray(0, end)).digest().equals(object.subarray(end))) throw corrupt('checksum mismatch', key);
     const payload = object.subarray(MAGIC.length, end);
-    return { raw: await unbrotliAsync(payload, { chunkSize: inflateChunkBytes(payload.length) }), planed: true };
+    const chunkSize = inflateChunkBytes(payload.length);
+    if (!zstd) return { raw: await unbrotliAsync(payload, { chunkSize }), planed: true };
+    const decompressed = zstdDecompress(payload, chunkSize);
+    if (decompressed === undefined) {
+      throw new SvcError('SVC_OBJECT_STORE', `replication object is compressed with Zstandard, which this Node.js (${process.version}) cannot decompress: run the replica on Node.js 22.15 or later, as its primary [key=${key}]`, 500);
+    }
+    return { raw: await decompressed, planed: true };
   }
   const brotli = magic.equals(BROTLI_DIGEST_FIRST_MAGIC);
   if (!brotli && !magic.equals(GZIP_DIGEST_FIRST_MAGIC)) throw corrupt(`bad magic (a newer primary's format? upgrade replicas first) ${JSON.stringify(magic.toString('latin1'))}`, key);

@@ -495,7 +495,8 @@ export class TableWriter {
     // A Parquet partition has no column files to copy from: all of it is read and rewritten as native columns.
     const parquet = existing.parquetBytes !== undefined;
     const kept = parquet ? 0 : firstRowAtOrAfter(this.options.files, oldDir, columns[tsIndex], existing.rowCount, timestamps[0]);
-    const rowKeys = this.timestampKeys(rows);
+    // µs timestamps are their own order keys: those placeRows computed for these rows serve again.
+    const rowKeys = this.nanosTimestamp ? this.timestampKeys(rows) : timestamps;
     // Without deduplication a merge of a few long runs copies the committed rows file to file, never reading them.
     const runs = parquet || dedupKeys.length > 0 ? undefined : partitionMergeRuns(this.options.files, oldDir, columns[tsIndex], kept, existing.rowCount, rowKeys, this.options.memory);
     const dir = this.emptyPartitionDir(existing.name, nextTxn);

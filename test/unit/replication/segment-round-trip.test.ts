@@ -11,7 +11,8 @@ import { join, relative } from 'node:path';
 import { TrackedFiles } from '../../../src/replication/tracked-files.js';
 import { captureChanges, discardCapture, SMALL_FILE_BYTES } from '../../../src/replication/capture.js';
 import { captureParts } from '../../../src/replication/capture-parts.js';
-import { decodeSegment, encodeSegment, isSafeRelativePath } from '../../../src/replication/segment-codec.js';
+import { decodeSegment, encodeSegment, frameSegmentSync, isSafeRelativePath, segmentHeader } from '../../../src/replication/segment-codec.js';
+import { hasZstd } from '../../../src/replication/zstd.js';
 import { applySegment } from '../../../src/replication/segment-applier.js';
 
 function filesOf(root: string): Record<string, string> {
@@ -113,4 +114,36 @@ test('objects of the previous format (SVCREPL2) are still read', async (t) => {
   const decoded = await decodeSegment(digestFirstObject(7, 'db/t/_txn', bytes), 'k');
   t.is(decoded.seq, 7);
   t.true(decoded.body.equals(bytes));
+});
+
+test('the encoder thread writes Zstandard where this Node.js has it, else Brotli; either decodes to its bytes', async (t) => {
+  const bytes = Buffer.from('0123456789abcdef'.repeat(1000));
+  const raw = Buffer.concat([segmentHeader(11, [{ op: 'write', path: 'db/t/x.d', offset: 0, length: bytes.length, whole: false }], [1]), bytes]);
+  const { object, sha256Hex } = frameSegmentSync(raw);
+  t.is(object.subarray(0, 8).toString('latin1'), hasZstd() ? 'SVCREPL5' : 'SVCREPL4', `Node.js ${process.version}`);
+  t.is(sha256Hex, createHash('sha256').update(object).digest('hex'));
+  const decoded = await decodeSegment(object, 'k');
+  t.is(decoded.seq, 11);
+  t.true(decoded.body.equals(bytes));
+  const flipped = Buffer.from(object);
+  flipped[12] = (flipped[12] ?? 0) ^ 0xff;
+  await t.throwsAsync(decodeSegment(flipped, 'k'), { message: /checksum mismatch \[key=k\]/ });
+});
+
+/** A SVCREPL5 object as a primary on Node.js 24 wrote it: seq 9, one write of 'zstd fixture bytes' to db/t/_txn. */
+function zstdFixtureObject(): Buffer {
+  const payload = Buffer.from('KLUv/SCoZQQAMsogH3AXOgf832jq2iayuttZbETBrnz9x4qQ1GIll9z/56G8PSXDzqcl14al2aBCjEPP29PAPo9BX0i1z2z9vthEXwGGvmkG7vsC0Pdya/HrUGqCootkub5pJr++7WZ0vYynDj3PlfFLQF+w/PWG6zDLBIyumeKe3EkoEF/fzJmxnRIE4SABAPXChAI=', 'base64');
+  const magic = Buffer.from('SVCREPL5');
+  return Buffer.concat([magic, payload, createHash('sha256').update(magic).update(payload).digest()]);
+}
+
+test('a Zstandard object decodes where this Node.js has Zstandard, and is refused saying why where it has not', async (t) => {
+  const object = zstdFixtureObject();
+  if (hasZstd()) {
+    const decoded = await decodeSegment(object, 'k');
+    t.is(decoded.seq, 9);
+    t.is(decoded.body.toString(), 'zstd fixture bytes');
+  } else {
+    await t.throwsAsync(decodeSegment(object, 'k'), { message: /compressed with Zstandard, which this Node\.js \(v[\d.]+\) cannot decompress: run the replica on Node\.js 22\.15 or later.*\[key=k\]/ });
+  }
 });

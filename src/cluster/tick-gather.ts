@@ -11,13 +11,22 @@ import { assert } from '../core/assert.js';
 /** Ticks whose arrivals are remembered: units of older ticks are late anyway and wait for nobody. */
 const TICKS_KEPT = 4;
 
+/** Runs `callback` once after `delayMs` (tests pass their own clock). */
+export type GatherSchedule = (callback: () => void, delayMs: number) => void;
+
+const realSchedule: GatherSchedule = (callback, delayMs) => {
+  setTimeout(callback, delayMs);
+};
+
 export class TickGather {
   /** Owners that sent a unit, by tick. */
   private readonly arrivals = new Map<number, Set<string>>();
   private waiting: { readonly tick: number; readonly release: () => void } | undefined;
 
   /** `expectedOwners`: the owners (writer-service owner names) serving ILP TCP connections now. */
-  constructor(private readonly expectedOwners: () => ReadonlySet<string>, private readonly waitMsMax: number) {}
+  constructor(
+    private readonly expectedOwners: () => ReadonlySet<string>, private readonly waitMsMax: number, private readonly schedule: GatherSchedule = realSchedule,
+  ) {}
 
   /** A unit of `tick` from `owner` arrived (before it joins a group). */
   noteArrival(owner: string, tick: number): void {
@@ -38,13 +47,17 @@ export class TickGather {
     if (delayMs <= 0 || this.complete(tick)) return Promise.resolve();
     assert(this.waiting === undefined, 'one ILP group gathers at a time (the next forms once this one is taken)');
     return new Promise((resolve) => {
-      const release = (): void => {
-        clearTimeout(timer);
-        this.waiting = undefined;
-        resolve();
+      // Released by the last expected unit or by the bound, whichever comes first; the other finds it done.
+      const waiting = {
+        tick,
+        release: (): void => {
+          if (this.waiting !== waiting) return;
+          this.waiting = undefined;
+          resolve();
+        },
       };
-      const timer = setTimeout(release, delayMs);
-      this.waiting = { tick, release };
+      this.waiting = waiting;
+      this.schedule(waiting.release, delayMs);
     });
   }
 

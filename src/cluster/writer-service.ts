@@ -93,11 +93,10 @@ export class WriterService {
         schedule(turn);
         return;
       }
-      const gathering = this.tickGather.wait(tick, Date.now()).then(() => {
+      this.ilpGathering = this.tickGather.wait(tick, Date.now()).then(() => {
         this.ilpGathering = undefined;
         schedule(turn);
       });
-      this.ilpGathering = gathering;
     };
     this.ilpRequests = new CommitGroup(scheduleIlp, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
   }

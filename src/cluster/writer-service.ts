@@ -36,6 +36,8 @@ export interface WriterServiceOptions {
   readonly ilpCommitOrderWaitMs?: number;
   /** The owners (see ilpCommit) serving ILP TCP connections now; a tick's group waits for their units. None: no wait. */
   readonly ilpTcpOwners?: () => ReadonlySet<string>;
+  /** How long a tick's group waits at most for the other workers' units (ilpTcpTickGatherMs unless a test says). */
+  readonly ilpTcpTickGatherMs?: number;
 }
 
 export class WriterService {
@@ -49,8 +51,14 @@ export class WriterService {
   /** Set while a group opened by a TCP tick's unit waits for the other units of that tick. */
   private ilpGathering: Promise<void> | undefined;
   private readonly tickGather: TickGather;
-  /** ILP requests waiting for the next group commit (ilp-commit.ts). */
+  /** ILP requests (HTTP, and TCP units sent by their size or their stream's end) waiting for the next group commit (ilp-commit.ts). */
   private readonly ilpRequests: CommitGroup<IlpCommitRequest, IlpCommitResult>;
+  /**
+   * TCP units sent at a commit tick, and TCP units arriving while such a group waits: the group waits until
+   * every worker's units of that tick are in (tick-gather.ts). HTTP requests commit apart, so a client waiting
+   * for its answer never waits out a tick's gathering.
+   */
+  private readonly ilpTickUnits: CommitGroup<IlpCommitRequest, IlpCommitResult>;
   /** Holds a ready ILP request briefly while an earlier one of its table is still being parsed. */
   readonly ilpOrder: IlpOrderGate;
   /** Runs CONVERT PARTITION TO REMOTE and DROP LOCAL PARTITION, which wait for the object store. */
@@ -86,9 +94,9 @@ export class WriterService {
     // A group opened by a TCP unit of a commit tick waits until the other workers' units of that tick are in
     // (tick-gather.ts); it waits before it takes the writer queue, which other writes keep using meanwhile.
     const noTcpOwners: ReadonlySet<string> = new Set();
-    this.tickGather = new TickGather(options.ilpTcpOwners ?? (() => noTcpOwners), ilpTcpTickGatherMs);
-    const scheduleIlp = (turn: () => void): void => {
-      const tick = this.ilpRequests.first?.tick;
+    this.tickGather = new TickGather(options.ilpTcpOwners ?? (() => noTcpOwners), options.ilpTcpTickGatherMs ?? ilpTcpTickGatherMs);
+    const scheduleTickUnits = (turn: () => void): void => {
+      const tick = this.ilpTickUnits.first?.tick;
       if (tick === undefined) {
         schedule(turn);
         return;
@@ -98,7 +106,8 @@ export class WriterService {
         schedule(turn);
       });
     };
-    this.ilpRequests = new CommitGroup(scheduleIlp, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
+    this.ilpRequests = new CommitGroup(schedule, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
+    this.ilpTickUnits = new CommitGroup(scheduleTickUnits, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
   }
 
   attachColdStorage(cold: ColdStorageManager): void {
@@ -200,15 +209,24 @@ export class WriterService {
     } catch (error) {
       return Promise.reject(error);
     }
-    const pending = this.ilpRequests.size + this.ilpOrder.heldCount;
+    const pending = this.ilpRequests.size + this.ilpTickUnits.size + this.ilpOrder.heldCount;
     if (pending >= ilpPendingRequestsMax) {
       if (request.announceId !== undefined) this.ilpOrder.withdraw(owner, request.announceId);
       return Promise.reject(new SvcError('SVC_OVERLOADED', `the commit queue is full [pending=${pending}]`, 503));
     }
     if (request.tick !== undefined) this.tickGather.noteArrival(owner, request.tick);
     return new Promise((resolveCommit) => {
-      this.ilpOrder.admit(owner, request.announceId, request.starts ?? [], () => resolveCommit(this.ilpRequests.add(request)));
+      this.ilpOrder.admit(owner, request.announceId, request.starts ?? [], () => resolveCommit(this.ilpGroupOf(request).add(request)));
     });
+  }
+
+  /**
+   * A tick's unit joins the tick group; so does any TCP unit while that group waits (its rows would otherwise
+   * commit first and the tick's group merge below them). Everything else commits without waiting for a tick.
+   */
+  private ilpGroupOf(request: IlpCommitRequest): CommitGroup<IlpCommitRequest, IlpCommitResult> {
+    if (request.tick !== undefined || (request.tcp === true && this.ilpTickUnits.size > 0)) return this.ilpTickUnits;
+    return this.ilpRequests;
   }
 
   /** Resolves when every queued statement has finished (used by shutdown), a group still gathering too. */

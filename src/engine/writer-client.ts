@@ -58,6 +58,8 @@ export interface IlpCommitRequest {
    * holds such a unit briefly so the units every connection committed at the same tick merge in one commit.
    */
   readonly tick?: number;
+  /** Set on every TCP unit (a tick's or not): what the primary may hold with a tick's group. */
+  readonly tcp?: boolean;
 }
 
 /** The first designated timestamp a request parsed for a table, in µs (floored from ns). */

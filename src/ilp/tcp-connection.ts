@@ -233,7 +233,7 @@ export class IlpTcpConnection {
     // The unit is staged and the next one is empty: read into it while this one commits (paused when the
     // previous unit filled up before its turn came).
     if (this.state === 'streaming') this.socket.resume();
-    if (await this.sendCommit(tick === undefined ? staged : { ...staged, tick })) request.committed();
+    if (await this.sendCommit({ ...staged, tcp: true, ...(tick === undefined ? {} : { tick }) })) request.committed();
     else request.discard();
   }
 

@@ -9,13 +9,27 @@ import type { IlpCommitRequest } from '../../src/engine/writer-client.js';
 import { IlpRequest } from '../../src/ilp/ilp-request.js';
 import type { TableWriter } from '../../src/storage/table-writer.js';
 
+function recoveredEngine(root: string): Engine {
+  const engine = new Engine({ rootDir: root, files: realFiles, commitMode: 'nosync', walSegmentBytesMax: 1 << 20, uncommittedRowsMax: 500_000, o3LagMaxMs: 600_000 });
+  engine.recover();
+  return engine;
+}
+
 /** Runs `run` against a recovered in-process engine (commit mode nosync) over a temp root removed afterwards. */
 export function withIlpEngine(run: (engine: Engine) => void): void {
   const root = mkdtempSync(join(tmpdir(), 'svc-ilp-engine-'));
   try {
-    const engine = new Engine({ rootDir: root, files: realFiles, commitMode: 'nosync', walSegmentBytesMax: 1 << 20, uncommittedRowsMax: 500_000, o3LagMaxMs: 600_000 });
-    engine.recover();
-    run(engine);
+    run(recoveredEngine(root));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** withIlpEngine for work that waits (a WriterService's commits). */
+export async function withIlpEngineAsync(run: (engine: Engine) => Promise<void>): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'svc-ilp-engine-'));
+  try {
+    await run(recoveredEngine(root));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

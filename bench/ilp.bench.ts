@@ -3,7 +3,7 @@
 // (trades: ts, sym, price, amount); the same narrow rows imported as CSV through /imp in the same run as the
 // reference; /exec single-row INSERT throughput with 16 clients; peak RSS of every server process; CPU seconds
 // per 1M rows of the primary and the workers, and the table commits each section made (out of order ones too).
-// Both ILP and /imp are warmed up first (1M rows each into tables of their own, see warmUp). Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
+// ILP (over HTTP and over TCP) and /imp are warmed up first (1M rows each into tables of their own, see warmUp). Sizes: BENCH_ILP_NARROW_ROWS (default 4,000,000), BENCH_ILP_TSBS_ROWS (default 1,000,000).
 // Every body (ILP and CSV) is generated before the first server starts and the sections run back to back: 4M
 // rows of ILP took 11 s to generate, longer than the 10 s after which an idle server gives back the memory it
 // keeps for ingest (turn memory, builder pools) and V8 shrinks its heaps, so generating them between sections
@@ -273,22 +273,28 @@ async function mainExecOnly(): Promise<void> {
   process.stdout.write(`\n/exec INSERT, ${execClients} clients, ${execDurationMs} ms each, commit mode ${execCommitMode ?? 'nosync (default)'}\n${lines.join('\n')}\n`);
 }
 
-/** The warm-up's bodies: up to 1M narrow rows as ILP and as CSV, into tables of their own. */
-interface WarmBodies { readonly rows: number; readonly ilp: readonly Buffer[]; readonly csv: Buffer }
+/** The warm-up's bodies: up to 1M narrow rows as ILP (for HTTP and for TCP) and as CSV, into tables of their own. */
+interface WarmBodies { readonly rows: number; readonly ilp: readonly Buffer[]; readonly tcp: readonly Buffer[]; readonly csv: Buffer }
 
 function warmBodies(): WarmBodies {
   const rows = Math.min(narrowRows, 1_000_000);
-  return { rows, ilp: ilpBodies(rows, rowsPerBody, (i) => standardIlpRow(i, 'warm')), csv: csvBody(rows) };
+  return {
+    rows, ilp: ilpBodies(rows, rowsPerBody, (i) => standardIlpRow(i, 'warm')), tcp: ilpBodies(rows, rowsPerBody, (i) => standardIlpRow(i, 'warm_tcp')), csv: csvBody(rows),
+  };
 }
 
 /**
- * Warms both measured paths up on a fresh server (JIT, table files), each into a table of its own: the figures
- * describe a long-running server, and the first requests of a path tier up its parser and commit code. Without
- * this the full bench measured ILP on its very first requests while /imp's one large request amortised its own
- * warm-up, which understated ILP ÷ /imp.
+ * Warms every measured path up on a fresh server (JIT, table files, kept memory), each into a table of its own:
+ * the figures describe a long-running server, and the first requests of a path tier up its parser and commit
+ * code. Without this the full bench measured ILP on its very first requests while /imp's one large request
+ * amortised its own warm-up, which understated ILP ÷ /imp. TCP is warmed over as many connections as it is
+ * measured with: warmed over HTTP only, the TCP section ran the TCP connections' code, their larger commit units
+ * and the primary's out-of-order merges for the first time (a second TCP run on the same server took 0.2-0.3 CPU s
+ * less per 1M rows in probes, mostly page faults of memory the first run grew).
  */
 async function warmUp(server: TestServer, bodies: WarmBodies): Promise<void> {
   await sendHttp(server, bodies.ilp);
+  await sendTcp(server, server.ilpTcpPort, bodies.tcp, 'warm_tcp', bodies.rows);
   await importCsv(server, bodies.csv, bodies.rows, 'warm_csv');
 }
 

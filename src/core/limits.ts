@@ -22,9 +22,11 @@ export const insertValuesRowsMax = 1_000_000;
 /**
  * Memory the primary keeps for the transient arrays of its write turns (core/turn-memory.ts): staged ILP reads,
  * a group's concatenated rows, order keys, permutations, gathered columns. A turn that needs more gets fresh
- * memory for the rest.
+ * memory for the rest. Only what turns touch is resident (given back after turnMemoryIdleMs). 128 MiB was too
+ * small for a tick's group of 8 TCP connections (8 units of up to 16 MB parsed, their copies and a merge's
+ * reads): the rest came fresh, 4,000-20,000 page faults per 1M rows; at 512 MiB runs after the first took 2-22.
  */
-export const turnMemoryBytesMax = 128 * 1024 * 1024;
+export const turnMemoryBytesMax = 512 * 1024 * 1024;
 /**
  * Time without a write turn after which the primary gives that memory back. Ingest often comes in periodic
  * batches (agents flushing every 10-60 s); memory given back after 10 s was faulted in again by every such

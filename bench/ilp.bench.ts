@@ -15,7 +15,8 @@
 // concurrent single-row INSERTs group. BENCH_ILP_ONLY=narrow runs only the narrow rows (/imp, HTTP, TCP over
 // BENCH_ILP_CONNECTIONS connections and over one), each
 // on a fresh server warmed up the same way; BENCH_ILP_BASELINE=<main.js of another
-// build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default). BENCH_ILP_ONLY=tsbs
+// build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default), and prints each
+// series' median and range after the rounds. BENCH_ILP_ONLY=tsbs
 // does the same for the TSBS rows over HTTP (a fresh server each, warmed by a first pass of up to 1M rows into
 // another table). BENCH_ILP_NODE_ARGS passes node flags to the narrow and TSBS servers (workers inherit them).
 import { Agent } from 'node:http';
@@ -30,6 +31,7 @@ import { startServer, type TestServer } from '../test/helpers/server.js';
 import { standardCsvChunks } from '../test/helpers/csv-stream.js';
 import { ilpBodies, standardIlpRow, tsbsCpuRow } from './lib/ilp-bodies.js';
 import { post, tableRowCount } from './lib/ingest-requests.js';
+import { RoundFigures } from './lib/round-summary.js';
 
 const narrowRows = Number(process.env['BENCH_ILP_NARROW_ROWS'] ?? 4_000_000);
 const tsbsRows = Number(process.env['BENCH_ILP_TSBS_ROWS'] ?? 1_000_000);
@@ -298,6 +300,9 @@ async function warmUp(server: TestServer, bodies: WarmBodies): Promise<void> {
   await importCsv(server, bodies.csv, bodies.rows, 'warm_csv');
 }
 
+/** The narrow section's figures of every round, for the medians printed after the rounds. */
+const narrowFigures = new RoundFigures();
+
 /** Every body the narrow section sends, generated once for all its servers. */
 interface NarrowBodies { readonly warm: WarmBodies; readonly csv: Buffer; readonly http: readonly Buffer[]; readonly tcp: readonly Buffer[]; readonly tcpOne: readonly Buffer[] }
 
@@ -320,6 +325,9 @@ async function narrowLines(bodies: NarrowBodies, name: string, entryScript: stri
     const tcp = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, bodies.tcp, 'trades_tcp', narrowRows));
     const one = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, bodies.tcpOne, 'trades_tcp1', narrowRows, 1));
     const load = `load ${loadavg()[0]?.toFixed(1)}`;
+    narrowFigures.add({ measure: `${name}: narrow rows, HTTP /write`, value: narrowRows / http.result, reference: imp });
+    narrowFigures.add({ measure: `${name}: narrow rows, TCP 9009`, value: narrowRows / tcp.result, reference: imp });
+    narrowFigures.add({ measure: `${name}: narrow rows, TCP 9009, 1 connection`, value: narrowRows / one.result, reference: imp });
     return [
       line(`${name}: narrow rows, HTTP /write`, narrowRows / http.result, imp, `${http.cpu}; /imp: ${csv.cpu}; ${load}`),
       line(`${name}: narrow rows, TCP 9009`, narrowRows / tcp.result, imp, `${tcp.cpu}; ${load}`),
@@ -337,6 +345,7 @@ async function mainNarrowOnly(): Promise<void> {
   const bodies = narrowBodies();
   lines.push(...(await alternatedLines(narrowBaseline, narrowRounds, (name, entryScript) => narrowLines(bodies, name, entryScript))));
   process.stdout.write(`\nILP narrow rows, ${narrowRows.toLocaleString('en-US')} rows, ${connections} connections, 2 workers\n${lines.join('\n')}\n`);
+  if (narrowRounds > 1 && narrowBaseline !== undefined) process.stdout.write(`\nMedians over the rounds (reference: the same round's /imp)\n${narrowFigures.summaryLines().join('\n')}\n`);
 }
 
 /** The TSBS rows over HTTP on a fresh server of `entryScript` (this checkout's build when undefined). */

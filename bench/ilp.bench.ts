@@ -325,14 +325,13 @@ async function narrowLines(bodies: NarrowBodies, name: string, entryScript: stri
     const tcp = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, bodies.tcp, 'trades_tcp', narrowRows));
     const one = await withCpu(server, narrowRows, () => sendTcp(server, server.ilpTcpPort, bodies.tcpOne, 'trades_tcp1', narrowRows, 1));
     const load = `load ${loadavg()[0]?.toFixed(1)}`;
-    narrowFigures.add({ measure: `${name}: narrow rows, HTTP /write`, value: narrowRows / http.result, reference: imp });
-    narrowFigures.add({ measure: `${name}: narrow rows, TCP 9009`, value: narrowRows / tcp.result, reference: imp });
-    narrowFigures.add({ measure: `${name}: narrow rows, TCP 9009, 1 connection`, value: narrowRows / one.result, reference: imp });
-    return [
-      line(`${name}: narrow rows, HTTP /write`, narrowRows / http.result, imp, `${http.cpu}; /imp: ${csv.cpu}; ${load}`),
-      line(`${name}: narrow rows, TCP 9009`, narrowRows / tcp.result, imp, `${tcp.cpu}; ${load}`),
-      line(`${name}: narrow rows, TCP 9009, 1 connection`, narrowRows / one.result, imp, `${one.cpu}; ${load}`),
+    const figures = [
+      { measure: `${name}: narrow rows, HTTP /write`, value: narrowRows / http.result, note: `${http.cpu}; /imp: ${csv.cpu}; ${load}` },
+      { measure: `${name}: narrow rows, TCP 9009`, value: narrowRows / tcp.result, note: `${tcp.cpu}; ${load}` },
+      { measure: `${name}: narrow rows, TCP 9009, 1 connection`, value: narrowRows / one.result, note: `${one.cpu}; ${load}` },
     ];
+    for (const figure of figures) narrowFigures.add({ measure: figure.measure, value: figure.value, reference: imp });
+    return figures.map((figure) => line(figure.measure, figure.value, imp, figure.note));
   } finally {
     await server.stop();
     server.cleanup();

@@ -2,6 +2,7 @@
 // The bound runs on a clock the test drives: what is asserted is which delay was asked for and what releases.
 import test from 'ava';
 import { TickGather, type GatherSchedule } from '../../../src/cluster/tick-gather.js';
+import { isSettled } from '../../helpers/promise-state.js';
 
 interface Scheduled { readonly callback: () => void; readonly delayMs: number }
 
@@ -10,11 +11,6 @@ function recordingSchedule(): { readonly schedule: GatherSchedule; readonly sche
   return { schedule: (callback, delayMs) => { scheduled.push({ callback, delayMs }); }, scheduled };
 }
 
-/** Whether `promise` has settled once pending callbacks of this turn have run. */
-async function isSettled(promise: Promise<void>): Promise<boolean> {
-  const later = new Promise<boolean>((resolve) => setImmediate(() => resolve(false)));
-  return Promise.race([promise.then(() => true), later]);
-}
 
 const TICK = 1_000_000;
 

@@ -6,6 +6,7 @@ import { WriterService } from '../../../src/cluster/writer-service.js';
 import type { IlpCommitRequest } from '../../../src/engine/writer-client.js';
 import type { Engine } from '../../../src/engine/engine.js';
 import { stageIlp, withIlpEngineAsync } from '../../helpers/ilp-stage.js';
+import { isSettled } from '../../helpers/promise-state.js';
 
 const bothWorkers: ReadonlySet<string> = new Set(['worker-1', 'worker-2']);
 
@@ -21,14 +22,6 @@ function rowCount(engine: Engine, table: string): number {
   return engine.writer(table)?.txn.rowCount ?? 0;
 }
 
-/** Whether `promise` has settled once the microtasks and I/O callbacks queued now have run. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(() => { done = true; }, () => { done = true; });
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-}
-
 test('an HTTP request commits while a tick group waits for the other worker, which TCP units join', async (t) => {
   await withIlpEngineAsync(async (engine) => {
     const writer = service(engine);
@@ -39,8 +32,8 @@ test('an HTTP request commits while a tick group waits for the other worker, whi
     t.is(rowCount(engine, 'http_t'), 1);
     const sizeSent = writer.ilpCommit(tcpUnit(engine, 'tcp_t,sym=a v=3i 3000\n'), 'worker-1');
     await writer.ilpCommit(stageIlp(engine, 'http_t,sym=b v=4i 4000\n'), 'local');
-    t.false(await settled(first), 'the tick group still waits for worker-2');
-    t.false(await settled(sizeSent), 'a TCP unit sent meanwhile waits with the tick group');
+    t.false(await isSettled(first), 'the tick group still waits for worker-2');
+    t.false(await isSettled(sizeSent), 'a TCP unit sent meanwhile waits with the tick group');
     t.is(rowCount(engine, 'tcp_t'), 0);
     const second = writer.ilpCommit(tcpUnit(engine, 'tcp_t,sym=c v=5i 5000\n', tick), 'worker-2');
     const results = await Promise.all([first, sizeSent, second]);

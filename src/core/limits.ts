@@ -94,6 +94,11 @@ export const ilpTcpCommitRetryDelayMaxMs = 1000;
  * every worker serving TCP connections has sent its units.
  */
 export const ilpTcpTickGatherMs = 300;
+/**
+ * The one buffer every ILP TCP connection of a process reads into (ilp/shared-read-buffer.ts): the size of the
+ * reads libuv asks for by default, so a read takes as much as it did with a buffer per read.
+ */
+export const ilpTcpReadBufferBytes = 64 * 1024;
 /** TCP keep-alive probes (ILP and PG sockets) start after this much silence, so the OS finds peers that vanished without a FIN. */
 export const tcpKeepAliveDelayMs = 60_000;
 /** Refused TCP connections (over the connection limit) are logged at most once per this period, with a count. */

@@ -66,7 +66,8 @@ export class IlpTcpHandshake {
 
   receive(chunk: Buffer): HandshakeStep {
     assert(this.state !== 'done', 'no bytes reach the handshake once it has decided');
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    // Copied: a connection's chunk is only valid during the call (shared-read-buffer.ts).
+    this.pending = Buffer.concat([this.pending, chunk]);
     if (this.state === 'keyId') {
       const end = this.pending.indexOf(LF);
       if (end < 0) return this.pending.length > ilpTcpKeyIdBytesMax ? this.refuse(`the key id line is longer than ${ilpTcpKeyIdBytesMax} bytes`) : { kind: 'wait' };

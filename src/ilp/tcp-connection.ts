@@ -20,6 +20,7 @@ import { assert, assertNever } from '../core/assert.js';
 import { ilpChannel, unhandledErrorChannel } from '../core/diagnostics.js';
 import { ilpTcpCommitRetryDelayMaxMs, ilpTcpCommitRetryDelayMinMs } from '../core/limits.js';
 import { getLogger } from '../log/logger.js';
+import { readIntoSharedBuffer } from './shared-read-buffer.js';
 
 const log = getLogger('ilp-tcp');
 
@@ -70,15 +71,19 @@ export class IlpTcpConnection {
   /** Set when shutdown's drain time ran out: overloaded commits are no longer retried. */
   private abandoned = false;
 
-  constructor(private readonly socket: Socket, private readonly settings: IlpTcpConnectionSettings) {
+  /** The connection's socket, reading into the process's shared buffer (shared-read-buffer.ts). */
+  private readonly socket: Socket;
+
+  constructor(accepted: Socket, private readonly settings: IlpTcpConnectionSettings) {
     assert(settings.ingest.spillBytes > settings.uncommittedBytesMax, 'a TCP commit unit is committed before it would spill');
-    this.remote = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
+    this.remote = `${accepted.remoteAddress ?? '?'}:${accepted.remotePort ?? '?'}`;
     let resolveClosed = (): void => undefined;
     this.closed = new Promise((resolve) => { resolveClosed = resolve; });
     this.resolveClosed = resolveClosed;
     this.handshake = settings.authDb === undefined ? undefined : new IlpTcpHandshake(settings.authDb);
     this.state = this.handshake === undefined ? 'streaming' : 'handshake';
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    const socket = readIntoSharedBuffer(accepted, (chunk) => this.onData(chunk));
+    this.socket = socket;
     socket.on('end', () => this.onPeerGone());
     socket.on('close', () => this.onPeerGone());
     socket.on('error', (error) => log.debug(() => `ILP TCP ${this.remote}: ${error.message}`));

@@ -198,6 +198,30 @@ test.serial('200,000 rows over one connection arrive complete across many size-t
   ]);
 });
 
+test.serial('connections read into one shared buffer per process: six at once, lines cut at every piece, arrive exact', async (t) => {
+  // Each process reads all its connections into one buffer: a byte kept past its read (a cut line, a tag set)
+  // without a copy would be overwritten by another connection's next read and show up here as a lost or changed row.
+  const connections = 6;
+  const rowCount = 20_000;
+  const sockets = await Promise.all(Array.from({ length: connections }, () => openRawIlpSocket(server.ilpTcpPort)));
+  const bodies = sockets.map((_, c) => {
+    let text = '';
+    for (let row = 0; row < rowCount; row++) text += `tcp_shared,conn=c${c} v=${row}i,x=${row / 4},s="c${c}-${row}" ${1_700_000_000_000_000 + row * connections + c}000\n`;
+    return Buffer.from(text);
+  });
+  const pieceBytes = 997;
+  for (let at = 0; at < Math.max(...bodies.map((body) => body.length)); at += pieceBytes) {
+    for (const [c, socket] of sockets.entries()) {
+      const body = bodies[c] as Buffer;
+      if (at < body.length) socket.write(body.subarray(at, at + pieceBytes));
+    }
+  }
+  for (const socket of sockets) socket.end();
+  t.true(await untilCount(server, 'tcp_shared', connections * rowCount, 25_000));
+  const expected = Array.from({ length: connections }, (_, c) => [`c${c}`, rowCount, (rowCount - 1) * rowCount / 2, (rowCount - 1) * rowCount / 8, rowCount]);
+  t.deepEqual(await rows(server.baseUrl, 'select conn, count(), sum(v), sum(x), count_distinct(s) from tcp_shared order by conn'), expected);
+});
+
 test('ECDSA: the official client with username=<key id>;token=<d> authenticates and writes', async (t) => {
   const sender = await Sender.fromConfig(`tcp::addr=127.0.0.1:${authServer.ilpTcpPort};username=${KEY_ID};token=${key.d}`, quiet);
   await sender.connect();

@@ -12,8 +12,10 @@
 set -euo pipefail
 
 NODE_LINES=(22.23.0 24.21.0 26.10.0)
-# The foundation (execute, column types), import, export, crash recovery, the SQL .slt suite, and the unit tests
-# (in process, a few seconds: the codecs, the Parquet writer with DuckDB reading back, the storage codecs).
+# The foundation (execute, column types), import, export, crash recovery, the SQL .slt suite, the unit tests
+# (in process, a few seconds: the codecs, the Parquet writer with DuckDB reading back, the storage codecs), and
+# ILP over TCP (its connections move their native handle to a socket reading into a shared buffer,
+# src/ilp/shared-read-buffer.ts, which relies on how Node.js wraps handles).
 # ava expands the quoted glob itself.
 SUBSET=(
   'test/unit/**/*.test.ts'
@@ -22,6 +24,7 @@ SUBSET=(
   test/e2e/import.test.ts
   test/e2e/export.test.ts
   test/e2e/crash-recovery.test.ts
+  test/e2e/ilp-tcp.test.ts
   test/sql/run-slt.test.ts
 )
 

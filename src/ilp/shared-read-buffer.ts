@@ -32,7 +32,8 @@ function movableHandle(socket: Socket): object | undefined {
 
 /**
  * The socket to serve `socket`'s connection by, its bytes going to `onChunk` from the shared buffer; where the
- * handle cannot move (something was read already), `socket` itself with a 'data' listener.
+ * handle cannot move (something was read already, or this Node.js does not take it), `socket` itself with a
+ * 'data' listener. Every supported Node.js line runs the ILP TCP tests (scripts/test-node-lines.sh).
  */
 export function readIntoSharedBuffer(socket: Socket, onChunk: (chunk: Buffer) => void): Socket {
   const handle = movableHandle(socket);
@@ -55,6 +56,13 @@ export function readIntoSharedBuffer(socket: Socket, onChunk: (chunk: Buffer) =>
     },
   };
   const adopted = new Socket(options);
+  if (Reflect.get(adopted, '_handle') !== handle) {
+    // A Node.js that no longer wraps a handle so: the accepted socket keeps it and reads as it did.
+    Reflect.set(socket, '_handle', handle);
+    adopted.destroy();
+    socket.on('data', onChunk);
+    return socket;
+  }
   adopted.once('close', () => socket.destroy());
   return adopted;
 }

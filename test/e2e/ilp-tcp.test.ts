@@ -222,17 +222,34 @@ test.serial('connections read into one shared buffer per process: six at once, l
   t.deepEqual(await rows(server.baseUrl, 'select conn, count(), sum(v), sum(x), count_distinct(s) from tcp_shared order by conn'), expected);
 });
 
-test('ECDSA: the official client with username=<key id>;token=<d> authenticates and writes', async (t) => {
-  const sender = await Sender.fromConfig(`tcp::addr=127.0.0.1:${authServer.ilpTcpPort};username=${KEY_ID};token=${key.d}`, quiet);
-  await sender.connect();
-  try {
-    await sender.table('tcp_auth').symbol('s', 'a').intColumn('v', 7).at(1_000_000n, 'us');
-    await sender.flush();
-  } finally {
-    await sender.close();
+/**
+ * The official client's `username`/`token` form pairs the token with a fixed public key of its own; Node.js 26
+ * checks that a JWK's point matches its private scalar and refuses it inside the client's socket handler
+ * (ERR_CRYPTO_INVALID_JWK, an uncaught exception of the test process). Its `jwk` option carries the whole key
+ * and works on every Node.js line.
+ */
+const clientTokenFormWorks = Number(process.versions.node.split('.')[0]) < 26;
+
+/** The official client authenticating as `keyId` with the whole of `pair` (its `jwk` option). */
+function jwkSender(keyId: string, pair: KeyPair): Sender {
+  return new Sender({ protocol: 'tcp', protocol_version: '1', host: '127.0.0.1', port: authServer.ilpTcpPort, jwk: { kid: keyId, kty: 'EC', crv: 'P-256', d: pair.d, x: pair.x, y: pair.y }, ...quiet });
+}
+
+test('ECDSA: the official client authenticates (its jwk option; username=<key id>;token=<d> where it can) and writes', async (t) => {
+  const senders = [jwkSender(KEY_ID, key)];
+  if (clientTokenFormWorks) senders.push(await Sender.fromConfig(`tcp::addr=127.0.0.1:${authServer.ilpTcpPort};username=${KEY_ID};token=${key.d}`, quiet));
+  for (const [index, sender] of senders.entries()) {
+    await sender.connect();
+    try {
+      await sender.table('tcp_auth').symbol('s', 'a').intColumn('v', 7 + index).at(1_000_000n + BigInt(index), 'us');
+      await sender.flush();
+    } finally {
+      await sender.close();
+    }
   }
-  t.true(await untilCount(authServer, 'tcp_auth', 1));
-  t.deepEqual(await rows(authServer.baseUrl, 'select s, v, timestamp from tcp_auth'), [['a', 7, '1970-01-01T00:00:01.000000Z']]);
+  t.true(await untilCount(authServer, 'tcp_auth', senders.length));
+  const expected = [['a', 7, '1970-01-01T00:00:01.000000Z'], ['a', 8, '1970-01-01T00:00:01.000001Z']].slice(0, senders.length);
+  t.deepEqual(await rows(authServer.baseUrl, 'select s, v, timestamp from tcp_auth'), expected);
 });
 
 async function challengeOf(socket: RawIlpSocket, keyId: string): Promise<Buffer> {
@@ -264,7 +281,7 @@ test('ECDSA handshake: a 512-byte printable challenge; DER or raw r||s signature
   unknown.write(`${sign('sha256', third, otherKey.privateKey).toString('base64')}\n`);
   t.true(await unknown.closed(5000), 'an unknown key id is refused at the signature');
 
-  const official = await Sender.fromConfig(`tcp::addr=127.0.0.1:${authServer.ilpTcpPort};username=${KEY_ID};token=${otherKey.d}`, quiet);
+  const official = jwkSender(KEY_ID, otherKey);
   await official.connect();
   await official.table('tcp_auth_refused').symbol('s', 'y').intColumn('v', 2).at(2000n, 'us');
   await official.flush().catch(() => false);

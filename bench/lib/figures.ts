@@ -1,4 +1,12 @@
-// Timing helpers for benches: median of repeated runs, and a printed table of svc vs DuckDB figures.
+// Timing helpers for benches: the median of values and of repeated runs, and a printed table of svc vs DuckDB figures.
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
 export async function medianMs(runs: number, action: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let k = 0; k < runs; k++) {

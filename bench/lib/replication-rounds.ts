@@ -4,6 +4,7 @@
 // side: everything at equal priority on the shared cores, and the replica and store at the lowest priority
 // (a model of their own machines); neither replaces the other.
 import type { StoreRequestCounts } from './store-requests.js';
+import { median } from './figures.js';
 
 /** One run: rows/s, and CPU seconds of each process while it ingested the bodies (replica and store: until caught up). */
 export interface RoundFigures {
@@ -31,13 +32,6 @@ export interface RoundsReport {
   readonly rowsPerBody: number;
   readonly loadBefore: number;
   readonly loadAfter: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** "median (min–max)" with `digits` decimals. */

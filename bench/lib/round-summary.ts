@@ -1,18 +1,14 @@
 // Medians over a bench's alternated rounds. One round of a noisy measure cannot judge a change (ILP over 8 TCP
 // connections spread by a factor of two between rounds of one build); the median and the range over several
 // rounds of each build, printed side by side, can.
+import { median } from './figures.js';
+
 export interface RoundFigure {
   /** The measure with its build's name ("before: narrow rows, TCP 9009"): figures of one name are one series. */
   readonly measure: string;
   readonly value: number;
   /** The same run's reference (/imp rows/s), when the measure has one. */
   readonly reference?: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function spread(values: readonly number[], format: (value: number) => string): string {

@@ -36,11 +36,16 @@ function movableHandle(socket: Socket): object | undefined {
  * 'data' listener. Every supported Node.js line runs the ILP TCP tests (scripts/test-node-lines.sh).
  */
 export function readIntoSharedBuffer(socket: Socket, onChunk: (chunk: Buffer) => void): Socket {
+  const adopted = adoptHandle(socket, onChunk);
+  if (adopted !== undefined) return adopted;
+  socket.on('data', onChunk);
+  return socket;
+}
+
+/** A new Socket over `socket`'s handle reading into the shared buffer; undefined (and `socket` as it was) when the handle cannot move. */
+function adoptHandle(socket: Socket, onChunk: (chunk: Buffer) => void): Socket | undefined {
   const handle = movableHandle(socket);
-  if (handle === undefined) {
-    socket.on('data', onChunk);
-    return socket;
-  }
+  if (handle === undefined) return undefined;
   const buffer = sharedBuffer ?? Buffer.allocUnsafeSlow(ilpTcpReadBufferBytes);
   sharedBuffer = buffer;
   Reflect.set(socket, '_handle', null);
@@ -60,8 +65,7 @@ export function readIntoSharedBuffer(socket: Socket, onChunk: (chunk: Buffer) =>
     // A Node.js that no longer wraps a handle so: the accepted socket keeps it and reads as it did.
     Reflect.set(socket, '_handle', handle);
     adopted.destroy();
-    socket.on('data', onChunk);
-    return socket;
+    return undefined;
   }
   adopted.once('close', () => socket.destroy());
   return adopted;

@@ -11,7 +11,6 @@ function recordingSchedule(): { readonly schedule: GatherSchedule; readonly sche
   return { schedule: (callback, delayMs) => { scheduled.push({ callback, delayMs }); }, scheduled };
 }
 
-
 const TICK = 1_000_000;
 
 test('waits for the other worker\'s unit of the tick, and is released by its arrival', async (t) => {

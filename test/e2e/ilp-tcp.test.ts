@@ -35,6 +35,8 @@ function newKeyPair(): KeyPair {
   return { privateKey, d, x, y };
 }
 
+/** The commit interval of `server`: its commit ticks are the multiples of it on the wall clock. */
+const TICK_MS = 250;
 const key = newKeyPair();
 const otherKey = newKeyPair();
 let server: TestServer;
@@ -45,7 +47,7 @@ test.before(async () => {
   mkdirSync(join(authRoot, 'conf'));
   writeFileSync(join(authRoot, 'conf', 'ilp-auth.txt'), `# ILP TCP keys\n\n${KEY_ID} ec-p-256-sha256 ${key.x} ${key.y}  # the ingest service\n`);
   [server, authServer] = await startServers([
-    { workers: 2, env: { SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms', SVC_LINE_TCP_MAX_UNCOMMITTED_SIZE: '64k', SVC_METRICS_ENABLED: 'true' } },
+    { workers: 2, env: { SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: `${TICK_MS}ms`, SVC_LINE_TCP_MAX_UNCOMMITTED_SIZE: '64k', SVC_METRICS_ENABLED: 'true' } },
     { workers: 1, rootDir: authRoot, env: { SVC_LINE_TCP_AUTH_DB_PATH: 'conf/ilp-auth.txt', SVC_LINE_TCP_COMMIT_INTERVAL_DEFAULT: '250ms' } },
   ]);
   await Promise.all([waitUntilListening(server.ilpTcpPort), waitUntilListening(authServer.ilpTcpPort)]);
@@ -117,18 +119,25 @@ test.serial('connections commit on the shared tick of the interval: rows sent at
   const sockets = await Promise.all(Array.from({ length: 8 }, () => openRawIlpSocket(server.ilpTcpPort)));
   try {
     const before = await metricValue(server.adminUrl, 'svc_o3_commits_total');
-    // Each connection's row 25 ms after the previous one's (175 ms in all, within one 250 ms interval), each
-    // older than the one before, as when senders' clocks and batches overlap. Timers of their own would commit
-    // them one by one, every commit after the first an out-of-order merge (7); on the shared tick they reach the
-    // primary together and commit in timestamp order (none), or one merge when the rows straddle a tick.
+    // Each connection's row 15 ms after the previous one's (105 ms in all), each older than the one before, as
+    // when senders' clocks and batches overlap. Timers of their own would commit them one by one, every commit
+    // after the first an out-of-order merge (7); on the shared tick they reach the primary together and commit
+    // in timestamp order (none). Ticks are multiples of the interval on the wall clock, so the rows start just
+    // after one to fall within a single interval.
+    await new Promise((resolve) => setTimeout(resolve, TICK_MS - (Date.now() % TICK_MS) + 10));
+    const writtenAtMs: number[] = [];
     for (const [k, socket] of sockets.entries()) {
+      if (k > 0) await new Promise((resolve) => setTimeout(resolve, 15));
       socket.write(`tcp_tick,s=c${k} v=${k}i ${1_700_000_000_000_000_000 - k * 1000}\n`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      writtenAtMs.push(Date.now());
     }
+    const ticksCrossed = Math.floor(writtenAtMs[writtenAtMs.length - 1] / TICK_MS) - Math.floor(writtenAtMs[0] / TICK_MS);
     t.true(await untilCount(server, 'tcp_tick', 8), 'every row committed without closing a connection');
     const merges = (await metricValue(server.adminUrl, 'svc_o3_commits_total')) - before;
-    // Room for one worker's units missing the gathering on a loaded machine.
-    t.true(merges <= 2, `${merges} out-of-order commits for 8 connections`);
+    // Room for one worker's units missing a tick's gathering on a loaded machine, and, when a stalled test
+    // timer let the rows straddle ticks anyway, for each later tick's group merging below the one before.
+    const allowed = 2 + 2 * ticksCrossed;
+    t.true(merges <= allowed, `${merges} out-of-order commits for 8 connections over ${ticksCrossed + 1} tick(s)`);
     t.deepEqual((await rows(server.baseUrl, 'select s from tcp_tick')).map((row) => row[0]), ['c7', 'c6', 'c5', 'c4', 'c3', 'c2', 'c1', 'c0']);
     t.false(sockets.some((socket) => socket.closedByServer()));
   } finally {

@@ -205,6 +205,7 @@ async function startWorkers(config: ServerConfig, service: WriterService, replie
     // The files its ILP requests staged in are its own (ilp/staged-file-pool.ts): nobody else deletes them.
     if (pid !== undefined) removeStagedFilesOf(stagingRoot(join(config.rootDir, 'db')), pid);
     for (const dispatcher of Object.values(workers?.dispatchers ?? {})) dispatcher.onExit(slot);
+    service.tcpConnectionsChanged();
   });
   const rebalancer = config.httpConnectionRebalance && config.httpWorkerCount > 1 ? new ConnectionRebalancer(pool) : undefined;
   const dispatchers: Partial<Record<TcpProtocol, TcpDispatcher>> = {};
@@ -227,7 +228,7 @@ async function startWriterSide(
   config: ServerConfig, engine: Engine, accounts: AccountsBinding, replication: ReplicationRuntime, ilpTcpOwners: () => ReadonlySet<string>,
 ): Promise<{ service: WriterService; cold: ColdStorageManager }> {
   const refusal = replication.writeRefusal === undefined ? {} : { refuseWrites: replication.writeRefusal };
-  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs, ilpCommitOrderWaitMs: config.ilpHttpCommitOrderWaitMs, ilpTcpOwners, ...refusal });
+  const service = new WriterService(engine, { accounts, snapshotTimeoutMs: config.snapshotPrepareTimeoutMs, ilpCommitOrderWaitMs: config.ilpHttpCommitOrderWaitMs, ilpTcpOwners, ilpTcpCommitIntervalMs: config.ilpTcpCommitIntervalMs, ...refusal });
   // Only a primary manages the cold store (uploads, manifests, deletion); a replica's cold partitions arrive as
   // its primary's _txn changes and are read from the store like anyone's.
   const cold = new ColdStorageManager({
@@ -348,6 +349,7 @@ function handleWorkerMessage(slot: WorkerSlot, message: WorkerToPrimary, deps: W
       return;
     case 'svc:tcp-closed':
       deps.dispatchers[message.protocol]?.onClosed(slot);
+      if (message.protocol === 'ilp') service.tcpConnectionsChanged();
       return;
     case 'svc:ready':
       for (const dispatcher of Object.values(deps.dispatchers)) dispatcher.onReady(slot);

@@ -100,19 +100,30 @@ export async function runWorker(config: ServerConfig): Promise<void> {
 
 /** What serves the connections of one protocol here. */
 interface HandedConnections {
-  accept(socket: Socket): void;
+  /** Serves `socket`; a promise when the connection's end comes after its socket's (ILP TCP: its last commit). */
+  accept(socket: Socket): Promise<void> | void;
 }
 
-/** A socket the primary accepted: served here, and reported when it closes (the primary counts them). */
+/**
+ * A socket the primary accepted: served here, and reported when it is done (the primary counts them). An ILP TCP
+ * connection is done once its last unit is committed, after its socket closed: the primary commits the rows it
+ * holds back from out-of-order groups (engine/tcp-row-hold.ts) once no connection is left to send more.
+ */
 function serveHanded(protocol: TcpProtocol, handle: unknown, connections: HandedConnections | undefined, send: (message: WorkerToPrimary) => void): void {
+  const report = (): void => send({ type: 'svc:tcp-closed', protocol });
   // The primary counted the connection when it sent it: it hears of its end whatever became of it here.
   if (!(handle instanceof Socket)) {
-    send({ type: 'svc:tcp-closed', protocol });
+    report();
     return;
   }
-  handle.once('close', () => send({ type: 'svc:tcp-closed', protocol }));
-  if (connections === undefined) handle.destroy();
-  else connections.accept(handle);
+  if (connections === undefined) {
+    handle.once('close', report);
+    handle.destroy();
+    return;
+  }
+  const done = connections.accept(handle);
+  if (done === undefined) handle.once('close', report);
+  else void done.then(report);
 }
 
 /** Busy connections are counted either way (a metric); they are reported, and moved, only with rebalancing on. */

@@ -9,8 +9,10 @@ import { commitInsertGroup, isInsertValues, type InsertValuesStatement } from '.
 import { CommitGroup } from './commit-group.js';
 import { IlpOrderGate } from './ilp-order-gate.js';
 import type { IlpCommitRequest, IlpCommitResult, ImportCommitRequest, ImportCommitResult, WriteResult } from '../engine/writer-client.js';
-import { commitIlpGroup } from '../engine/ilp-commit.js';
-import { ilpPendingRequestsMax, ilpTcpTickGatherMs, insertGroupFillWaitMsMax } from '../core/limits.js';
+import { commitHeldRows, commitIlpGroup } from '../engine/ilp-commit.js';
+import { TcpRowHold } from '../engine/tcp-row-hold.js';
+import { ilpPendingRequestsMax, ilpTcpHeldAgeIntervals, ilpTcpHeldBytesMax, ilpTcpHeldQuietIntervals, ilpTcpTickGatherMs, insertGroupFillWaitMsMax } from '../core/limits.js';
+import { getLogger } from '../log/logger.js';
 import { TickGather } from './tick-gather.js';
 import { commitImport } from '../engine/import-commit.js';
 import { resolve, sep } from 'node:path';
@@ -38,7 +40,11 @@ export interface WriterServiceOptions {
   readonly ilpTcpOwners?: () => ReadonlySet<string>;
   /** How long a tick's group waits at most for the other workers' units (ilpTcpTickGatherMs unless a test says). */
   readonly ilpTcpTickGatherMs?: number;
+  /** line.tcp.commit.interval.default: rows held for a table that got none for a few of these are committed (engine/tcp-row-hold.ts). */
+  readonly ilpTcpCommitIntervalMs?: number;
 }
+
+const log = getLogger('writer');
 
 export class WriterService {
   private tail: Promise<unknown> = Promise.resolve();
@@ -68,14 +74,25 @@ export class WriterService {
   private afterTurn: () => void = () => undefined;
   /** Set on a replica: every write is refused with this error. */
   private readonly refusal: SvcError | undefined;
+  /** Rows of TCP units kept back from out-of-order groups (engine/tcp-row-hold.ts). */
+  private readonly tcpHold: TcpRowHold;
+  private readonly tcpOwners: () => ReadonlySet<string>;
+  private readonly tcpCommitIntervalMs: number;
+  /** Runs while rows are held: commits those of tables that got nothing for a commit interval. */
+  private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly engine: Engine, options: WriterServiceOptions) {
     this.snapshot = new SnapshotGate(options.snapshotTimeoutMs);
     this.ilpOrder = new IlpOrderGate(options.ilpCommitOrderWaitMs ?? 0);
     this.accounts = options.accounts;
     this.refusal = options.refuseWrites;
+    const noTcpOwners: ReadonlySet<string> = new Set();
+    this.tcpOwners = options.ilpTcpOwners ?? (() => noTcpOwners);
+    this.tcpCommitIntervalMs = options.ilpTcpCommitIntervalMs ?? 1000;
+    this.tcpHold = new TcpRowHold({ ageMaxMs: this.tcpCommitIntervalMs * ilpTcpHeldAgeIntervals, bytesMax: ilpTcpHeldBytesMax }, Date.now());
+    // ILP groups pass their tables through the hold themselves; every other write commits what it holds first.
     const schedule = (turn: () => void): void => {
-      void this.enqueue(turn).catch(() => undefined);
+      void this.enqueue(turn, false).catch(() => undefined);
     };
     // An INSERT group's turn holds the queue until as many statements wait as the previous group held (at most
     // insertGroupFillWaitMsMax), then for the rest of that event-loop turn before it takes its statements:
@@ -93,8 +110,7 @@ export class WriterService {
     this.inserts = new CommitGroup(scheduleAfterPoll, (statements) => commitInsertGroup(this.engine, statements), (error) => asLimitError(asStorageError(error)));
     // A group opened by a TCP unit of a commit tick waits until the other workers' units of that tick are in
     // (tick-gather.ts); it waits before it takes the writer queue, which other writes keep using meanwhile.
-    const noTcpOwners: ReadonlySet<string> = new Set();
-    this.tickGather = new TickGather(options.ilpTcpOwners ?? (() => noTcpOwners), options.ilpTcpTickGatherMs ?? ilpTcpTickGatherMs);
+    this.tickGather = new TickGather(this.tcpOwners, options.ilpTcpTickGatherMs ?? ilpTcpTickGatherMs);
     const scheduleTickUnits = (turn: () => void): void => {
       const tick = this.ilpTickUnits.first?.tick;
       if (tick === undefined) {
@@ -106,8 +122,40 @@ export class WriterService {
         schedule(turn);
       });
     };
-    this.ilpRequests = new CommitGroup(schedule, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
-    this.ilpTickUnits = new CommitGroup(scheduleTickUnits, (requests) => commitIlpGroup(this.engine, requests), asStorageError);
+    const commitIlp = (requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] => {
+      const results = commitIlpGroup(this.engine, requests, { hold: this.tcpHold, mayHold: this.tcpOwners().size > 0 });
+      this.armHoldTimer();
+      return results;
+    };
+    this.ilpRequests = new CommitGroup(schedule, commitIlp, asStorageError);
+    this.ilpTickUnits = new CommitGroup(scheduleTickUnits, commitIlp, asStorageError);
+  }
+
+  /** The ILP TCP connections changed: once none is left, nothing more comes for the rows held, which commit now. */
+  tcpConnectionsChanged(): void {
+    if (this.tcpOwners().size === 0 && this.tcpHold.heldRows > 0) void this.enqueue(() => undefined).catch(() => undefined);
+  }
+
+  /** Commits the held rows of `writers` (all by default); a failure is logged, the rows are gone (nobody waits for them). */
+  private commitHeld(writers?: ReturnType<TcpRowHold['heldTables']>): void {
+    if (this.tcpHold.heldRows === 0) return;
+    for (const error of commitHeldRows(this.engine, this.tcpHold, writers)) log.error(`ILP TCP rows held back from out-of-order commits were not committed: ${error.message}`);
+  }
+
+  /**
+   * While rows are held, checks every commit interval for tables that got nothing for ilpTcpHeldQuietIntervals
+   * of them, and commits theirs (one interval would catch tables whose rows come at every tick).
+   */
+  private armHoldTimer(): void {
+    if (this.holdTimer !== undefined || this.tcpHold.heldRows === 0) return;
+    this.holdTimer = setTimeout(() => {
+      this.holdTimer = undefined;
+      void this.enqueue(() => {
+        this.commitHeld(this.tcpHold.quietTables(Date.now(), this.tcpCommitIntervalMs * ilpTcpHeldQuietIntervals));
+        this.armHoldTimer();
+      }, false).catch(() => undefined);
+    }, this.tcpCommitIntervalMs);
+    this.holdTimer.unref();
   }
 
   attachColdStorage(cold: ColdStorageManager): void {
@@ -119,8 +167,12 @@ export class WriterService {
     return this.enqueue(work).catch((error: unknown) => Promise.reject(asStorageError(error)));
   }
 
-  private enqueue<T>(work: () => T | Promise<T>): Promise<T> {
-    const gated = (): Promise<T> => this.snapshot.passed().then(work).finally(() => this.afterTurn());
+  /** Queues `work`; unless it is an ILP group's (`commitsHeld` false), rows the TCP hold keeps commit before it. */
+  private enqueue<T>(work: () => T | Promise<T>, commitsHeld = true): Promise<T> {
+    const gated = (): Promise<T> => this.snapshot.passed().then(() => {
+      if (commitsHeld) this.commitHeld();
+      return work();
+    }).finally(() => this.afterTurn());
     const run = this.tail.then(gated, gated);
     this.tail = run.catch(() => undefined);
     return run;
@@ -232,6 +284,8 @@ export class WriterService {
   /** Resolves when every queued statement has finished (used by shutdown), a group still gathering too. */
   async idle(): Promise<void> {
     await this.ilpGathering;
+    // A turn of its own commits the rows the TCP hold keeps.
+    await this.enqueue(() => undefined).catch(() => undefined);
     await this.tail.then(() => undefined, () => undefined);
   }
 }

@@ -94,6 +94,18 @@ export const ilpTcpCommitRetryDelayMaxMs = 1000;
  * every worker serving TCP connections has sent its units.
  */
 export const ilpTcpTickGatherMs = 300;
+
+/**
+ * Bytes of rows the primary may hold back for one table from out-of-order TCP groups (engine/tcp-row-hold.ts).
+ * 8 connections of the bench's narrow rows reach back about 1M rows, 30 MB; past the bound the oldest commit.
+ */
+export const ilpTcpHeldBytesMax = 256 * 1024 * 1024;
+
+/** Held TCP rows commit with the next group once they waited this many commit intervals. */
+export const ilpTcpHeldAgeIntervals = 5;
+
+/** Held TCP rows of a table that got no rows for this many commit intervals are committed. */
+export const ilpTcpHeldQuietIntervals = 2;
 /**
  * The one buffer every ILP TCP connection of a process reads into (ilp/shared-read-buffer.ts): the size of the
  * reads libuv asks for by default, so a read takes as much as it did with a buffer per read.

@@ -12,10 +12,10 @@ import type { ColumnMeta, TableMeta } from '../storage/table-meta.js';
 import type { TableWriter } from '../storage/table-writer.js';
 import type { ColumnData } from '../storage/row-chunk.js';
 import type { ScratchMemory } from '../core/scratch-memory.js';
-import { concatIncomingChunks, nullSymbolIds, type IncomingChunk, type IncomingColumnData } from '../storage/symbol-ids.js';
+import { concatIncomingChunks, type IncomingChunk, type IncomingColumnData } from '../storage/symbol-ids.js';
+import { absentIncomingColumn, type TcpRowHold } from './tcp-row-hold.js';
 import { readStagedChunks } from '../storage/staged-chunks.js';
 import { timestampsOf } from '../storage/partition-layout.js';
-import { nullColumnData } from '../storage/column-files.js';
 import { textCodedColumnFromText } from './encode-batch.js';
 import { uniqueStem } from './column-stems.js';
 import { partitionUnitOf } from '../types/timestamp.js';
@@ -107,7 +107,7 @@ function layOut(meta: TableMeta, batch: IlpTableBatch, staged: IncomingChunk): I
     const source = batch.columns.findIndex((candidate) => candidate.name.toLowerCase() === column.name.toLowerCase());
     // SYMBOL values travel as dictionary ids until the writer resolves their keys: a column a request left out
     // gets null ids too, so it concatenates with another request's values of the same table as it is.
-    if (source < 0) return column.type === 'SYMBOL' ? nullSymbolIds(rowCount) : nullColumnData(column.type, rowCount);
+    if (source < 0) return absentIncomingColumn(column, rowCount);
     const data = staged.columns[source + offset];
     if (!isTextCodedType(column.type)) return data;
     assert(data.kind !== 'symbolIds', 'only SYMBOL columns travel as dictionary ids');
@@ -131,11 +131,17 @@ function prepareRequest(engine: Engine, request: IlpCommitRequest): { tables: Il
  * concatenations of them, are views of the engine's turn memory, free again when this returns: nothing keeps
  * them past it (a group record left pending keeps a copy: TableWriter).
  */
-export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] {
-  return engine.turnMemory.scope(() => commitIlpGroupInScope(engine, requests));
+export function commitIlpGroup(engine: Engine, requests: readonly IlpCommitRequest[], hold?: GroupHold): (IlpCommitResult | Error)[] {
+  return engine.turnMemory.scope(() => commitIlpGroupInScope(engine, requests, hold));
 }
 
-function commitIlpGroupInScope(engine: Engine, requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] {
+/** The TCP hold a group passes through, and whether it may keep rows now (a TCP connection is open). */
+export interface GroupHold {
+  readonly hold: TcpRowHold;
+  readonly mayHold: boolean;
+}
+
+function commitIlpGroupInScope(engine: Engine, requests: readonly IlpCommitRequest[], hold: GroupHold | undefined): (IlpCommitResult | Error)[] {
   const outcomes: (IlpCommitResult | Error)[] = requests.map(() => ({ rowsCommitted: 0, tablesCreated: 0 }));
   const namesBefore = new Set(engine.tableNames().map((name) => name.toLowerCase()));
   const prepared: (ReturnType<typeof prepareRequest> | undefined)[] = requests.map((request, k) => {
@@ -167,11 +173,13 @@ function commitIlpGroupInScope(engine: Engine, requests: readonly IlpCommitReque
   });
   const rows = new Float64Array(requests.length);
   const only = byWriter.size === 1 ? [...byWriter][0] : undefined;
-  if (only !== undefined && engine.options.commitMode === 'nosync') {
+  // Tables that pass through the TCP hold commit the rows it lets go, as one insert each.
+  const admitted = hold === undefined ? new Map<TableWriter, IncomingChunk>() : admitToHold(hold, byWriter, requests, engine.turnMemory);
+  if (only !== undefined && engine.options.commitMode === 'nosync' && !admitted.has(only[0])) {
     commitEachRequest(only[0], only[1], rows, outcomes, engine.turnMemory);
   } else {
     try {
-      commitTables(engine, byWriter);
+      commitTables(engine, byWriter, admitted);
       for (const group of byWriter.values()) {
         group.requests.forEach((k, index) => { rows[k] = rows[k] + group.tables[index].chunk.rowCount; });
       }
@@ -186,9 +194,51 @@ function commitIlpGroupInScope(engine: Engine, requests: readonly IlpCommitReque
   });
 }
 
+/**
+ * The rows each table whose group is all TCP units (or which has rows held) commits now, through the hold:
+ * a table that also has rows another client waits for commits everything held and incoming.
+ */
+function admitToHold(
+  group: GroupHold, byWriter: ReadonlyMap<TableWriter, { requests: number[]; tables: PreparedTable[] }>, requests: readonly IlpCommitRequest[], memory: ScratchMemory,
+): Map<TableWriter, IncomingChunk> {
+  const admitted = new Map<TableWriter, IncomingChunk>();
+  const nowMs = Date.now();
+  for (const [writer, table] of byWriter) {
+    const tcpOnly = table.requests.every((k) => requests[k]?.tcp === true);
+    const mayHold = group.mayHold && tcpOnly;
+    if (!mayHold && !group.hold.holds(writer)) continue;
+    admitted.set(writer, group.hold.admit(writer, table.tables.map((entry) => entry.chunk), mayHold, nowMs, memory));
+  }
+  return admitted;
+}
+
+/**
+ * Commits every row the hold keeps for `writers` (all its tables when undefined), one insert per table, in
+ * the engine's turn memory. A table whose insert fails loses its held rows (logged by the caller): as with
+ * a TCP unit whose commit fails, no client is waiting for them.
+ */
+export function commitHeldRows(engine: Engine, hold: TcpRowHold, writers: readonly TableWriter[] = hold.heldTables()): Error[] {
+  const errors: Error[] = [];
+  for (const writer of writers) {
+    engine.turnMemory.scope(() => {
+      const rows = hold.drain(writer);
+      if (rows === undefined || rows.rowCount === 0) return;
+      try {
+        const result = writer.insert(rows, { fromDurableSource: skipsWal(engine) });
+        commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
+      } catch (error) {
+        errors.push(failure(error));
+      }
+    });
+  }
+  return errors;
+}
+
 /** One record per table of the group, all of them committing as one unit (the tables are all or none). */
-function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { tables: PreparedTable[] }>): void {
-  const parts = [...byWriter].map(([writer, group]): GroupPart => ({ writer, chunk: concatIncomingChunks(inTimeOrder(writer, group.tables.map((table) => table.chunk)), engine.turnMemory) }));
+function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { tables: PreparedTable[] }>, admitted: ReadonlyMap<TableWriter, IncomingChunk>): void {
+  const parts = [...byWriter].map(([writer, group]): GroupPart => ({
+    writer, chunk: admitted.get(writer) ?? concatIncomingChunks(inTimeOrder(writer, group.tables.map((table) => table.chunk)), engine.turnMemory),
+  })).filter((part) => part.chunk.rowCount > 0);
   if (parts.length === 0) return;
   const only = parts[0];
   // One table's _txn replace is atomic by itself; only several tables need the group's commit point.

@@ -56,18 +56,20 @@ export class IlpTcpConnections {
     this.refusals = new RefusalLog(connectionsMax);
   }
 
-  accept(socket: Socket): void {
+  /** Serves `socket`; resolves once the connection is closed and its last commit answered. */
+  accept(socket: Socket): Promise<void> {
     if (this.connections.size >= this.connectionsMax) {
       this.refusals.note(`${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`);
       socket.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
       socket.destroy();
-      return;
+      return closed;
     }
     socket.setKeepAlive(true, tcpKeepAliveDelayMs);
     const connection = new IlpTcpConnection(socket, this.settings);
     this.connections.add(connection);
     ilpConnectionChannel.publish({ transport: 'tcp', delta: 1 });
-    void connection.closed.then(() => {
+    return connection.closed.then(() => {
       this.connections.delete(connection);
       ilpConnectionChannel.publish({ transport: 'tcp', delta: -1 });
     });

@@ -1,0 +1,243 @@
+// The primary's out-of-order hold for rows that arrive over ILP TCP. Several connections writing one table
+// each send their rows in time order, but they reach the primary skewed: under load a connection's rows wait
+// behind megabytes in its client's send buffer, so a group commit of every connection's units spans their
+// positions, and the next group's rows land below what the previous one committed. Each such group was an
+// out-of-order merge that copied and rewrote the partition from the lowest new row on (1.4-2.2 rows written
+// per row for 8 connections). Senders get no answer over TCP, so the primary may keep rows back: it learns how
+// far below the newest row seen recent groups reached (the lag), commits the rows older than newest - lag,
+// in order, and keeps the rest, sorted, for the next group, which then appends instead of merging. A sender
+// in time order never reaches back, its lag stays 0 and nothing is held.
+// Held rows are committed at the latest when: a later group's newest rows pass them; they have waited
+// ageMaxMs; the table's held rows would pass bytesMax (the oldest commit first); nothing arrived for the table
+// for a commit interval, the last TCP connection closed, or any other write runs (TcpRowHold.drain, called by
+// the writer service); the server shuts down. Rows held are not yet in the WAL: a crash of the primary loses
+// them, as it loses rows still in a connection's unit (TCP acknowledges nothing).
+import type { TableWriter } from '../storage/table-writer.js';
+import type { ColumnMeta } from '../storage/table-meta.js';
+import type { ScratchMemory } from '../core/scratch-memory.js';
+import { TurnMemory } from '../core/turn-memory.js';
+import { realIdleTimers } from '../core/idle-check.js';
+import { turnMemoryIdleMs } from '../core/limits.js';
+import { assert } from '../core/assert.js';
+import { concatIncomingChunks, nullSymbolIds, type IncomingChunk, type IncomingColumnData } from '../storage/symbol-ids.js';
+import { copyIncomingChunk, gatherIncomingChunk, sliceIncomingChunk } from '../storage/incoming-rows.js';
+import { gatherColumn } from '../storage/row-chunk.js';
+import { gatherKeys, isAscending, stableSortPermutation, timestampKeysOf, timestampsOf } from '../storage/partition-layout.js';
+import { nullColumnData } from '../storage/column-files.js';
+
+/** Groups whose reach-back sets the lag: enough to cover the skew's swings, few enough to forget an old burst. */
+const REACH_GROUPS = 8;
+/** The lag is the largest recent reach-back times this, so a group reaching a little further still appends. */
+const LAG_MARGIN = 2;
+/** Rows a table may always hold, whatever its newest partition holds: copying and sorting them costs milliseconds. */
+const HELD_ROWS_FLOOR = 100_000;
+/** Arrival times are kept per held row in units of this many ms (an int32 then spans years). */
+const ARRIVAL_UNIT_MS = 100;
+
+export interface TcpRowHoldOptions {
+  /** Held rows older than this are committed with the next group. */
+  readonly ageMaxMs: number;
+  /** Bytes of rows one table may hold; past it the oldest rows commit. */
+  readonly bytesMax: number;
+}
+
+interface TableHold {
+  /** Held rows, ascending by designated timestamp, in `memory`; undefined when none. */
+  rows: IncomingChunk | undefined;
+  /** Arrival of each held row, in ARRIVAL_UNIT_MS since the hold was created. */
+  arrivals: Int32Array | undefined;
+  readonly memory: TurnMemory;
+  /** Newest designated timestamp seen (µs), committed or held. */
+  seenMax: number;
+  /** Reach-backs (µs) of the last REACH_GROUPS groups, 0 for one that reached nothing. */
+  readonly reaches: number[];
+  /** When rows last arrived for the table (ms). */
+  lastArrivalMs: number;
+}
+
+/** A column of `rowCount` nulls in the form the line protocol's rows take (SYMBOLs as dictionary ids). */
+export function absentIncomingColumn(column: ColumnMeta, rowCount: number): IncomingColumnData {
+  return column.type === 'SYMBOL' ? nullSymbolIds(rowCount) : nullColumnData(column.type, rowCount);
+}
+
+export class TcpRowHold {
+  private readonly tables = new Map<TableWriter, TableHold>();
+  private readonly startMs: number;
+
+  constructor(private readonly options: TcpRowHoldOptions, nowMs: number) {
+    this.startMs = nowMs;
+  }
+
+  /** Rows held across every table. */
+  get heldRows(): number {
+    let rows = 0;
+    for (const hold of this.tables.values()) rows += hold.rows?.rowCount ?? 0;
+    return rows;
+  }
+
+  /** Whether `writer`'s table has rows held. */
+  holds(writer: TableWriter): boolean {
+    return (this.tables.get(writer)?.rows?.rowCount ?? 0) > 0;
+  }
+
+  /** Tables with rows held whose last rows arrived at least `quietMs` before `nowMs`. */
+  quietTables(nowMs: number, quietMs: number): TableWriter[] {
+    return [...this.tables].filter(([, hold]) => (hold.rows?.rowCount ?? 0) > 0 && nowMs - hold.lastArrivalMs >= quietMs).map(([writer]) => writer);
+  }
+
+  /** Tables with rows held. */
+  heldTables(): TableWriter[] {
+    return [...this.tables].filter(([, hold]) => (hold.rows?.rowCount ?? 0) > 0).map(([writer]) => writer);
+  }
+
+  /**
+   * The rows of `writer`'s table to commit now, ascending, in `memory`: the held rows and `incoming` (laid out
+   * in the table's current columns) up to the newest seen less the lag; the rest is held. With `mayHold`
+   * false (rows another client waits for, or no TCP connection left) everything held and incoming commits.
+   */
+  admit(writer: TableWriter, incoming: readonly IncomingChunk[], mayHold: boolean, nowMs: number, memory: ScratchMemory): IncomingChunk {
+    const meta = writer.meta;
+    assert(incoming.length > 0, 'a table of a group has rows');
+    if (meta.timestampIndex < 0) return concatIncomingChunks(incoming, memory);
+    const hold = this.tables.get(writer) ?? this.newHold(writer, nowMs);
+    const held = hold.rows === undefined ? undefined : withColumns(hold.rows, meta.columns);
+    const heldCount = held?.rowCount ?? 0;
+    const all = concatIncomingChunks(held === undefined ? incoming : [held, ...incoming], memory);
+    const count = all.rowCount;
+    const nanos = meta.columns[meta.timestampIndex]?.type === 'TIMESTAMP_NS';
+    const micros = timestampsOf(assertFixed(all.columns[meta.timestampIndex]), count, nanos, memory.float64(count));
+    const arrivals = memory.int32(count);
+    if (hold.arrivals !== undefined) arrivals.set(hold.arrivals.subarray(0, heldCount));
+    arrivals.fill(Math.floor((nowMs - this.startMs) / ARRIVAL_UNIT_MS), heldCount);
+    const watermark = mayHold ? this.learn(hold, writer, micros, heldCount) : Infinity;
+    hold.lastArrivalMs = nowMs;
+    // Sort once: the rows to commit are then a prefix, the rows to hold the rest.
+    const keys = nanos ? timestampKeysOf(assertFixed(all.columns[meta.timestampIndex]), count, true, memory) : micros;
+    let sorted = all;
+    let sortedMicros = micros;
+    let sortedArrivals = arrivals;
+    if (!isAscending(keys)) {
+      const order = stableSortPermutation(keys, memory);
+      sorted = gatherIncomingChunk(all, order, 0, count, memory);
+      const gathered = gatherKeys(micros, order, memory);
+      assert(gathered instanceof Float64Array, 'µs timestamps gather as doubles');
+      sortedMicros = gathered;
+      const arrivalColumn = gatherColumn({ kind: 'fixed', width: 4, bytes: Buffer.from(arrivals.buffer, arrivals.byteOffset, arrivals.byteLength) }, order, 0, count, memory);
+      assert(arrivalColumn.kind === 'fixed', 'arrivals gather as a fixed-width column');
+      sortedArrivals = new Int32Array(arrivalColumn.bytes.buffer, arrivalColumn.bytes.byteOffset, count);
+    }
+    const cut = this.cutAt(sortedMicros, sortedArrivals, watermark, nowMs, bytesPerRow(all), lastPartitionRows(writer));
+    this.keep(hold, sliceIncomingChunk(sorted, cut, count), sortedArrivals.subarray(cut, count));
+    return sliceIncomingChunk(sorted, 0, cut);
+  }
+
+  /** Every row held for `writer`'s table, ascending (views valid until the next admit for it); none held after. */
+  drain(writer: TableWriter): IncomingChunk | undefined {
+    const hold = this.tables.get(writer);
+    const rows = hold?.rows;
+    if (hold === undefined || rows === undefined) return undefined;
+    hold.rows = undefined;
+    hold.arrivals = undefined;
+    return withColumns(rows, writer.meta.columns);
+  }
+
+  /** Forgets a table (dropped, or its writer replaced): its held rows must have been drained. */
+  forget(writer: TableWriter): void {
+    assert(!this.holds(writer), 'a table is forgotten only once its held rows are committed');
+    this.tables.delete(writer);
+  }
+
+  private newHold(writer: TableWriter, nowMs: number): TableHold {
+    const hold: TableHold = {
+      rows: undefined, arrivals: undefined, seenMax: -Infinity, reaches: [], lastArrivalMs: nowMs,
+      memory: new TurnMemory({ bytesMax: this.options.bytesMax, idleMs: turnMemoryIdleMs, ...realIdleTimers }),
+    };
+    this.tables.set(writer, hold);
+    return hold;
+  }
+
+  /**
+   * Records how far the incoming rows (from `from` on) reached below the newest row seen before them, and
+   * returns the watermark: rows at or below it commit.
+   */
+  private learn(hold: TableHold, writer: TableWriter, micros: Float64Array, from: number): number {
+    const committedMax = writer.txn.partitions.reduce((max, entry) => Math.max(max, entry.maxTimestamp), -Infinity);
+    const seenBefore = Math.max(hold.seenMax, committedMax);
+    let low = Infinity;
+    let high = -Infinity;
+    for (let row = from; row < micros.length; row++) {
+      const value = micros[row];
+      if (value < low) low = value;
+      if (value > high) high = value;
+    }
+    hold.reaches.push(Number.isFinite(seenBefore) && low < seenBefore ? seenBefore - low : 0);
+    if (hold.reaches.length > REACH_GROUPS) hold.reaches.shift();
+    hold.seenMax = Math.max(seenBefore, high);
+    const lag = Math.max(...hold.reaches) * LAG_MARGIN;
+    return lag > 0 ? hold.seenMax - lag : Infinity;
+  }
+
+  /**
+   * Rows [0, cut) of the sorted rows commit: those at or below the watermark; all of them when a held row is too
+   * old, when they would pass the byte bound, or when more would be held than a merge would copy (below).
+   */
+  private cutAt(micros: Float64Array, arrivals: Int32Array, watermark: number, nowMs: number, rowBytes: number, partitionRows: number): number {
+    const count = micros.length;
+    let low = 0;
+    let high = count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (micros[middle] <= watermark) low = middle + 1;
+      else high = middle;
+    }
+    const oldest = Math.floor((nowMs - this.startMs - this.options.ageMaxMs) / ARRIVAL_UNIT_MS);
+    for (let row = low; row < count; row++) if (arrivals[row] <= oldest) return count;
+    // Holding costs a copy and a sort of the held rows per group; the merge it avoids copies about the newest
+    // partition. Senders that reach back further than that (a backfill of old data over many connections at
+    // full speed, whose stalls span days of data) would have every group re-sort most of the load: they merge.
+    const rowsMax = Math.min(Math.floor(this.options.bytesMax / Math.max(rowBytes, 1)), Math.max(partitionRows, low, HELD_ROWS_FLOOR));
+    return count - low > rowsMax ? count : low;
+  }
+
+  /** Keeps `rows` (views into this turn's memory) in the table's own memory, replacing what it held. */
+  private keep(hold: TableHold, rows: IncomingChunk, arrivals: Int32Array): void {
+    if (rows.rowCount === 0) {
+      hold.rows = undefined;
+      hold.arrivals = undefined;
+      return;
+    }
+    // The previous held rows were copied into the turn's memory by admit: their memory is free to overwrite.
+    hold.memory.scope(() => {
+      hold.rows = copyIncomingChunk(rows, hold.memory);
+      const kept = hold.memory.int32(arrivals.length);
+      kept.set(arrivals);
+      hold.arrivals = kept;
+    });
+  }
+}
+
+function assertFixed(column: IncomingColumnData | undefined): Extract<IncomingColumnData, { kind: 'fixed' }> {
+  assert(column !== undefined && column.kind === 'fixed', 'the designated timestamp is a fixed-width column');
+  return column;
+}
+
+/** `rows` with nulls for the columns added to the table since they were held (columns are only ever appended). */
+function withColumns(rows: IncomingChunk, columns: readonly ColumnMeta[]): IncomingChunk {
+  if (rows.columns.length === columns.length) return rows;
+  assert(rows.columns.length < columns.length, 'a table with held rows only gains columns (other changes commit them first)');
+  return { rowCount: rows.rowCount, columns: [...rows.columns, ...columns.slice(rows.columns.length).map((column) => absentIncomingColumn(column, rows.rowCount))] };
+}
+
+/** Rows of the table's newest partition: about what an out-of-order merge into it copies. */
+function lastPartitionRows(writer: TableWriter): number {
+  const partitions = writer.txn.partitions;
+  return partitions.length === 0 ? 0 : partitions[partitions.length - 1].rowCount;
+}
+
+/** Average bytes a row of `chunk` takes (dictionaries not counted). */
+function bytesPerRow(chunk: IncomingChunk): number {
+  if (chunk.rowCount === 0) return 0;
+  let bytes = 0;
+  for (const column of chunk.columns) bytes += column.kind === 'symbolIds' ? column.ids.length : column.bytes.length + (column.kind === 'var' ? column.offsets.length * 8 : 0);
+  return bytes / chunk.rowCount + 4;
+}

@@ -78,7 +78,7 @@ export class WriterService {
   private readonly tcpHold: TcpRowHold;
   private readonly tcpOwners: () => ReadonlySet<string>;
   private readonly tcpCommitIntervalMs: number;
-  /** Runs while rows are held: commits those of tables that got nothing for a commit interval. */
+  /** Runs while rows are held: commits those of tables that got nothing for a while (armHoldTimer). */
   private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly engine: Engine, options: WriterServiceOptions) {
@@ -89,7 +89,9 @@ export class WriterService {
     const noTcpOwners: ReadonlySet<string> = new Set();
     this.tcpOwners = options.ilpTcpOwners ?? (() => noTcpOwners);
     this.tcpCommitIntervalMs = options.ilpTcpCommitIntervalMs ?? 1000;
-    this.tcpHold = new TcpRowHold({ ageMaxMs: this.tcpCommitIntervalMs * ilpTcpHeldAgeIntervals, bytesMax: ilpTcpHeldBytesMax }, Date.now());
+    this.tcpHold = new TcpRowHold({
+      ageMaxMs: this.tcpCommitIntervalMs * ilpTcpHeldAgeIntervals, bytesMax: ilpTcpHeldBytesMax, lagFloorMicros: 2 * this.tcpCommitIntervalMs * 1000,
+    }, Date.now());
     // ILP groups pass their tables through the hold themselves; every other write commits what it holds first.
     const schedule = (turn: () => void): void => {
       void this.enqueue(turn, false).catch(() => undefined);

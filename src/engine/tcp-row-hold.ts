@@ -31,6 +31,8 @@ const REACH_GROUPS = 8;
 const LAG_MARGIN = 2;
 /** Rows a table may always hold, whatever its newest partition holds: copying and sorting them costs milliseconds. */
 const HELD_ROWS_FLOOR = 100_000;
+/** A table that holds nothing and got no rows for this long is forgotten, its lag learned anew. */
+const FORGET_AFTER_MS = 10 * 60_000;
 /** Arrival times are kept per held row in units of this many ms (an int32 then spans years). */
 const ARRIVAL_UNIT_MS = 100;
 
@@ -39,6 +41,12 @@ export interface TcpRowHoldOptions {
   readonly ageMaxMs: number;
   /** Bytes of rows one table may hold; past it the oldest rows commit. */
   readonly bytesMax: number;
+  /**
+   * The least lag (µs) once a table's groups reached back at all: twice the commit interval. A worker's units
+   * that miss a tick's group come with the next one, a whole interval of rows below the newest; with rows
+   * stamped by the clock that is what the groups reach, after smaller reaches that would set a lag too short.
+   */
+  readonly lagFloorMicros: number;
 }
 
 interface TableHold {
@@ -99,18 +107,21 @@ export class TcpRowHold {
     const meta = writer.meta;
     assert(incoming.length > 0, 'a table of a group has rows');
     if (meta.timestampIndex < 0) return concatIncomingChunks(incoming, memory);
+    this.forgetIdle(nowMs);
     const hold = this.tables.get(writer) ?? this.newHold(writer, nowMs);
+    const nanos = meta.columns[meta.timestampIndex]?.type === 'TIMESTAMP_NS';
+    const watermark = mayHold ? this.learn(hold, writer, incoming.map((chunk) => incomingRange(chunk, meta.timestampIndex, nanos, memory))) : Infinity;
+    hold.lastArrivalMs = nowMs;
+    // Nothing held and no lag (a sender in time order): the rows go on as they came, the writer places them.
+    if (hold.rows === undefined && watermark === Infinity) return concatIncomingChunks(incoming, memory);
     const held = hold.rows === undefined ? undefined : withColumns(hold.rows, meta.columns);
     const heldCount = held?.rowCount ?? 0;
     const all = concatIncomingChunks(held === undefined ? incoming : [held, ...incoming], memory);
     const count = all.rowCount;
-    const nanos = meta.columns[meta.timestampIndex]?.type === 'TIMESTAMP_NS';
     const micros = timestampsOf(assertFixed(all.columns[meta.timestampIndex]), count, nanos, memory.float64(count));
     const arrivals = memory.int32(count);
     if (hold.arrivals !== undefined) arrivals.set(hold.arrivals.subarray(0, heldCount));
     arrivals.fill(Math.floor((nowMs - this.startMs) / ARRIVAL_UNIT_MS), heldCount);
-    const watermark = mayHold ? this.learn(hold, writer, micros, heldCount) : Infinity;
-    hold.lastArrivalMs = nowMs;
     // Sort once: the rows to commit are then a prefix, the rows to hold the rest.
     const keys = nanos ? timestampKeysOf(assertFixed(all.columns[meta.timestampIndex]), count, true, memory) : micros;
     let sorted = all;
@@ -141,10 +152,11 @@ export class TcpRowHold {
     return withColumns(rows, writer.meta.columns);
   }
 
-  /** Forgets a table (dropped, or its writer replaced): its held rows must have been drained. */
-  forget(writer: TableWriter): void {
-    assert(!this.holds(writer), 'a table is forgotten only once its held rows are committed');
-    this.tables.delete(writer);
+  /** Forgets tables that hold nothing and got no rows for a while (dropped ones among them) with what they learned. */
+  private forgetIdle(nowMs: number): void {
+    for (const [writer, hold] of this.tables) {
+      if (hold.rows === undefined && nowMs - hold.lastArrivalMs > FORGET_AFTER_MS) this.tables.delete(writer);
+    }
   }
 
   private newHold(writer: TableWriter, nowMs: number): TableHold {
@@ -157,24 +169,19 @@ export class TcpRowHold {
   }
 
   /**
-   * Records how far the incoming rows (from `from` on) reached below the newest row seen before them, and
-   * returns the watermark: rows at or below it commit.
+   * Records how far the incoming rows (their lowest and highest µs timestamps, per chunk) reached below the
+   * newest row seen before them, and returns the watermark: rows at or below it commit.
    */
-  private learn(hold: TableHold, writer: TableWriter, micros: Float64Array, from: number): number {
+  private learn(hold: TableHold, writer: TableWriter, ranges: readonly TimestampRange[]): number {
     const committedMax = writer.txn.partitions.reduce((max, entry) => Math.max(max, entry.maxTimestamp), -Infinity);
     const seenBefore = Math.max(hold.seenMax, committedMax);
-    let low = Infinity;
-    let high = -Infinity;
-    for (let row = from; row < micros.length; row++) {
-      const value = micros[row];
-      if (value < low) low = value;
-      if (value > high) high = value;
-    }
+    const low = Math.min(...ranges.map((range) => range.low));
+    const high = Math.max(...ranges.map((range) => range.high));
     hold.reaches.push(Number.isFinite(seenBefore) && low < seenBefore ? seenBefore - low : 0);
     if (hold.reaches.length > REACH_GROUPS) hold.reaches.shift();
     hold.seenMax = Math.max(seenBefore, high);
-    const lag = Math.max(...hold.reaches) * LAG_MARGIN;
-    return lag > 0 ? hold.seenMax - lag : Infinity;
+    const reach = Math.max(...hold.reaches);
+    return reach > 0 ? hold.seenMax - Math.max(reach * LAG_MARGIN, this.options.lagFloorMicros) : Infinity;
   }
 
   /**
@@ -214,6 +221,24 @@ export class TcpRowHold {
       hold.arrivals = kept;
     });
   }
+}
+
+interface TimestampRange {
+  readonly low: number;
+  readonly high: number;
+}
+
+/** The lowest and highest designated timestamp of `chunk`, in µs. */
+function incomingRange(chunk: IncomingChunk, tsIndex: number, nanos: boolean, memory: ScratchMemory): TimestampRange {
+  const micros = timestampsOf(assertFixed(chunk.columns[tsIndex]), chunk.rowCount, nanos, memory.float64(chunk.rowCount));
+  let low = Infinity;
+  let high = -Infinity;
+  for (let row = 0; row < micros.length; row++) {
+    const value = micros[row];
+    if (value < low) low = value;
+    if (value > high) high = value;
+  }
+  return { low, high };
 }
 
 function assertFixed(column: IncomingColumnData | undefined): Extract<IncomingColumnData, { kind: 'fixed' }> {

@@ -13,6 +13,7 @@ import { commitHeldRows, commitIlpGroup } from '../engine/ilp-commit.js';
 import { TcpRowHold } from '../engine/tcp-row-hold.js';
 import { ilpPendingRequestsMax, ilpTcpHeldAgeIntervals, ilpTcpHeldBytesMax, ilpTcpHeldQuietIntervals, ilpTcpTickGatherMs, insertGroupFillWaitMsMax } from '../core/limits.js';
 import { getLogger } from '../log/logger.js';
+import { ilpHeldChannel } from '../core/diagnostics.js';
 import { TickGather } from './tick-gather.js';
 import { commitImport } from '../engine/import-commit.js';
 import { resolve, sep } from 'node:path';
@@ -126,6 +127,7 @@ export class WriterService {
     };
     const commitIlp = (requests: readonly IlpCommitRequest[]): (IlpCommitResult | Error)[] => {
       const results = commitIlpGroup(this.engine, requests, { hold: this.tcpHold, mayHold: this.tcpOwners().size > 0 });
+      ilpHeldChannel.publish({ rows: this.tcpHold.heldRows });
       this.armHoldTimer();
       return results;
     };
@@ -142,6 +144,7 @@ export class WriterService {
   private commitHeld(writers?: ReturnType<TcpRowHold['heldTables']>): void {
     if (this.tcpHold.heldRows === 0) return;
     for (const error of commitHeldRows(this.engine, this.tcpHold, writers)) log.error(`ILP TCP rows held back from out-of-order commits were not committed: ${error.message}`);
+    ilpHeldChannel.publish({ rows: this.tcpHold.heldRows });
   }
 
   /**

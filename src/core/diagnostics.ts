@@ -18,6 +18,7 @@ export const CHANNEL_NAMES = {
   unhandledError: 'svc:error:unhandled',
   ilp: 'svc:ilp',
   ilpConnection: 'svc:ilp:connection',
+  ilpHeld: 'svc:ilp:held',
   sqlCompile: 'svc:sql:compile',
   pgConnection: 'svc:pg:connection',
   httpConnection: 'svc:http:connection',
@@ -68,6 +69,11 @@ export interface IlpCommitEvent {
 export interface IlpConnectionEvent {
   readonly transport: IlpTransport;
   readonly delta: 1 | -1;
+}
+
+/** Published by the primary after each write turn that may change them: rows its TCP hold keeps (engine/tcp-row-hold.ts). */
+export interface IlpHeldEvent {
+  readonly rows: number;
 }
 
 /**
@@ -225,6 +231,7 @@ export const workerRestartChannel = typedChannel<WorkerRestartEvent>(CHANNEL_NAM
 export const unhandledErrorChannel = typedChannel<UnhandledErrorEvent>(CHANNEL_NAMES.unhandledError);
 export const ilpChannel = typedChannel<IlpCommitEvent>(CHANNEL_NAMES.ilp);
 export const ilpConnectionChannel = typedChannel<IlpConnectionEvent>(CHANNEL_NAMES.ilpConnection);
+export const ilpHeldChannel = typedChannel<IlpHeldEvent>(CHANNEL_NAMES.ilpHeld);
 export const sqlCompileChannel = typedChannel<SqlCompileEvent>(CHANNEL_NAMES.sqlCompile);
 export const pgConnectionChannel = typedChannel<PgConnectionEvent>(CHANNEL_NAMES.pgConnection);
 export const httpConnectionChannel = typedChannel<HttpConnectionEvent>(CHANNEL_NAMES.httpConnection);

@@ -12,6 +12,7 @@ import {
   importRowsChannel,
   ilpChannel,
   ilpConnectionChannel,
+  ilpHeldChannel,
   pgConnectionChannel,
   httpConnectionChannel,
   pgQueryChannel,
@@ -113,6 +114,9 @@ function subscribeProtocolChannels(metrics: SvcMetrics): (() => void)[] {
       metrics.ilpRows.inc({ transport }, countOf(event.rows));
       const seconds = durationSeconds(event.commitMs);
       if (seconds !== undefined) metrics.ilpCommitDuration.observe({ transport }, seconds);
+    }),
+    ilpHeldChannel.subscribe((event) => {
+      metrics.ilpTcpHeldRows.set(countOf(event.rows));
     }),
     ilpConnectionChannel.subscribe((event) => {
       const transport = transportLabel(event.transport);

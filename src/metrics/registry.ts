@@ -57,6 +57,7 @@ export const METRIC_DEFINITIONS = {
   ilpRows: counter('svc_ilp_rows_total', 'Rows committed from the line protocol, by transport (http, tcp).', ['transport']),
   ilpRequests: counter('svc_ilp_requests_total', 'ILP HTTP requests (/write, /api/v2/write) answered, by status.', ['status']),
   ilpConnections: gauge('svc_ilp_connections', 'Open ILP TCP connections, by transport, summed over processes.', ['transport'], 'sum'),
+  ilpTcpHeldRows: gauge('svc_ilp_tcp_held_rows', 'Rows of ILP TCP connections the primary holds back from out-of-order commits, not yet visible.', [], 'sum'),
   ilpCommitDuration: histogram('svc_ilp_commit_duration_seconds', 'From the first byte of an ILP commit unit to the acknowledgement of its commit, by transport.', ['transport']),
   sqlCompiledFunctions: counter('svc_sql_compiled_functions_total', 'Expression functions compiled with new Function; flat while queries differ only in their literals.', []),
   sqlCompileCacheHits: counter('svc_sql_compile_cache_hits_total', 'Expression functions reused from the compile cache.', []),

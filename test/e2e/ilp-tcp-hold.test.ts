@@ -62,7 +62,10 @@ test('connections lagging each other merge while the lag is learned, then append
     const rounds = 8;
     const mergesBefore = await metricValue(server.adminUrl, 'svc_o3_commits_total');
     await sendLaggingWindows('lagging', a, b, rounds);
+    // The last group's newest rows wait, counted by the gauge, until the table has been quiet for 2 intervals.
+    t.true(await waitUntil(async () => (await metricValue(server.adminUrl, 'svc_ilp_tcp_held_rows')) > 0, 5000), 'rows held after the last group');
     t.true(await waitUntil(async () => (await tableCount(server, 'lagging')) === 2 * rounds * ROWS_PER_WINDOW, 15_000), 'every row visible with both connections open');
+    t.is(await metricValue(server.adminUrl, 'svc_ilp_tcp_held_rows'), 0);
     const merges = (await metricValue(server.adminUrl, 'svc_o3_commits_total')) - mergesBefore;
     // Committed as they came, 7 of the 8 groups would merge below the one before. Held, the second group merges
     // (the lag is not known before it) and the rest append; room for one more when a loaded machine's timers

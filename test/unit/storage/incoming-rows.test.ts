@@ -2,23 +2,11 @@
 // a gather keeps every column's values, SYMBOL ids included; a copy into reused memory holds the same values
 // with each dictionary reduced to the distinct values its rows use, however many concatenations it went through.
 import test from 'ava';
-import { SymbolColumnBuilder } from '../../../src/ilp/symbol-column-builder.js';
+import { symbolIdsColumn } from '../../helpers/symbol-ids-column.js';
 import { concatIncomingChunks, dictionarySize, symbolIdsToText, type IncomingChunk, type IncomingColumnData } from '../../../src/storage/symbol-ids.js';
 import { copyIncomingChunk, gatherIncomingChunk, sliceIncomingChunk } from '../../../src/storage/incoming-rows.js';
 import { varColumnFromStrings, varColumnValues } from '../../../src/storage/row-chunk.js';
 import { TurnMemory } from '../../../src/core/turn-memory.js';
-
-function symbols(values: readonly (string | null)[]): IncomingColumnData {
-  const builder = new SymbolColumnBuilder('SYMBOL');
-  for (const value of values) {
-    if (value === null) builder.appendNull();
-    else {
-      const bytes = Buffer.from(`,${value},`);
-      builder.append(bytes, 1, bytes.length - 1);
-    }
-  }
-  return builder.toColumnData();
-}
 
 function longs(values: readonly number[]): IncomingColumnData {
   const bytes = Buffer.alloc(values.length * 8);
@@ -27,7 +15,7 @@ function longs(values: readonly number[]): IncomingColumnData {
 }
 
 function chunk(tags: readonly (string | null)[], numbers: readonly number[], notes: readonly (string | null)[]): IncomingChunk {
-  return { rowCount: tags.length, columns: [symbols(tags), longs(numbers), varColumnFromStrings(notes, notes.length)] };
+  return { rowCount: tags.length, columns: [symbolIdsColumn(tags), longs(numbers), varColumnFromStrings(notes, notes.length)] };
 }
 
 /** Every row's values: tag text, number, note. */

@@ -7,23 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SymbolColumnBuilder } from '../../../src/ilp/symbol-column-builder.js';
+import { symbolIdsColumn } from '../../helpers/symbol-ids-column.js';
 import { concatIncomingColumns, nullSymbolIds, symbolIdsToKeys, symbolIdsToText, type IncomingColumnData, type SymbolIdsColumnData } from '../../../src/storage/symbol-ids.js';
 import { varColumnFromStrings, varColumnValues, type ColumnData } from '../../../src/storage/row-chunk.js';
 import { decodeWalRecord, encodeWalRecord } from '../../../src/storage/wal/wal-record.js';
 import { StagedChunksWriter, readStagedChunks } from '../../../src/storage/staged-chunks.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
-
-function built(values: readonly (string | null)[]): SymbolIdsColumnData {
-  const builder = new SymbolColumnBuilder('SYMBOL');
-  for (const value of values) {
-    if (value === null) builder.appendNull();
-    else {
-      const bytes = Buffer.from(`,${value},`);
-      builder.append(bytes, 1, bytes.length - 1);
-    }
-  }
-  return builder.toColumnData();
-}
 
 function texts(column: IncomingColumnData): (string | null)[] {
   const plain: ColumnData = column.kind === 'symbolIds' ? symbolIdsToText(column) : column;
@@ -38,7 +27,7 @@ function seededValues(count: number, distinct: number, seed: number): (string | 
 
 test('the builder keeps one entry per distinct value and every row its value, across table growth', (t) => {
   const values = seededValues(20_000, 3000, 3);
-  const column = built(values);
+  const column = symbolIdsColumn(values);
   t.deepEqual(texts(column), values);
   t.is(column.dictionary.offsets.length - 1, new Set(values.filter((value) => value !== null)).size);
 });
@@ -76,13 +65,13 @@ test('keys are looked up once per dictionary entry and match a plain lookup', (t
     if (!known.has(value)) known.set(value, known.size);
     return known.get(value) as number;
   };
-  const keys = symbolIdsToKeys(built(values), keyOf);
+  const keys = symbolIdsToKeys(symbolIdsColumn(values), keyOf);
   t.is(asked.length, new Set(asked).size);
   t.deepEqual(Array.from(new Int32Array(keys.buffer, keys.byteOffset, values.length)), values.map((value) => (value === null ? -1 : known.get(value) as number)));
 });
 
 test('an id past the dictionary fails the key lookup (a corrupt staged file), a null id stays -1', (t) => {
-  const column = built(['a', null, 'b']);
+  const column = symbolIdsColumn(['a', null, 'b']);
   const keys = symbolIdsToKeys(column, (value) => (value === 'a' ? 7 : 9));
   t.deepEqual(Array.from(new Int32Array(keys.buffer, keys.byteOffset, 3)), [7, -1, 9]);
   const ids = Buffer.from(column.ids);
@@ -93,17 +82,17 @@ test('an id past the dictionary fails the key lookup (a corrupt staged file), a 
 test('concatenation shifts ids past the earlier dictionaries; mixed with text it yields text', (t) => {
   const a = seededValues(500, 20, 7);
   const b = seededValues(300, 30, 8);
-  const coded = concatIncomingColumns([built(a), nullSymbolIds(4), built(b)]);
+  const coded = concatIncomingColumns([symbolIdsColumn(a), nullSymbolIds(4), symbolIdsColumn(b)]);
   t.is(coded.kind, 'symbolIds');
   t.deepEqual(texts(coded), [...a, null, null, null, null, ...b]);
-  const mixed = concatIncomingColumns([built(a), varColumnFromStrings(b, b.length)]);
+  const mixed = concatIncomingColumns([symbolIdsColumn(a), varColumnFromStrings(b, b.length)]);
   t.is(mixed.kind, 'var');
   t.deepEqual(texts(mixed), [...a, ...b]);
 });
 
 test('WAL records and staged files carry ids columns exactly', (t) => {
   const values = seededValues(1000, 40, 9);
-  const column = built(values);
+  const column = symbolIdsColumn(values);
   const timestamps: ColumnData = { kind: 'fixed', width: 8, bytes: Buffer.alloc(values.length * 8, 1) };
   const decoded = decodeWalRecord(encodeWalRecord(4, { rowCount: values.length, columns: [timestamps, column] }, 9), 0);
   t.truthy(decoded);

@@ -96,8 +96,9 @@ export const ilpTcpCommitRetryDelayMaxMs = 1000;
 export const ilpTcpTickGatherMs = 300;
 
 /**
- * Bytes of rows the primary may hold back for one table from out-of-order TCP groups (engine/tcp-row-hold.ts).
- * 8 connections of the bench's narrow rows reach back about 1M rows, 30 MB; past the bound the oldest commit.
+ * Bytes of rows the primary may hold back for one table from out-of-order TCP groups (engine/tcp-row-hold.ts):
+ * a bound on memory (holding also stops past the rows of the newest partition). 8 connections sending 400,000
+ * narrow rows/s with a 2 s lag hold about 800,000 rows, 25 MB.
  */
 export const ilpTcpHeldBytesMax = 256 * 1024 * 1024;
 
@@ -106,6 +107,7 @@ export const ilpTcpHeldAgeIntervals = 5;
 
 /** Held TCP rows of a table that got no rows for this many commit intervals are committed. */
 export const ilpTcpHeldQuietIntervals = 2;
+
 /**
  * The one buffer every ILP TCP connection of a process reads into (ilp/shared-read-buffer.ts): the size of the
  * reads libuv asks for by default, so a read takes as much as it did with a buffer per read.

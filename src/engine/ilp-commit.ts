@@ -24,7 +24,8 @@ import { SvcError, asStorageError } from '../core/errors.js';
 import { commitTableGroup, type GroupPart } from '../storage/group-commit.js';
 import { assert } from '../core/assert.js';
 import type { CommitResult } from '../storage/table-writer.js';
-import { commitChannel } from '../core/diagnostics.js';
+import { publishCommit } from './commit-events.js';
+import { newestTimestamp } from '../storage/txn-file.js';
 import { isTextCodedType } from '../types/coded-columns.js';
 
 /** QuestDB's cairo.default.symbol.capacity. */
@@ -225,7 +226,7 @@ export function commitHeldRows(engine: Engine, hold: TcpRowHold, writers: readon
       if (rows === undefined || rows.rowCount === 0) return;
       try {
         const result = writer.insert(rows, { fromDurableSource: skipsWal(engine) });
-        commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
+        publishCommit(writer, result);
       } catch (error) {
         errors.push(failure(error));
       }
@@ -246,7 +247,7 @@ function commitTables(engine: Engine, byWriter: ReadonlyMap<TableWriter, { table
   assert(results.length === parts.length, 'one commit result per table of the group');
   results.forEach((result, k) => {
     const writer = parts[k].writer;
-    commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
+    publishCommit(writer, result);
   });
 }
 
@@ -274,7 +275,7 @@ function commitEachRequest(
   for (const unit of orderedUnits(writer, units, memory)) {
     try {
       const result = writer.insert(unit.chunk, { fromDurableSource: true });
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
+      publishCommit(writer, result);
       for (const k of unit.requests) rows[k] = rows[k] + (byRequest.get(k) ?? []).reduce((sum, chunk) => sum + chunk.rowCount, 0);
     } catch (error) {
       for (const k of unit.requests) outcomes[k] = failure(error);
@@ -302,7 +303,7 @@ function orderedUnits(writer: TableWriter, units: CommitUnit[], memory: ScratchM
   const sorted = units.map((unit) => ({
     unit, first: rowTimestamp(unit.chunk, tsIndex, 0, nanos), last: rowTimestamp(unit.chunk, tsIndex, unit.chunk.rowCount - 1, nanos),
   })).sort((a, b) => a.first - b.first);
-  const committedMax = writer.txn.partitions.reduce((max, entry) => Math.max(max, entry.maxTimestamp), -Infinity);
+  const committedMax = newestTimestamp(writer.txn.partitions);
   if (sorted[0].first < committedMax) return [joinedUnit(sorted.map((entry) => entry.unit), memory)];
   const runs: CommitUnit[][] = [];
   let runLast = -Infinity;

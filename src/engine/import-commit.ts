@@ -23,6 +23,7 @@ import { textCodedColumnFromText } from './encode-batch.js';
 import { ImportError } from '../core/errors.js';
 import { columnStemLengthMax, isValidTableName } from '../core/table-names.js';
 import { commitChannel } from '../core/diagnostics.js';
+import { publishCommit } from './commit-events.js';
 import { isTextCodedType } from '../types/coded-columns.js';
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -111,7 +112,7 @@ async function insertStagedRows(writer: TableWriter, segment: StagingSegment, pa
       // published, so a crash before that loses nothing acknowledged: no WAL record is needed.
       const result = writer.insert(encoded.chunk, { fromDurableSource: true });
       rows += result.rowsWritten;
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
+      publishCommit(writer, result);
       await yieldToEventLoop();
     }
   }
@@ -146,7 +147,7 @@ export async function commitImport(engine: Engine, request: ImportCommitRequest)
       const dropped = encoded.reduce((sum, part) => sum + part.dropped, 0);
       if (adoptable.length === 0 && (rows === undefined || rows.rowCount === 0)) return { rowsCommitted: 0, created, rowsDropped: segment.droppedRows + dropped };
       const result = writer.adoptPartitions(adopted, rows);
-      commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
+      publishCommit(writer, result);
       return { rowsCommitted: result.rowsWritten, created, rowsDropped: segment.droppedRows + dropped };
     }
     // A large remainder is inserted in commits of maxUncommittedRows rows, after the adopted partitions.

@@ -14,7 +14,7 @@ import { encodeColumn } from './encode-batch.js';
 import { sqlRuntimeError } from '../core/errors.js';
 import { assert, assertNever } from '../core/assert.js';
 import { insertSelectChunkRowsMax } from '../core/limits.js';
-import { commitChannel } from '../core/diagnostics.js';
+import { publishCommit } from './commit-events.js';
 
 /** Builds a full-width row chunk: given columns encoded, the others null. */
 function buildChunk(writer: TableWriter, targets: readonly number[], vectors: readonly Vector[], rowCount: number, position: number): RowChunk {
@@ -43,7 +43,7 @@ function checkDesignatedTimestamps(writer: TableWriter, chunk: RowChunk, targets
 /** Inserts a chunk (one commit) and publishes the commit; returns the rows written. */
 export function commitChunk(writer: TableWriter, chunk: RowChunk): number {
   const result = writer.insert(chunk);
-  commitChannel.publish({ table: writer.meta.name, rowsCommitted: result.rowsWritten, outOfOrder: result.outOfOrder, rowsPhysical: result.rowsPhysical, tableRows: result.rowCount });
+  publishCommit(writer, result);
   return result.rowsWritten;
 }
 

@@ -24,6 +24,7 @@ import { copyIncomingChunk, gatherIncomingChunk, sliceIncomingChunk } from '../s
 import { gatherColumn } from '../storage/row-chunk.js';
 import { gatherKeys, isAscending, stableSortPermutation, timestampKeysOf, timestampsOf } from '../storage/partition-layout.js';
 import { nullColumnData } from '../storage/column-files.js';
+import { newestTimestamp } from '../storage/txn-file.js';
 
 /** Groups whose reach-back sets the lag: enough to cover the skew's swings, few enough to forget an old burst. */
 const REACH_GROUPS = 8;
@@ -110,15 +111,15 @@ export class TcpRowHold {
     this.forgetIdle(nowMs);
     const hold = this.tables.get(writer) ?? this.newHold(writer, nowMs);
     const nanos = meta.columns[meta.timestampIndex]?.type === 'TIMESTAMP_NS';
-    const watermark = mayHold ? this.learn(hold, writer, incoming.map((chunk) => incomingRange(chunk, meta.timestampIndex, nanos, memory))) : Infinity;
-    hold.lastArrivalMs = nowMs;
-    // Nothing held and no lag (a sender in time order): the rows go on as they came, the writer places them.
-    if (hold.rows === undefined && watermark === Infinity) return concatIncomingChunks(incoming, memory);
     const held = hold.rows === undefined ? undefined : withColumns(hold.rows, meta.columns);
     const heldCount = held?.rowCount ?? 0;
     const all = concatIncomingChunks(held === undefined ? incoming : [held, ...incoming], memory);
     const count = all.rowCount;
     const micros = timestampsOf(assertFixed(all.columns[meta.timestampIndex]), count, nanos, memory.float64(count));
+    const watermark = mayHold ? this.learn(hold, writer, micros.subarray(heldCount)) : Infinity;
+    hold.lastArrivalMs = nowMs;
+    // Nothing held and no lag (a sender in time order): the rows go on as they came, the writer places them.
+    if (held === undefined && watermark === Infinity) return all;
     const arrivals = memory.int32(count);
     if (hold.arrivals !== undefined) arrivals.set(hold.arrivals.subarray(0, heldCount));
     arrivals.fill(Math.floor((nowMs - this.startMs) / ARRIVAL_UNIT_MS), heldCount);
@@ -169,14 +170,18 @@ export class TcpRowHold {
   }
 
   /**
-   * Records how far the incoming rows (their lowest and highest µs timestamps, per chunk) reached below the
-   * newest row seen before them, and returns the watermark: rows at or below it commit.
+   * Records how far the incoming rows (`micros`, their µs timestamps) reached below the newest row seen before
+   * them, and returns the watermark: rows at or below it commit.
    */
-  private learn(hold: TableHold, writer: TableWriter, ranges: readonly TimestampRange[]): number {
-    const committedMax = writer.txn.partitions.reduce((max, entry) => Math.max(max, entry.maxTimestamp), -Infinity);
-    const seenBefore = Math.max(hold.seenMax, committedMax);
-    const low = Math.min(...ranges.map((range) => range.low));
-    const high = Math.max(...ranges.map((range) => range.high));
+  private learn(hold: TableHold, writer: TableWriter, micros: Float64Array): number {
+    const seenBefore = Math.max(hold.seenMax, newestTimestamp(writer.txn.partitions));
+    let low = Infinity;
+    let high = -Infinity;
+    for (let row = 0; row < micros.length; row++) {
+      const value = micros[row];
+      if (value < low) low = value;
+      if (value > high) high = value;
+    }
     hold.reaches.push(Number.isFinite(seenBefore) && low < seenBefore ? seenBefore - low : 0);
     if (hold.reaches.length > REACH_GROUPS) hold.reaches.shift();
     hold.seenMax = Math.max(seenBefore, high);
@@ -221,24 +226,6 @@ export class TcpRowHold {
       hold.arrivals = kept;
     });
   }
-}
-
-interface TimestampRange {
-  readonly low: number;
-  readonly high: number;
-}
-
-/** The lowest and highest designated timestamp of `chunk`, in µs. */
-function incomingRange(chunk: IncomingChunk, tsIndex: number, nanos: boolean, memory: ScratchMemory): TimestampRange {
-  const micros = timestampsOf(assertFixed(chunk.columns[tsIndex]), chunk.rowCount, nanos, memory.float64(chunk.rowCount));
-  let low = Infinity;
-  let high = -Infinity;
-  for (let row = 0; row < micros.length; row++) {
-    const value = micros[row];
-    if (value < low) low = value;
-    if (value > high) high = value;
-  }
-  return { low, high };
 }
 
 function assertFixed(column: IncomingColumnData | undefined): Extract<IncomingColumnData, { kind: 'fixed' }> {

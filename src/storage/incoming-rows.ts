@@ -4,7 +4,7 @@
 // dictionary held across many groups would keep every group's dictionaries, concatenated.
 import { assert, assertNever } from '../core/assert.js';
 import type { ScratchMemory } from '../core/scratch-memory.js';
-import { gatherColumn, sliceColumn, type ColumnData, type VarColumnData } from './row-chunk.js';
+import { gatherColumn, sliceColumn, type VarColumnData } from './row-chunk.js';
 import { dictionarySize, idsOf, type IncomingChunk, type IncomingColumnData, type SymbolIdsColumnData } from './symbol-ids.js';
 
 /** Rows `order[from..to)` of `chunk`, in that order, in `memory`; dictionaries are shared, not copied. */
@@ -98,7 +98,3 @@ function compactSymbolIds(column: SymbolIdsColumnData, memory: ScratchMemory): S
   return { kind: 'symbolIds', ids: Buffer.from(newIds.buffer, newIds.byteOffset, newIds.byteLength), dictionary: { kind: 'var', bytes, offsets } };
 }
 
-/** Whether `column` is one of the plain forms (the hold extends chunks with them). */
-export function isPlainColumn(column: IncomingColumnData): column is ColumnData {
-  return column.kind !== 'symbolIds';
-}

@@ -53,6 +53,11 @@ export function partitionDirName(entry: Pick<PartitionEntry, 'name' | 'version'>
   return entry.version === 0 ? entry.name : `${entry.name}.${entry.version}`;
 }
 
+/** The newest designated timestamp (µs) committed in `partitions`; -Infinity when they are none. */
+export function newestTimestamp(partitions: readonly PartitionEntry[]): number {
+  return partitions.reduce((max, entry) => Math.max(max, entry.maxTimestamp), -Infinity);
+}
+
 /**
  * Rows a commit wrote into column files, from the partition lists before and after it: all of a partition
  * directory the commit created (a new partition, or an out-of-order merge's new version, whose older rows were

@@ -18,7 +18,8 @@
 // build> runs them on that build too, alternating (BENCH_ILP_ROUNDS rounds, 2 by default), and prints each
 // series' median and range after the rounds. BENCH_ILP_ONLY=tsbs
 // does the same for the TSBS rows over HTTP (a fresh server each, warmed by a first pass of up to 1M rows into
-// another table). BENCH_ILP_NODE_ARGS passes node flags to the narrow and TSBS servers (workers inherit them).
+// another table). BENCH_ILP_NODE_ARGS passes node flags to the narrow and TSBS servers (workers inherit them);
+// BENCH_ILP_SERVER_ENV settings (`SVC_X=v SVC_Y=w`), e.g. another line.tcp.max.uncommitted.size.
 import { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -44,6 +45,9 @@ const narrowBaseline = process.env['BENCH_ILP_BASELINE'];
 const narrowRounds = Number(process.env['BENCH_ILP_ROUNDS'] ?? 2);
 /** Extra node flags for the server (the workers inherit them), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const serverNodeArgs = (process.env['BENCH_ILP_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
+/** Extra server settings for the narrow and TSBS servers, as `NAME=value` pairs separated by spaces (SVC_* names). */
+const serverEnv = Object.fromEntries((process.env['BENCH_ILP_SERVER_ENV'] ?? '').split(' ').filter((pair) => pair.includes('='))
+  .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 const execBaseline = process.env['BENCH_EXEC_BASELINE'];
 const execCommitMode = process.env['BENCH_EXEC_COMMIT_MODE'];
 /** Clients, duration in ms and target in rows/s of the /exec INSERT measure (issue #18). */
@@ -316,7 +320,7 @@ function narrowBodies(): NarrowBodies {
 
 /** The narrow rows through /imp, HTTP and TCP on a fresh server of `entryScript` (this checkout's build when undefined). */
 async function narrowLines(bodies: NarrowBodies, name: string, entryScript: string | undefined): Promise<string[]> {
-  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true', ...serverEnv }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
   try {
     await warmUp(server, bodies.warm);
     const csv = await withCpu(server, narrowRows, () => importCsv(server, bodies.csv, narrowRows));
@@ -357,7 +361,7 @@ function tsbsBodies(): TsbsBodies {
 }
 
 async function tsbsLine(bodies: TsbsBodies, name: string, entryScript: string | undefined): Promise<string> {
-  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true' }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
+  const server = await startServer({ workers: 2, env: { SVC_METRICS_ENABLED: 'true', ...serverEnv }, nodeArgs: serverNodeArgs, ...(entryScript === undefined ? {} : { entryScript }) });
   try {
     // The warm-up must reach both workers: 500k rows are 10 bodies for 8 connections, and when the connections
     // land on one worker the other met its first TSBS rows (JIT warm-up, deopts) in the measured pass, which

@@ -156,9 +156,9 @@ const KEY_TABLE = [
   { name: 'line.tcp.max.line.size', type: 'size', default: '32k', min: 256, max: 256 * 1024 * 1024, group: 'Line protocol (ILP)', aliases: ['line.tcp.max.measurement.size'],
     description: 'Longest line accepted over TCP; a longer one closes its connection (logged with the line number).' },
   { name: 'line.tcp.commit.interval.default', type: 'duration', default: '1000ms', min: 1, max: 3_600_000, group: 'Line protocol (ILP)',
-    description: 'How long rows received over TCP may wait before they are committed: every connection commits at the next multiple of this interval on the clock, so the connections of every worker commit together; sooner when a connection has line.tcp.max.uncommitted.size of them.' },
-  { name: 'line.tcp.max.uncommitted.size', type: 'size', default: '16m', min: 64 * 1024, max: 1024 * 1024 * 1024, group: 'Line protocol (ILP)',
-    description: 'Parsed bytes a TCP connection holds before committing them early; bounds the memory of each connection.' },
+    description: 'How long rows received over TCP may wait before they are committed: every connection commits at the next multiple of this interval on the clock, so the connections of every worker commit together; sooner when a connection has 2 MiB of them (or line.tcp.max.uncommitted.size, if smaller) and no commit in flight.' },
+  { name: 'line.tcp.max.uncommitted.size', type: 'size', default: '4m', min: 64 * 1024, max: 1024 * 1024 * 1024, group: 'Line protocol (ILP)',
+    description: 'Parsed bytes a TCP connection holds while its previous commit is in flight; past them it stops reading until that commit is answered. Bounds the memory of each connection.' },
   { name: 'line.tcp.auth.db.path', type: 'string', default: null, group: 'Line protocol (ILP)',
     description: 'File of ECDSA P-256 public keys (`<key id> ec-p-256-sha256 <x> <y>` per line, x and y base64url; a relative path is under the root directory); when set, every TCP connection must authenticate with one of them before sending lines.' },
 

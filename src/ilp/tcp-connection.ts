@@ -1,7 +1,8 @@
 // One ILP TCP connection: the ECDSA handshake when keys are configured, then line protocol until the peer
 // closes. Nothing is ever sent back but the challenge. Lines go into an IlpRequest (one commit unit; designated
 // timestamps without a suffix are nanoseconds, QuestDB's TCP default) that is committed at the next tick of the
-// commit interval (commit-tick.ts), as soon as its parsed bytes pass the uncommitted bound, and when the stream ends.
+// commit interval (commit-tick.ts), as soon as its parsed bytes reach ilpTcpEarlyCommitBytes while no commit is in
+// flight (or pass the uncommitted bound while one is), and when the stream ends.
 // Invariants: at most one commit is in flight, and while it is the next unit is parsed until it passes the
 // uncommitted bound, when the socket is paused: a connection holds at most one unit in flight plus the bound plus
 // one chunk, parsing overlaps the primary's commit, and a slow primary slows the sender rather than filling
@@ -18,7 +19,7 @@ import { IlpError } from './ilp-errors.js';
 import { SvcError, asStorageError } from '../core/errors.js';
 import { assert, assertNever } from '../core/assert.js';
 import { ilpChannel, unhandledErrorChannel } from '../core/diagnostics.js';
-import { ilpTcpCommitRetryDelayMaxMs, ilpTcpCommitRetryDelayMinMs } from '../core/limits.js';
+import { ilpTcpCommitRetryDelayMaxMs, ilpTcpCommitRetryDelayMinMs, ilpTcpEarlyCommitBytes } from '../core/limits.js';
 import { getLogger } from '../log/logger.js';
 import { readIntoSharedBuffer } from './shared-read-buffer.js';
 
@@ -70,12 +71,14 @@ export class IlpTcpConnection {
   private commitWanted = false;
   /** Set when shutdown's drain time ran out: overloaded commits are no longer retried. */
   private abandoned = false;
+  private readonly earlyCommitBytes: number;
 
   /** The connection's socket, reading into the process's shared buffer (shared-read-buffer.ts). */
   private readonly socket: Socket;
 
   constructor(accepted: Socket, private readonly settings: IlpTcpConnectionSettings) {
     assert(settings.ingest.spillBytes > settings.uncommittedBytesMax, 'a TCP commit unit is committed before it would spill');
+    this.earlyCommitBytes = Math.min(ilpTcpEarlyCommitBytes, settings.uncommittedBytesMax);
     this.remote = `${accepted.remoteAddress ?? '?'}:${accepted.remotePort ?? '?'}`;
     let resolveClosed = (): void => undefined;
     this.closed = new Promise((resolve) => { resolveClosed = resolve; });
@@ -162,6 +165,11 @@ export class IlpTcpConnection {
         this.requestCommit();
       }, delayMs).unref();
     }
+    // Enough for a commit of its own and the primary is not busy with ours: send it rather than wait for the tick.
+    if (!this.committing && request.sizeBytes >= this.earlyCommitBytes) {
+      this.requestCommit();
+      return;
+    }
     if (request.sizeBytes <= this.settings.uncommittedBytesMax) return;
     // Full while the previous unit is still being committed: read nothing more until that commit is answered.
     if (this.committing) this.socket.pause();
@@ -204,7 +212,7 @@ export class IlpTcpConnection {
   private async runCommits(): Promise<void> {
     this.committing = true;
     try {
-      while (this.commitWanted && this.state !== 'closed') {
+      while ((this.commitWanted || this.unitIsDue()) && this.state !== 'closed') {
         this.commitWanted = false;
         await this.commitPending();
       }
@@ -214,6 +222,11 @@ export class IlpTcpConnection {
     if (this.state === 'streaming') this.socket.resume();
     else if (this.state === 'ending') this.finish();
     else if (this.state === 'closed') this.resolveClosed();
+  }
+
+  /** The unit being parsed is worth a commit of its own now that none is in flight. */
+  private unitIsDue(): boolean {
+    return this.state === 'streaming' && this.request !== undefined && this.request.sizeBytes >= this.earlyCommitBytes;
   }
 
   private async commitPending(): Promise<void> {

@@ -100,7 +100,8 @@ export class TcpRowHold {
   }
 
   /**
-   * The rows of `writer`'s table to commit now, ascending, in `memory`: the held rows and `incoming` (laid out
+   * The rows of `writer`'s table to commit now, in `memory` (ascending when some are held back; in arrival
+   * order when all of them commit, which the writer sorts as it does any group): the held rows and `incoming` (laid out
    * in the table's current columns) up to the newest seen less the lag; the rest is held. With `mayHold`
    * false (rows another client waits for, or no TCP connection left) everything held and incoming commits.
    */
@@ -118,8 +119,13 @@ export class TcpRowHold {
     const micros = timestampsOf(assertFixed(all.columns[meta.timestampIndex]), count, nanos, memory.float64(count));
     const watermark = mayHold ? this.learn(hold, writer, micros.subarray(heldCount)) : Infinity;
     hold.lastArrivalMs = nowMs;
-    // Nothing held and no lag (a sender in time order): the rows go on as they came, the writer places them.
-    if (held === undefined && watermark === Infinity) return all;
+    // Nothing to hold (a sender in time order, a backfill, a held row too old: see commitsEverything): the rows
+    // go on as they came, unsorted, and the writer places them (merging the units' runs, cheaper than a sort).
+    if (watermark === Infinity || this.commitsEverything(micros, heldCount, hold.arrivals, watermark, nowMs, bytesPerRow(all), lastPartitionRows(writer))) {
+      hold.rows = undefined;
+      hold.arrivals = undefined;
+      return all;
+    }
     const arrivals = memory.int32(count);
     if (hold.arrivals !== undefined) arrivals.set(hold.arrivals.subarray(0, heldCount));
     arrivals.fill(Math.floor((nowMs - this.startMs) / ARRIVAL_UNIT_MS), heldCount);
@@ -138,7 +144,7 @@ export class TcpRowHold {
       assert(arrivalColumn.kind === 'fixed', 'arrivals gather as a fixed-width column');
       sortedArrivals = new Int32Array(arrivalColumn.bytes.buffer, arrivalColumn.bytes.byteOffset, count);
     }
-    const cut = this.cutAt(sortedMicros, sortedArrivals, watermark, nowMs, bytesPerRow(all), lastPartitionRows(writer));
+    const cut = firstAbove(sortedMicros, watermark);
     this.keep(hold, sliceIncomingChunk(sorted, cut, count), sortedArrivals.subarray(cut, count));
     return sliceIncomingChunk(sorted, 0, cut);
   }
@@ -190,25 +196,25 @@ export class TcpRowHold {
   }
 
   /**
-   * Rows [0, cut) of the sorted rows commit: those at or below the watermark; all of them when a held row is too
-   * old, when they would pass the byte bound, or when more would be held than a merge would copy (below).
+   * Whether all rows commit now rather than those at or below the watermark only: when a held row above it is
+   * too old, or when more would be held than a merge would copy (below). Decided before any sort: rows above
+   * the watermark are the ones a sort would put last. `micros`: held rows first (`heldArrivals` theirs), then incoming.
    */
-  private cutAt(micros: Float64Array, arrivals: Int32Array, watermark: number, nowMs: number, rowBytes: number, partitionRows: number): number {
-    const count = micros.length;
-    let low = 0;
-    let high = count;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (micros[middle] <= watermark) low = middle + 1;
-      else high = middle;
-    }
+  private commitsEverything(
+    micros: Float64Array, heldCount: number, heldArrivals: Int32Array | undefined, watermark: number, nowMs: number, rowBytes: number, partitionRows: number,
+  ): boolean {
     const oldest = Math.floor((nowMs - this.startMs - this.options.ageMaxMs) / ARRIVAL_UNIT_MS);
-    for (let row = low; row < count; row++) if (arrivals[row] <= oldest) return count;
+    let above = 0;
+    for (let row = 0; row < micros.length; row++) {
+      if (micros[row] <= watermark) continue;
+      above++;
+      if (row < heldCount && heldArrivals !== undefined && heldArrivals[row] <= oldest) return true;
+    }
     // Holding costs a copy and a sort of the held rows per group; the merge it avoids copies about the newest
     // partition. Senders that reach back further than that (a backfill of old data over many connections at
     // full speed, whose stalls span days of data) would have every group re-sort most of the load: they merge.
-    const rowsMax = Math.min(Math.floor(this.options.bytesMax / Math.max(rowBytes, 1)), Math.max(partitionRows, low, HELD_ROWS_FLOOR));
-    return count - low > rowsMax ? count : low;
+    const rowsMax = Math.min(Math.floor(this.options.bytesMax / Math.max(rowBytes, 1)), Math.max(partitionRows, micros.length - above, HELD_ROWS_FLOOR));
+    return above > rowsMax;
   }
 
   /** Keeps `rows` (views into this turn's memory) in the table's own memory, replacing what it held. */
@@ -226,6 +232,18 @@ export class TcpRowHold {
       hold.arrivals = kept;
     });
   }
+}
+
+/** The first of ascending `micros` above `watermark` (their length when none is): rows before it commit. */
+function firstAbove(micros: Float64Array, watermark: number): number {
+  let low = 0;
+  let high = micros.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (micros[middle] <= watermark) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function assertFixed(column: IncomingColumnData | undefined): Extract<IncomingColumnData, { kind: 'fixed' }> {

@@ -181,13 +181,8 @@ export class TcpRowHold {
    */
   private learn(hold: TableHold, writer: TableWriter, micros: Float64Array): number {
     const seenBefore = Math.max(hold.seenMax, newestTimestamp(writer.txn.partitions));
-    let low = Infinity;
-    let high = -Infinity;
-    for (let row = 0; row < micros.length; row++) {
-      const value = micros[row];
-      if (value < low) low = value;
-      if (value > high) high = value;
-    }
+    const low = lowest(micros);
+    const high = highest(micros);
     hold.reaches.push(Number.isFinite(seenBefore) && low < seenBefore ? seenBefore - low : 0);
     if (hold.reaches.length > REACH_GROUPS) hold.reaches.shift();
     hold.seenMax = Math.max(seenBefore, high);
@@ -232,6 +227,20 @@ export class TcpRowHold {
       hold.arrivals = kept;
     });
   }
+}
+
+// The scans live in functions of their own: inline in learn, the loop ran at about 60 ns a row in the server
+// (a profile of one TCP connection put learn at a sixth of the primary's commit time), against 1.5 ns alone.
+function lowest(micros: Float64Array): number {
+  let low = Infinity;
+  for (let row = 0; row < micros.length; row++) if (micros[row] < low) low = micros[row];
+  return low;
+}
+
+function highest(micros: Float64Array): number {
+  let high = -Infinity;
+  for (let row = 0; row < micros.length; row++) if (micros[row] > high) high = micros[row];
+  return high;
 }
 
 /** The first of ascending `micros` above `watermark` (their length when none is): rows before it commit. */

@@ -204,6 +204,7 @@ function admitToHold(
 ): Map<TableWriter, IncomingChunk> {
   const admitted = new Map<TableWriter, IncomingChunk>();
   const nowMs = Date.now();
+  group.hold.forgetIdle(nowMs);
   for (const [writer, table] of byWriter) {
     const tcpOnly = table.requests.every((k) => requests[k]?.tcp === true);
     const mayHold = group.mayHold && tcpOnly;

@@ -109,7 +109,6 @@ export class TcpRowHold {
     const meta = writer.meta;
     assert(incoming.length > 0, 'a table of a group has rows');
     if (meta.timestampIndex < 0) return concatIncomingChunks(incoming, memory);
-    this.forgetIdle(nowMs);
     const hold = this.tables.get(writer) ?? this.newHold(writer, nowMs);
     const nanos = meta.columns[meta.timestampIndex]?.type === 'TIMESTAMP_NS';
     const held = hold.rows === undefined ? undefined : withColumns(hold.rows, meta.columns);
@@ -159,8 +158,12 @@ export class TcpRowHold {
     return withColumns(rows, writer.meta.columns);
   }
 
-  /** Forgets tables that hold nothing and got no rows for a while (dropped ones among them) with what they learned. */
-  private forgetIdle(nowMs: number): void {
+  /**
+   * Forgets tables that hold nothing and got no rows for a while (dropped ones among them) with what they
+   * learned. Called once per group before its tables are admitted: a scan of every table per table admitted
+   * would cost a group of many tables their count squared.
+   */
+  forgetIdle(nowMs: number): void {
     for (const [writer, hold] of this.tables) {
       if (hold.rows === undefined && nowMs - hold.lastArrivalMs > FORGET_AFTER_MS) this.tables.delete(writer);
     }

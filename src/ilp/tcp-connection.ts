@@ -166,7 +166,7 @@ export class IlpTcpConnection {
       }, delayMs).unref();
     }
     // Enough for a commit of its own and the primary is not busy with ours: send it rather than wait for the tick.
-    if (!this.committing && request.sizeBytes >= this.earlyCommitBytes) {
+    if (!this.committing && this.unitIsDue()) {
       this.requestCommit();
       return;
     }

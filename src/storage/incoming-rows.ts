@@ -4,14 +4,16 @@
 // dictionary held across many groups would keep every group's dictionaries, concatenated.
 import { assert, assertNever } from '../core/assert.js';
 import type { ScratchMemory } from '../core/scratch-memory.js';
-import { gatherColumn, sliceColumn, type VarColumnData } from './row-chunk.js';
+import { consecutiveRuns, gatherColumnInRuns, sliceColumn, type VarColumnData } from './row-chunk.js';
 import { dictionarySize, idsOf, type IncomingChunk, type IncomingColumnData, type SymbolIdsColumnData } from './symbol-ids.js';
 
 /** Rows `order[from..to)` of `chunk`, in that order, in `memory`; dictionaries are shared, not copied. */
 export function gatherIncomingChunk(chunk: IncomingChunk, order: Int32Array, from: number, to: number, memory: ScratchMemory): IncomingChunk {
+  // The runs are found once for every column.
+  const runs = consecutiveRuns(order, from, to, memory);
   const columns = chunk.columns.map((column): IncomingColumnData => {
-    if (column.kind !== 'symbolIds') return gatherColumn(column, order, from, to, memory);
-    const ids = gatherColumn({ kind: 'fixed', width: 4, bytes: column.ids }, order, from, to, memory);
+    if (column.kind !== 'symbolIds') return gatherColumnInRuns(column, order, runs, from, to, memory);
+    const ids = gatherColumnInRuns({ kind: 'fixed', width: 4, bytes: column.ids }, order, runs, from, to, memory);
     assert(ids.kind === 'fixed', 'ids gather as a fixed-width column');
     return { kind: 'symbolIds', ids: ids.bytes, dictionary: column.dictionary };
   });

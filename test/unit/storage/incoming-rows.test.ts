@@ -42,6 +42,25 @@ test('a gather reorders every column, SYMBOL ids with their dictionary', (t) => 
   });
 });
 
+test('a gather in long runs (block copies, the runs found once for all columns) gives every column the rows a per-row gather gives', (t) => {
+  const count = 600;
+  const tags = Array.from({ length: count }, (_, k) => (k % 7 === 0 ? null : `t${k % 5}`));
+  const notes = Array.from({ length: count }, (_, k) => (k % 11 === 0 ? null : 'n'.repeat(k % 4) + String(k)));
+  const rows = chunk(tags, Array.from({ length: count }, (_, k) => k * 3), notes);
+  // Two ascending runs of 300 rows interleaved in blocks of 50: runs of 50 rows, above the block-copy threshold.
+  const order = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    const block = Math.floor(k / 50);
+    order[k] = (block % 2) * 300 + Math.floor(block / 2) * 50 + (k % 50);
+  }
+  const scratch = memory();
+  scratch.scope(() => {
+    const all = rowsOf(rows);
+    t.deepEqual(rowsOf(gatherIncomingChunk(rows, order, 0, count, scratch)), Array.from(order, (row) => all[row]));
+    t.deepEqual(rowsOf(gatherIncomingChunk(rows, order, 100, 450, scratch)), Array.from(order.subarray(100, 450), (row) => all[row]));
+  });
+});
+
 test('a kept copy holds the same rows, each dictionary reduced to the distinct values its rows use', (t) => {
   // Three concatenations share values: their dictionary holds each value once per part.
   const parts = [chunk(['a', 'b', 'c'], [1, 2, 3], ['p', 'q', 'r']), chunk(['b', null, 'a'], [4, 5, 6], [null, 's', 't']), chunk(['a', 'd'], [7, 8], ['u', 'v'])];

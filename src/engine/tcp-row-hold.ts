@@ -32,6 +32,11 @@ const REACH_GROUPS = 8;
 const LAG_MARGIN = 2;
 /** Rows a table may always hold, whatever its newest partition holds: copying and sorting them costs milliseconds. */
 const HELD_ROWS_FLOOR = 100_000;
+/**
+ * Copies a held row costs per group it waits: concatenated with the next group's rows, gathered into order,
+ * kept in the hold's memory. A merge copies the partition's rows once (the older ones in the kernel).
+ */
+const HOLD_COPIES = 3;
 /** A table that holds nothing and got no rows for this long is forgotten, its lag learned anew. */
 const FORGET_AFTER_MS = 10 * 60_000;
 /** Arrival times are kept per held row in units of this many ms (an int32 then spans years). */
@@ -195,7 +200,7 @@ export class TcpRowHold {
 
   /**
    * Whether all rows commit now rather than those at or below the watermark only: when a held row above it is
-   * too old, or when more would be held than a merge would copy (below). Decided before any sort: rows above
+   * too old, or when holding would copy more than the merge it avoids (below). Decided before any sort: rows above
    * the watermark are the ones a sort would put last. `micros`: held rows first (`heldArrivals` theirs), then incoming.
    */
   private commitsEverything(
@@ -208,10 +213,12 @@ export class TcpRowHold {
       above++;
       if (row < heldCount && heldArrivals !== undefined && heldArrivals[row] <= oldest) return true;
     }
-    // Holding costs a copy and a sort of the held rows per group; the merge it avoids copies about the newest
-    // partition. Senders that reach back further than that (a backfill of old data over many connections at
-    // full speed, whose stalls span days of data) would have every group re-sort most of the load: they merge.
-    const rowsMax = Math.min(Math.floor(this.options.bytesMax / Math.max(rowBytes, 1)), Math.max(partitionRows, micros.length - above, HELD_ROWS_FLOOR));
+    // Holding copies the held rows about HOLD_COPIES times per group they wait; the merge it avoids copies
+    // about the newest partition once. So rows are held while they are fewer than that partition's share, or
+    // no more than the group commits now. Senders that reach back further (a backfill of old data over many
+    // connections at full speed, whose units each span hours of data, all overlapping) would hold most of a
+    // group only to commit it with the next one, out of order all the same: they merge.
+    const rowsMax = Math.min(Math.floor(this.options.bytesMax / Math.max(rowBytes, 1)), Math.max(Math.floor(partitionRows / HOLD_COPIES), micros.length - above, HELD_ROWS_FLOOR));
     return above > rowsMax;
   }
 

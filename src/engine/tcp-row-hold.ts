@@ -214,10 +214,10 @@ export class TcpRowHold {
       if (row < heldCount && heldArrivals !== undefined && heldArrivals[row] <= oldest) return true;
     }
     // Holding copies the held rows about HOLD_COPIES times per group they wait; the merge it avoids copies
-    // about the newest partition once. So rows are held while they are fewer than that partition's share, or
-    // no more than the group commits now. Senders that reach back further (a backfill of old data over many
-    // connections at full speed, whose units each span hours of data, all overlapping) would hold most of a
-    // group only to commit it with the next one, out of order all the same: they merge.
+    // about the newest partition once. So rows are held while they are fewer than that partition's rows over
+    // HOLD_COPIES, or no more than the group commits now. Senders that reach back further (a backfill of old
+    // data over many connections at full speed, whose units each span hours of data, all overlapping) would
+    // hold most of a group only to commit it with the next one, out of order all the same: they merge.
     const rowsMax = Math.min(Math.floor(this.options.bytesMax / Math.max(rowBytes, 1)), Math.max(Math.floor(partitionRows / HOLD_COPIES), micros.length - above, HELD_ROWS_FLOOR));
     return above > rowsMax;
   }

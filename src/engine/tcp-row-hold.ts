@@ -126,8 +126,7 @@ export class TcpRowHold {
     // Nothing to hold (a sender in time order, a backfill, a held row too old: see commitsEverything): the rows
     // go on as they came, unsorted, and the writer places them (merging the units' runs, cheaper than a sort).
     if (watermark === Infinity || this.commitsEverything(micros, heldCount, hold.arrivals, watermark, nowMs, bytesPerRow(all), lastPartitionRows(writer))) {
-      hold.rows = undefined;
-      hold.arrivals = undefined;
+      emptyHold(hold);
       return all;
     }
     const arrivals = memory.int32(count);
@@ -158,8 +157,7 @@ export class TcpRowHold {
     const hold = this.tables.get(writer);
     const rows = hold?.rows;
     if (hold === undefined || rows === undefined) return undefined;
-    hold.rows = undefined;
-    hold.arrivals = undefined;
+    emptyHold(hold);
     return withColumns(rows, writer.meta.columns);
   }
 
@@ -225,8 +223,7 @@ export class TcpRowHold {
   /** Keeps `rows` (views into this turn's memory) in the table's own memory, replacing what it held. */
   private keep(hold: TableHold, rows: IncomingChunk, arrivals: Int32Array): void {
     if (rows.rowCount === 0) {
-      hold.rows = undefined;
-      hold.arrivals = undefined;
+      emptyHold(hold);
       return;
     }
     // The previous held rows were copied into the turn's memory by admit: their memory is free to overwrite.
@@ -237,6 +234,12 @@ export class TcpRowHold {
       hold.arrivals = kept;
     });
   }
+}
+
+/** The table holds no rows any more (they were committed or handed to the caller). */
+function emptyHold(hold: TableHold): void {
+  hold.rows = undefined;
+  hold.arrivals = undefined;
 }
 
 // The scans live in functions of their own: inline in learn, the loop ran at about 60 ns a row in the server

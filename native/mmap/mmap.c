@@ -7,7 +7,8 @@
  *
  * Exports: map(sizeBytes, fd, offsetBytes, advice) -> Buffer, advise(buffer, advice), sync(buffer),
  * pageSize(), advice: { normal, sequential, random, willneed },
- * copyRange(sourceFd, targetFd, length, sourceOffset, targetOffset) -> bytes copied.
+ * copyRange(sourceFd, targetFd, length, sourceOffset, targetOffset) -> bytes copied,
+ * allocateHugePages(sizeBytes) -> Buffer of anonymous memory advised for transparent huge pages.
  *
  * The mapped size is deliberately not reported with napi_adjust_external_memory: mapped file pages live in the
  * kernel's page cache, not on the heap, and can be dropped and re-read at any time. Reporting gigabytes of
@@ -284,6 +285,68 @@ static napi_value copy_range(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* The size of a transparent huge page on x86-64 and on arm64 with 4 KiB pages; on others a mere alignment. */
+static const size_t HUGE_PAGE_BYTES = (size_t)2 << 20;
+
+/* The finalizer of allocateHugePages' Buffers: unmaps the memory and tells V8 it is gone. */
+static void release_anonymous(napi_env env, void* data, void* hint) {
+  size_t length = (size_t)(uintptr_t)hint;
+  munmap(data, length);
+  int64_t ignored;
+  napi_adjust_external_memory(env, -(int64_t)length, &ignored);
+}
+
+/*
+ * allocateHugePages(sizeBytes): zeroed, private, anonymous memory starting on a huge-page boundary, with
+ * madvise(MADV_HUGEPAGE), so that where transparent huge pages are enabled for advised memory (`madvise`, the
+ * usual distribution default) the kernel backs it with 2 MiB pages: one page fault per 2 MiB first touched
+ * instead of 512. For the large buffers a process keeps and reuses. The advice is a hint: a kernel without
+ * transparent huge pages refuses it and the memory serves all the same. The size is reported to V8 as external
+ * memory, as an ArrayBuffer of that size would be, so collections free a dropped Buffer as promptly.
+ */
+static napi_value allocate_huge_pages(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!get_exact_args(env, info, 1, argv, "svc_mmap: allocateHugePages(sizeBytes) takes 1 argument")) return NULL;
+  double size_number;
+  if (!get_whole_number(env, argv[0], "sizeBytes", 1, (double)(SIZE_MAX / 2) < MAX_SAFE_INTEGER ? (double)(SIZE_MAX / 2) : MAX_SAFE_INTEGER, &size_number)) return NULL;
+  size_t size = (size_t)size_number;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t length = (size + page - 1) / page * page;
+  /* Over-reserve by one huge page, then give back what lies before the first boundary and after the end. */
+  size_t reserved = length + HUGE_PAGE_BYTES;
+  void* raw = mmap(NULL, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) {
+    char what[96];
+    snprintf(what, sizeof what, "mmap(%zu anonymous bytes)", reserved);
+    throw_errno(env, errno, what);
+    return NULL;
+  }
+  uintptr_t start = ((uintptr_t)raw + HUGE_PAGE_BYTES - 1) & ~(uintptr_t)(HUGE_PAGE_BYTES - 1);
+  size_t head = (size_t)(start - (uintptr_t)raw);
+  if (head > 0) munmap(raw, head);
+  if (reserved - head > length) munmap((void*)(start + length), reserved - head - length);
+#ifdef MADV_HUGEPAGE
+  (void)madvise((void*)start, length, MADV_HUGEPAGE);
+#endif
+  /* Reported before the Buffer exists: from then on its finalizer takes the report back, whatever happens. */
+  int64_t ignored;
+  napi_adjust_external_memory(env, (int64_t)length, &ignored);
+  napi_value buffer;
+  napi_status status = napi_create_external_buffer(env, size, (void*)start, release_anonymous, (void*)(uintptr_t)length, &buffer);
+  if (status == napi_no_external_buffers_allowed) {
+    /* The finalizer was never registered: the memory and the report are still ours to take back. */
+    release_anonymous(env, (void*)start, (void*)(uintptr_t)length);
+    napi_throw_error(env, "ERR_SVC_MMAP", "svc_mmap: this runtime does not allow external buffers (V8 sandbox)");
+    return NULL;
+  }
+  /* On any other failure Node has already handed the memory to the finalizer, which releases it. */
+  if (status != napi_ok) {
+    throw_status(env, "napi_create_external_buffer");
+    return NULL;
+  }
+  return buffer;
+}
+
 /* NAPI_MODULE_INIT registers a context-aware module: it also loads in worker threads. */
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
   napi_value advice = create_advice(env);
@@ -294,6 +357,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     {"sync", NULL, sync_buffer, NULL, NULL, NULL, napi_enumerable, NULL},
     {"pageSize", NULL, page_size, NULL, NULL, NULL, napi_enumerable, NULL},
     {"copyRange", NULL, copy_range, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"allocateHugePages", NULL, allocate_huge_pages, NULL, NULL, NULL, napi_enumerable, NULL},
     {"advice", NULL, NULL, NULL, NULL, advice, napi_enumerable, NULL},
   };
   CALL(env, napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties));

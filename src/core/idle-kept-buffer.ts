@@ -4,6 +4,7 @@
 // kept buffer is never larger than `bytesMax`; after `idleMs` without a use nothing is kept.
 import { assert } from './assert.js';
 import { IdleCheck, type KeptMemoryOptions } from './idle-check.js';
+import { hugePageBuffer } from './huge-page-memory.js';
 
 export type IdleKeptBufferOptions = KeptMemoryOptions;
 
@@ -35,12 +36,13 @@ export class IdleKeptBuffer {
    * own). A shorter kept buffer is replaced, not copied, by one of the bound's size; views of the old one keep it
    * alive until they go. Straight to the bound: a page costs only once it is touched (about 15 µs, a page fault,
    * on the machines svc is measured on), and growing step by step touched every page of each smaller step again.
+   * Huge pages where the system grants them: a kept buffer is touched far into its bound (huge-page-memory.ts).
    */
   atLeast(bytes: number): Buffer | undefined {
     assert(Number.isSafeInteger(bytes) && bytes >= 0, 'kept memory is asked for in whole, non-negative bytes');
     this.idle.markUse();
     if (bytes > this.options.bytesMax) return undefined;
-    if (this.kept.length < bytes) this.kept = Buffer.allocUnsafeSlow(this.options.bytesMax);
+    if (this.kept.length < bytes) this.kept = hugePageBuffer(this.options.bytesMax);
     this.idle.arm();
     return this.kept;
   }

@@ -1,5 +1,5 @@
-// The one loader of svc's Node-API binding (native/mmap): memory maps for storage/mmap.ts and in-kernel copies
-// of file ranges for the FilesFacade (files.ts). Loaded on first use, once per process or thread: a module that
+// The one loader of svc's Node-API binding (native/mmap): memory maps for storage/mmap.ts, in-kernel copies
+// of file ranges for the FilesFacade (files.ts) and huge-page memory for huge-page-memory.ts. Loaded on first use, once per process or thread: a module that
 // only imports files.ts (a tool, a test helper) does not need the binding built.
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
@@ -17,6 +17,8 @@ export interface NativeBinding {
    * copy between the two files (the caller copies the rest). Other failures throw an Error with `errno`.
    */
   copyRange(sourceFd: number, targetFd: number, length: number, sourceOffset: number, targetOffset: number): number;
+  /** Zeroed anonymous memory on a huge-page boundary, advised for transparent huge pages (see huge-page-memory.ts). */
+  allocateHugePages(sizeBytes: number): Buffer;
   readonly advice: { readonly normal: number; readonly sequential: number; readonly random: number; readonly willneed: number };
 }
 
@@ -42,7 +44,7 @@ function loadBinding(): NativeBinding {
     throw new StorageError(`the native binding ${path} is not built; run npm run build:native (npm ci and npm install build it)`);
   }
   const loaded: unknown = createRequire(import.meta.url)(path);
-  if (!isNativeBinding(loaded)) throw new StorageError(`${path} does not export map, advise, sync, pageSize, copyRange and advice`);
+  if (!isNativeBinding(loaded)) throw new StorageError(`${path} does not export map, advise, sync, pageSize, copyRange, allocateHugePages and advice`);
   return loaded;
 }
 
@@ -51,7 +53,8 @@ function isNativeBinding(value: unknown): value is NativeBinding {
   const candidate = value as Partial<Record<keyof NativeBinding, unknown>>;
   const advice = candidate.advice as Partial<Record<string, unknown>> | null | undefined;
   return typeof candidate.map === 'function' && typeof candidate.advise === 'function' && typeof candidate.sync === 'function'
-    && typeof candidate.pageSize === 'function' && typeof candidate.copyRange === 'function' && typeof advice?.['sequential'] === 'number';
+    && typeof candidate.pageSize === 'function' && typeof candidate.copyRange === 'function' && typeof candidate.allocateHugePages === 'function'
+    && typeof advice?.['sequential'] === 'number';
 }
 
 let binding: NativeBinding | undefined;

@@ -1,6 +1,7 @@
 /*
- * svc_mmap: read-only, shared memory maps of column files for src/storage/mmap.ts, and in-kernel copies of file
- * ranges (copy_file_range) for the FilesFacade (src/core/files.ts); src/core/native-binding.ts loads it.
+ * svc_mmap: read-only, shared memory maps of column files for src/storage/mmap.ts, in-kernel copies of file
+ * ranges (copy_file_range) for the FilesFacade (src/core/files.ts), and anonymous memory advised for huge pages
+ * for src/core/huge-page-memory.ts; src/core/native-binding.ts loads it.
  * Written against Node-API alone (node_api.h, NAPI_VERSION 8): the ABI is stable across Node.js versions, so
  * one build serves every line from Node 20 on, and no V8 or C++ header is involved.
  * Owns each mapping it creates until the Buffer that exposes it is collected; the Buffer's finalizer unmaps it.

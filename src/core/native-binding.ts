@@ -1,6 +1,7 @@
 // The one loader of svc's Node-API binding (native/mmap): memory maps for storage/mmap.ts, in-kernel copies
-// of file ranges for the FilesFacade (files.ts) and huge-page memory for huge-page-memory.ts. Loaded on first use, once per process or thread: a module that
-// only imports files.ts (a tool, a test helper) does not need the binding built.
+// of file ranges for the FilesFacade (files.ts) and huge-page memory for huge-page-memory.ts. Loaded on first
+// use, once per process or thread: a module that only imports files.ts (a tool, a test helper) does not need
+// the binding built.
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';

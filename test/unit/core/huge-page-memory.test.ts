@@ -58,6 +58,11 @@ function advisedMappings(): { start: bigint; sizeKib: number }[] {
   return mappings().filter((mapping) => mapping.flags.includes('hg'));
 }
 
+/** KiB of memory advised for huge pages in this process. */
+function advisedKib(): number {
+  return advisedMappings().reduce((sum, mapping) => sum + mapping.sizeKib, 0);
+}
+
 test('a huge-page buffer lies in memory advised for huge pages, starting on a 2 MiB boundary', (t) => {
   if (!kernelHasHugePages) {
     t.log('this kernel has no transparent huge pages: the advice is refused and the memory is plain anonymous memory');
@@ -72,8 +77,8 @@ test('a huge-page buffer lies in memory advised for huge pages, starting on a 2 
   const advised = advisedMappings();
   t.true(advised.length > 0, 'a mapping carries the huge-page advice');
   t.true(advised.every((mapping) => mapping.start % BigInt(HUGE_PAGE_BYTES) === 0n), 'every advised mapping starts on a huge-page boundary');
-  const advisedKib = advised.reduce((sum, mapping) => sum + mapping.sizeKib, 0);
-  t.true(advisedKib * KIB >= sizes[0] + sizes[1], `the advised mappings (${advisedKib} kB) hold both buffers`);
+  const kib = advisedKib();
+  t.true(kib * KIB >= sizes[0] + sizes[1], `the advised mappings (${kib} kB) hold both buffers`);
 });
 
 test('sizes that are not whole positive numbers are refused', (t) => {
@@ -88,10 +93,10 @@ test('the turn memory keeps its buffer in huge-page memory', (t) => {
   const clock = manualClock();
   const bytesMax = 9 * HUGE_PAGE_BYTES + 4096;
   const memory = new TurnMemory({ bytesMax, idleMs: 60_000, nowMs: clock.nowMs, schedule: clock.schedule });
-  const before = advisedMappings().reduce((sum, mapping) => sum + mapping.sizeKib, 0);
+  const before = advisedKib();
   memory.scope(() => kept(memory.bytes(100)).fill(3));
   t.is(memory.keptBytes, bytesMax);
   if (!kernelHasHugePages) return;
-  const after = advisedMappings().reduce((sum, mapping) => sum + mapping.sizeKib, 0);
+  const after = advisedKib();
   t.is((after - before) * KIB, bytesMax, 'the kept buffer is advised memory of the bound\'s size');
 });
